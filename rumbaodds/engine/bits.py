@@ -1,0 +1,51 @@
+"""Bit primitives shared by the kernels (cards are bits of a uint64, see cards.py).
+
+Everything is typed ``uint64`` on purpose: in Numba, mixing ``uint64`` with
+``int64`` silently gives ``float64``.
+"""
+
+import numpy as np
+from numba import njit
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
+
+U0 = np.uint64(0)
+U1 = np.uint64(1)
+LANE = np.uint64(0xFFFF)
+
+
+@njit(cache=True, inline="always")
+def bit(card):
+    return U1 << np.uint64(card)
+
+
+@njit(cache=True, inline="always")
+def suit_lane(suit):
+    """Mask of every card of ``suit``."""
+    return LANE << np.uint64(suit * 16)
+
+
+@njit(cache=True, inline="always")
+def lowest_card(mask):
+    return np.int64(trailing_zeros(mask))
+
+
+@njit(cache=True, inline="always")
+def highest_card(mask):
+    return np.int64(63 - leading_zeros(mask))
+
+
+@njit(cache=True, inline="always")
+def popcount(mask):
+    count = 0
+    while mask:
+        mask &= mask - U1
+        count += 1
+    return count
+
+
+@njit(cache=True, inline="always")
+def above_in_suit(card):
+    """Mask of the cards of ``card``'s suit ranked above it."""
+    rank = np.uint64(card & 15)
+    suit = np.uint64(card >> 4)
+    return ((LANE << (rank + U1)) & LANE) << (suit * np.uint64(16))

@@ -1,0 +1,91 @@
+"""Counter-based random numbers and dealing, reproducible whatever the thread count.
+
+Sample ``i`` of a run with seed ``s`` draws from its own SplitMix64 stream,
+started from ``(s, i)`` alone, so chunks and threads can split the samples any
+way and still produce identical deals. The twin is ``twin.py``.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from .bits import U0, bit
+
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+MIX2 = np.uint64(0x94D049BB133111EB)
+STREAM = np.uint64(0xD1B54A32D192ED03)
+
+
+@njit(cache=True, inline="always")
+def mix64(z):
+    z = (z ^ (z >> np.uint64(30))) * MIX1
+    z = (z ^ (z >> np.uint64(27))) * MIX2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True, inline="always")
+def stream_start(seed, index):
+    """State of sample ``index``'s stream (seed and index are uint64)."""
+    return mix64(np.uint64(seed) * GOLDEN + np.uint64(index) * STREAM + np.uint64(1))
+
+
+@njit(cache=True, inline="always")
+def next_state(state):
+    return state + GOLDEN
+
+
+@njit(cache=True, inline="always")
+def below(state, bound):
+    """Uniform integer in [0, bound) from the stream position ``state``; bound <= 2**11."""
+    z = mix64(state)
+    return np.int64(((z >> np.uint64(11)) * np.uint64(bound)) >> np.uint64(53))
+
+
+@njit(cache=True)
+def shuffle_prefix(deck, count, state):
+    """Fisher-Yates on the first ``count`` places of ``deck`` (in place); returns the new state."""
+    size = deck.shape[0]
+    for j in range(count):
+        state = next_state(state)
+        k = j + below(state, size - j)
+        tmp = deck[j]
+        deck[j] = deck[k]
+        deck[k] = tmp
+    return state
+
+
+@njit(cache=True)
+def deal_one(deck_template, players, hand_size, seed, index, deck, hands):
+    """Deal sample ``index``: fill ``hands`` and return (trump card, leader)."""
+    deck[:] = deck_template
+    state = stream_start(seed, index)
+    state = shuffle_prefix(deck, players * hand_size + 1, state)
+    for p in range(players):
+        mask = U0
+        for j in range(hand_size):
+            mask |= bit(deck[p * hand_size + j])
+        hands[p] = mask
+    trump_card = deck[players * hand_size]
+    state = next_state(state)
+    leader = below(state, players)
+    return trump_card, leader
+
+
+@njit(cache=True, parallel=True)
+def deal_batch(deck_template, players, hand_size, seed, start, count):
+    """Deals ``start .. start+count-1`` of the stream: hands (count, players), trump cards, leaders."""
+    hands = np.zeros((count, players), dtype=np.uint64)
+    trump_cards = np.zeros(count, dtype=np.int64)
+    leaders = np.zeros(count, dtype=np.int64)
+    chunks = max(1, min(count, 64))
+    for chunk in prange(chunks):
+        lo = chunk * count // chunks
+        hi = (chunk + 1) * count // chunks
+        deck = np.empty_like(deck_template)
+        row = np.zeros(players, dtype=np.uint64)
+        for i in range(lo, hi):
+            trump_card, leader = deal_one(deck_template, players, hand_size, seed, start + i, deck, row)
+            hands[i, :] = row
+            trump_cards[i] = trump_card
+            leaders[i] = leader
+    return hands, trump_cards, leaders

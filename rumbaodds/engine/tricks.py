@@ -1,0 +1,154 @@
+"""Trick kernels: legal cards, trick winner, the greedy policy and its play-out.
+
+The readable specification of each kernel is its twin in ``twin.py``; tests
+compare the two. A trick in progress is described by ``led_suit`` (-1 while
+nobody has played) and ``win_card``, the card that currently wins it.
+"""
+
+import numpy as np
+from numba import njit
+
+from .bits import U0, U1, above_in_suit, bit, highest_card, lowest_card, popcount, suit_lane
+
+FOLLOW_STECHZWANG = 0
+FOLLOW_FLEMISH = 1
+
+
+@njit(cache=True, inline="always")
+def beaters(win_card, trump):
+    """Mask of every card that would beat ``win_card`` (RULES.md §3 "winning card")."""
+    above = above_in_suit(win_card)
+    if (win_card >> 4) == trump:
+        return above
+    return above | suit_lane(trump)
+
+
+@njit(cache=True, inline="always")
+def beats(card, win_card, trump):
+    return (beaters(win_card, trump) >> np.uint64(card)) & U1 != U0
+
+
+@njit(cache=True)
+def legal_mask(hand, led_suit, win_card, trump, follow):
+    """Cards of ``hand`` that may be played now (RULES.md §3)."""
+    if led_suit < 0:
+        return hand
+    beat = beaters(win_card, trump)
+    led = hand & suit_lane(led_suit)
+    if led:
+        winning = led & beat
+        return winning if winning else led
+    trumps = hand & suit_lane(trump)
+    if follow == FOLLOW_STECHZWANG:
+        if trumps:
+            winning = trumps & beat
+            return winning if winning else trumps
+        return hand
+    # flemish: free choice, but no losing trump while holding a winning one [D-1]
+    winning_trumps = trumps & beat
+    if winning_trumps:
+        return hand & ~(trumps & ~winning_trumps)
+    return hand
+
+
+@njit(cache=True, inline="always")
+def strength(card, trump):
+    """Greedy order (RULES.md §6): trumps above all, then rank, ties C < D < H < S."""
+    suit = card >> 4
+    return (64 if suit == trump else 0) + (card & 15) * 4 + suit
+
+
+@njit(cache=True)
+def strongest(mask, trump):
+    best = -1
+    best_strength = -1
+    while mask:
+        card = lowest_card(mask)
+        mask &= mask - U1
+        value = strength(card, trump)
+        if value > best_strength:
+            best_strength = value
+            best = card
+    return best
+
+
+@njit(cache=True)
+def weakest(mask, trump):
+    best = -1
+    best_strength = 1 << 30
+    while mask:
+        card = lowest_card(mask)
+        mask &= mask - U1
+        value = strength(card, trump)
+        if value < best_strength:
+            best_strength = value
+            best = card
+    return best
+
+
+@njit(cache=True)
+def greedy_card(legal, led_suit, win_card, trump):
+    """The greedy policy's card: lead the strongest, else the weakest winner, else the weakest."""
+    if led_suit < 0:
+        return strongest(legal, trump)
+    winning = legal & beaters(win_card, trump)
+    if winning:
+        return weakest(winning, trump)
+    return weakest(legal, trump)
+
+
+@njit(cache=True)
+def play_greedy(hands, leader, trump, follow, tricks):
+    """Play out ``hands`` (uint64 per seat, consumed) with everybody greedy; add tricks won."""
+    n = hands.shape[0]
+    rounds = popcount(hands[0])
+    for _ in range(rounds):
+        seat = leader
+        led_suit = -1
+        win_card = -1
+        win_seat = leader
+        for k in range(n):
+            legal = legal_mask(hands[seat], led_suit, win_card, trump, follow)
+            card = greedy_card(legal, led_suit, win_card, trump)
+            hands[seat] &= ~bit(card)
+            if k == 0:
+                led_suit = card >> 4
+                win_card = card
+                win_seat = seat
+            elif beats(card, win_card, trump):
+                win_card = card
+                win_seat = seat
+            seat += 1
+            if seat == n:
+                seat = 0
+        tricks[win_seat] += 1
+        leader = win_seat
+
+
+@njit(cache=True)
+def trick_winner(cards, leader, trump):
+    """Seat that wins a complete trick; ``cards[k]`` was played by seat ``(leader + k) % n``."""
+    n = cards.shape[0]
+    win_card = cards[0]
+    win_pos = 0
+    for k in range(1, n):
+        if beats(cards[k], win_card, trump):
+            win_card = cards[k]
+            win_pos = k
+    return (leader + win_pos) % n
+
+
+__all__ = [
+    "FOLLOW_STECHZWANG",
+    "FOLLOW_FLEMISH",
+    "beaters",
+    "beats",
+    "legal_mask",
+    "strength",
+    "strongest",
+    "weakest",
+    "greedy_card",
+    "play_greedy",
+    "trick_winner",
+    "highest_card",
+]
