@@ -1,0 +1,58 @@
+"""The ``rumbaodds`` command line: a thin layer over the Python API.
+
+Every command reports bad input as one line on stderr and exit code 2, never a
+traceback: :class:`UserError` (and the ``ValueError`` subclasses of the API,
+which name the offending token or field) are turned into that line here.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+
+import click
+
+from ..cards import CardError
+from ..rules import RulesError
+
+
+class UserError(click.ClickException):
+    """Bad input: printed as ``rumbaodds: error: ...``, exit code 2."""
+
+    exit_code = 2
+
+    def show(self, file=None) -> None:
+        click.echo(f"rumbaodds: error: {self.format_message()}", err=True)
+
+
+def friendly_errors(func):
+    """Turn the API's input errors into one-line :class:`UserError`s."""
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        except (CardError, RulesError) as exc:
+            raise UserError(str(exc)) from None
+
+    return wrapper
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="rumbaodds")
+def main() -> None:
+    """Rumba odds: should I call Rumba with this hand?
+
+    Scores follow the score sheet: they count down, so a negative change is good.
+    """
+
+
+def _register() -> None:
+    from . import ask_cmd, deals_cmd  # noqa: F401  (register their commands)
+
+
+_register()
+
+
+def run() -> None:  # pragma: no cover - console entry helper
+    sys.exit(main())

@@ -1,0 +1,186 @@
+"""`rumbaodds ask` and `rumbaodds knock`: the questions players bring to the table."""
+
+from __future__ import annotations
+
+import json
+import sys
+from contextlib import contextmanager
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from .. import analysis
+from ..cards import format_card
+from ..models import ModelError, points_text
+from . import UserError, friendly_errors, main
+
+SIGN_NOTE = "Scores count down like the score sheet: negative is good; the best choice has the lowest value."
+
+
+def common_options(func):
+    """Options shared by `ask` and `knock`."""
+    options = [
+        click.option("--rules", "rules", default="swiss", show_default=True,
+                     help="Rule set: swiss, flemish, or a house-rule TOML file."),
+        click.option("--samples", type=int, default=None,
+                     help="Number of simulated deals [ask: 200,000; knock: 4,000]."),
+        click.option("--precision", type=float, default=None,
+                     help="Instead of --samples: simulate until the 95% half-width of every expected value "
+                          "is below this many points."),
+        click.option("--seed", type=int, default=None,
+                     help="Seed for an exactly reproducible run (printed when omitted)."),
+        click.option("--opponents", default="default", show_default=True,
+                     help="Opponent model: default, cautious, bold, all, or a TOML file (docs/SIMULATION.md)."),
+        click.option("--play", "play", type=click.Choice(sorted(analysis.POLICIES)), default="expert",
+                     show_default=True, help="Card play of every player."),
+        click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table."),
+        click.option("--progress/--no-progress", default=None,
+                     help="Progress bar on stderr [default: when stderr is a terminal]."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+@contextmanager
+def progress_bar(enabled: bool | None, label: str):
+    """A rich progress bar with rate and time left, or a no-op callback."""
+    if enabled is None:
+        enabled = sys.stderr.isatty()
+    if not enabled:
+        yield None
+        return
+    columns = [TextColumn(label), BarColumn(), TextColumn("{task.completed:,}/{task.total:,} deals"),
+               TimeElapsedColumn(), TimeRemainingColumn()]
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(label, total=None)
+
+        def update(done: int, planned: int) -> None:
+            bar.update(task, completed=done, total=planned)
+
+        yield update
+
+
+def _check_exclusive(samples, precision):
+    if samples is not None and precision is not None:
+        raise UserError("give --samples or --precision, not both")
+
+
+@main.command()
+@click.argument("hand")
+@click.option("--trump", required=True, help="The turned trump card, e.g. H9.")
+@click.option("--players", type=int, required=True, help="Players at the table.")
+@click.option("--seat", type=int, required=True,
+              help="Your seat: 0 speaks first (left of the dealer), players-1 is the dealer.")
+@click.option("--passes-in-a-row", type=int, default=0, show_default=True,
+              help="Your passes in a row before this hand (swiss: the third costs 5 points).")
+@click.option("--before", default=None,
+              help="What the earlier seats said, comma separated: pass, play, rumba or - (unknown). "
+                   "Default: unknown, but nobody called Rumba or threw in.")
+@click.option("--dealer-knocked", is_flag=True, help="The dealer knocked (swiss): you can only join or pass.")
+@common_options
+@friendly_errors
+def ask(hand, trump, players, seat, passes_in_a_row, before, dealer_knocked, rules, samples, precision, seed,
+        opponents, play, as_json, progress):
+    """Should I call Rumba with HAND? Expected score change of every choice.
+
+    HAND is your cards, e.g. "HA HK HQ S6 C7" (suit then rank; 10 or T; any
+    case; ♠♥♦♣ accepted). Every choice open to you is simulated on the same
+    random deals: pass, play (with the best cards to exchange), Rumba and,
+    where allowed, throw-in. Opponents follow --opponents; all players
+    follow --play.
+    """
+    _check_exclusive(samples, precision)
+    try:
+        with progress_bar(progress, "simulating") as update:
+            result = analysis.ask(hand, trump, players, seat, rules=rules, opponents=opponents, play=play,
+                                  passes_in_a_row=passes_in_a_row, dealer_knocked=dealer_knocked, before=before,
+                                  samples=samples, precision=precision, seed=seed, progress=update)
+    except ModelError as exc:
+        raise UserError(str(exc)) from None
+    if as_json:
+        click.echo(json.dumps(result.to_dict()))
+        return
+    _print_ask(result)
+
+
+def _print_ask(result: analysis.AskResult) -> None:
+    s = result.situation
+    console = Console()
+    console.print(f"[bold]{' '.join(format_card(c) for c in s.hand)}[/bold], trump card "
+                  f"[bold]{format_card(s.trump_card)}[/bold], seat {s.seat} of {s.players} "
+                  f"({'dealer' if s.seat == s.players - 1 else 'speaks ' + str(s.seat + 1) + '.'}), "
+                  f"{s.rules.name} rules")
+    table = Table(title=f"{result.samples:,} deals, seed {result.seed}")
+    table.add_column("choice")
+    table.add_column("expected score change", justify="right")
+    table.add_column("95% interval", justify="right")
+    table.add_column("detail")
+    for name, c in result.actions.items():
+        detail = ""
+        if name == "play":
+            detail = ("exchange " + " ".join(format_card(x) for x in c.discard)) if c.discard else "keep all cards"
+        if name == "rumba" and c.p_success is not None:
+            detail = (f"succeeds {c.p_success.mean:.1%} [{c.p_success.low:.1%}, {c.p_success.high:.1%}]; "
+                      f"nobody joins {c.p_uncontested:.1%}; tricks 0-5 when played: "
+                      + " ".join(f"{p:.0%}" for p in c.tricks))
+        style = "bold green" if name == result.recommendation else None
+        table.add_row(name, f"{c.ev.mean:+.2f}", f"[{c.ev.low:+.2f}, {c.ev.high:+.2f}]", detail, style=style)
+    console.print(table)
+    if result.margin is not None:
+        m = result.margin
+        console.print(f"Recommendation: [bold green]{result.recommendation}[/bold green], better than "
+                      f"{result.runner_up} by {m.mean:.2f} points per hand (95% interval {m.low:.2f} to "
+                      f"{m.high:.2f}).")
+    else:
+        console.print(f"Recommendation: [bold green]{result.recommendation}[/bold green] (the only choice).")
+    console.print(f"[dim]{SIGN_NOTE} Opponents {points_text(result.opponents)}; card play {result.play}.[/dim]")
+
+
+@main.command()
+@click.option("--trump", required=True, help="The turned trump card, e.g. HA.")
+@click.option("--players", type=int, required=True, help="Players at the table.")
+@click.option("--inner-samples", type=int, default=200, show_default=True,
+              help="Deals the dealer simulates per hand when he does not knock, to pick his best choice.")
+@common_options
+@friendly_errors
+def knock(trump, players, inner_samples, rules, samples, precision, seed, opponents, play, as_json, progress):
+    """Dealer: knock on the trump card before looking at your hand?
+
+    Knocking makes you the Rumba player blind: you take the trump card for
+    your weakest card if it is stronger. Not knocking, you look at your hand
+    and the other players' words and take your best choice (estimated from
+    --inner-samples deals per hand).
+    """
+    _check_exclusive(samples, precision)
+    try:
+        with progress_bar(progress, "simulating") as update:
+            result = analysis.knock(trump, players, rules=rules, opponents=opponents, play=play, samples=samples,
+                                    precision=precision, seed=seed, inner_samples=inner_samples, progress=update)
+    except ModelError as exc:
+        raise UserError(str(exc)) from None
+    if as_json:
+        click.echo(json.dumps(result.to_dict()))
+        return
+    console = Console()
+    table = Table(title=f"Dealer, trump card {format_card(result.trump_card)}, {result.players} players, "
+                        f"{result.rules.name}: {result.samples:,} deals, seed {result.seed}")
+    table.add_column("choice")
+    table.add_column("expected score change", justify="right")
+    table.add_column("95% interval", justify="right")
+    table.add_column("detail")
+    for name, est, detail in (
+        ("knock", result.knock, f"Rumba succeeds {result.p_success.mean:.1%} "
+                                f"[{result.p_success.low:.1%}, {result.p_success.high:.1%}]"),
+        ("no knock", result.no_knock, "then: " + ", ".join(f"{k} {v:.0%}" for k, v in
+                                                           result.no_knock_choices.items())),
+    ):
+        style = "bold green" if name == result.recommendation else None
+        table.add_row(name, f"{est.mean:+.2f}", f"[{est.low:+.2f}, {est.high:+.2f}]", detail, style=style)
+    console.print(table)
+    m = result.margin
+    console.print(f"Recommendation: [bold green]{result.recommendation}[/bold green]; knocking changes the expected "
+                  f"score by {-m.mean:+.2f} points (95% interval {-m.high:+.2f} to {-m.low:+.2f}).")
+    console.print(f"[dim]{SIGN_NOTE} Opponents {points_text(result.opponents)}; card play {result.play}.[/dim]")

@@ -1,0 +1,722 @@
+"""Whole-hand simulation kernels: deal, speak, exchange, play, score.
+
+The procedure is docs/SIMULATION.md, step by step; its readable twin is
+``twin_hand.py`` and tests compare the two sample by sample. Rule-set and
+opponent-model numbers arrive as small int64 arrays (layouts R_* and M_*,
+filled by :func:`rules_array` and ``OpponentModel.as_array``).
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from ..cards import RANKS
+from .bits import U0, U1, above_in_suit, bit, highest_card, lowest_card, popcount, suit_lane
+from .rng import below, next_state, stream_start
+from .tricks import beaters, beats, greedy_card, legal_mask, strength, weakest
+
+# rule-set layout
+(R_FOLLOW, R_HAND, R_EXCHANGE, R_PUT_AWAY, R_KNOCK, R_THROW_IN, R_THROW_BELOW, R_JACK_FORCES, R_TWO_SWAP,
+ R_RUMBA_LEAD_FIRST, R_MUST_PLAY, R_LONE_RUMBA_OK, R_LONE_RUMBA_SCORE, R_LONE_PLAYER, R_MIN_TRICKS,
+ R_WIN_PER_TRICK, R_WIN_FLAT, R_FAIL, R_NORMAL_PER_TRICK, R_NORMAL_NO_TRICK, R_RUMBA_PER_TRICK,
+ R_RUMBA_NO_TRICK, R_SIT_LIMIT, R_SIT_PENALTY, R_RUMBA_FIRST, R_TOP_RANK, R_SIZE) = range(27)
+
+# opponent-model layout (models.OpponentModel.as_array)
+M_RUMBA, M_PLAY, M_JOIN, M_DISCARD, M_KNOCK, M_THROW_IN, M_SWAP = range(7)
+
+# words
+W_NONE, W_PASS, W_PLAY, W_RUMBA = -1, 0, 1, 2
+
+# hero choices: pass, rumba, throw-in, then play with k discards = C_PLAY + k
+C_PASS, C_RUMBA, C_THROW_IN, C_PLAY = 0, 1, 2, 3
+
+POLICY_GREEDY, POLICY_EXPERT = 0, 1
+MAX_TRIES = 10_000
+JACK = RANKS.index("J")
+TWO = RANKS.index("2")
+
+
+def rules_array(rules) -> np.ndarray:
+    """Kernel layout of a RuleSet (R_* indices)."""
+    values = {
+        R_FOLLOW: rules.follow_code,
+        R_HAND: rules.hand_size,
+        R_EXCHANGE: rules.exchange_limit,
+        R_PUT_AWAY: rules.passer_cards == "put-away",
+        R_KNOCK: rules.knock,
+        R_THROW_IN: rules.throw_in,
+        R_THROW_BELOW: RANKS.index(rules.throw_in_below),
+        R_JACK_FORCES: rules.jack_of_trump_forces_play,
+        R_TWO_SWAP: rules.two_of_trump_swap,
+        R_RUMBA_LEAD_FIRST: rules.rumba_lead == "first-after-dealer",
+        R_MUST_PLAY: rules.others_after_rumba == "must-play",
+        R_LONE_RUMBA_OK: rules.lone_rumba_allowed,
+        R_LONE_RUMBA_SCORE: rules.lone_rumba_score,
+        R_LONE_PLAYER: rules.lone_player_score,
+        R_MIN_TRICKS: rules.rumba_min_tricks,
+        R_WIN_PER_TRICK: rules.rumba_success_per_trick,
+        R_WIN_FLAT: rules.rumba_success_flat,
+        R_FAIL: rules.rumba_fail_score,
+        R_NORMAL_PER_TRICK: rules.normal_per_trick,
+        R_NORMAL_NO_TRICK: rules.normal_no_trick,
+        R_RUMBA_PER_TRICK: rules.rumba_others_per_trick,
+        R_RUMBA_NO_TRICK: rules.rumba_others_no_trick,
+        R_SIT_LIMIT: rules.sit_out_limit,
+        R_SIT_PENALTY: rules.sit_out_penalty,
+        R_RUMBA_FIRST: rules.speaking_order == "rumba-first",
+        R_TOP_RANK: RANKS.index(rules.ranks[-1]),
+    }
+    out = np.zeros(R_SIZE, dtype=np.int64)
+    for key, value in values.items():
+        out[key] = int(value)
+    return out
+
+
+# -- hand evaluation ---------------------------------------------------------------
+@njit(cache=True, inline="always")
+def keep_value(card, trump, top):
+    distance = top - (card & 15)
+    if (card >> 4) == trump:
+        return 2 + max(0, 4 - distance)
+    if distance == 0:
+        return 3
+    if distance == 1:
+        return 1
+    return 0
+
+
+@njit(cache=True)
+def hand_points(hand, trump, top):
+    total = 0
+    while hand:
+        card = lowest_card(hand)
+        hand &= hand - U1
+        total += keep_value(card, trump, top)
+    return total
+
+
+@njit(cache=True)
+def lowest_keep(hand, count, trump, top):
+    """Mask of the ``count`` cards with the lowest keep value (ties: weakest by §6 order)."""
+    chosen = U0
+    for _ in range(count):
+        best = -1
+        best_key = 1 << 30
+        rest = hand & ~chosen
+        while rest:
+            card = lowest_card(rest)
+            rest &= rest - U1
+            key = keep_value(card, trump, top) * 1024 + strength(card, trump)
+            if key < best_key:
+                best_key = key
+                best = card
+        if best < 0:
+            break
+        chosen |= bit(best)
+    return chosen
+
+
+@njit(cache=True)
+def model_discards(hand, trump, top, limit, discard_below):
+    """How many cards the model exchanges: those with keep value below the threshold."""
+    count = 0
+    rest = hand
+    while rest:
+        card = lowest_card(rest)
+        rest &= rest - U1
+        if keep_value(card, trump, top) < discard_below:
+            count += 1
+    return min(count, limit)
+
+
+@njit(cache=True)
+def may_throw_in(hand, below_rank):
+    """Every card ranked below ``below_rank`` (swiss: below ten) [D-4]."""
+    high = ((np.uint64(0xFFFF) << np.uint64(below_rank)) & np.uint64(0xFFFF))
+    lanes = high | (high << np.uint64(16)) | (high << np.uint64(32)) | (high << np.uint64(48))
+    return (hand & lanes) == U0
+
+
+@njit(cache=True, inline="always")
+def two_of(trump):
+    return trump * 16 + TWO
+
+
+# -- card play -------------------------------------------------------------------------
+@njit(cache=True)
+def expert_card(hand, legal, led_suit, win_card, win_idx, me, last, rumba_idx, rumba_played, unseen, trump):
+    """docs/SIMULATION.md "Card play", expert."""
+    if led_suit < 0:
+        trumps = hand & suit_lane(trump)
+        if trumps:
+            top = highest_card(trumps)
+            if (unseen & above_in_suit(top)) == U0 and (me == rumba_idx or popcount(trumps) >= 2):
+                return top
+        side = hand & ~suit_lane(trump)
+        best = -1
+        best_strength = -1
+        while side:
+            card = lowest_card(side)
+            side &= side - U1
+            if (unseen & above_in_suit(card)) == U0:
+                value = strength(card, trump)
+                if value > best_strength:
+                    best_strength = value
+                    best = card
+        if best >= 0:
+            return best
+        return weakest(hand, trump)
+    if rumba_idx >= 0 and me != rumba_idx and win_idx != rumba_idx and rumba_played:
+        return weakest(legal, trump)
+    winning = legal & beaters(win_card, trump)
+    if winning:
+        if last:
+            return weakest(winning, trump)
+        best = -1
+        best_strength = 1 << 30
+        rest = winning
+        while rest:
+            card = lowest_card(rest)
+            rest &= rest - U1
+            if (unseen & beaters(card, trump)) == U0:
+                value = strength(card, trump)
+                if value < best_strength:
+                    best_strength = value
+                    best = card
+        if best >= 0:
+            return best
+        return weakest(winning, trump)
+    return weakest(legal, trump)
+
+
+@njit(cache=True)
+def play_tricks(hands, m, leader, trump, follow, policy, rumba_idx, deck_mask, table_mask, tricks):
+    """Play ``hands[:m]`` (the active seats in seat order) to the end; add tricks per index."""
+    played = U0
+    rounds = popcount(hands[0])
+    for _ in range(rounds):
+        idx = leader
+        led_suit = -1
+        win_card = -1
+        win_idx = leader
+        rumba_played = False
+        for pos in range(m):
+            hand = hands[idx]
+            legal = legal_mask(hand, led_suit, win_card, trump, follow)
+            if policy == POLICY_GREEDY:
+                card = greedy_card(legal, led_suit, win_card, trump)
+            else:
+                unseen = deck_mask & ~(hand | played | table_mask)
+                card = expert_card(hand, legal, led_suit, win_card, win_idx, idx, pos == m - 1, rumba_idx,
+                                   rumba_played, unseen, trump)
+            hands[idx] = hand & ~bit(card)
+            played |= bit(card)
+            if pos == 0:
+                led_suit = card >> 4
+                win_card = card
+                win_idx = idx
+            elif beats(card, win_card, trump):
+                win_card = card
+                win_idx = idx
+            if idx == rumba_idx:
+                rumba_played = True
+            idx += 1
+            if idx == m:
+                idx = 0
+        tricks[win_idx] += 1
+        leader = win_idx
+
+
+# -- speaking ----------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def opens_word(points, mp, forced):
+    """Word of a player when no Rumba has been called (Rumba decided by the caller)."""
+    if points >= mp[M_PLAY] or forced:
+        return W_PLAY
+    return W_PASS
+
+
+@njit(cache=True, inline="always")
+def join_word(points, mp):
+    return W_PLAY if points >= mp[M_JOIN] else W_PASS
+
+
+@njit(cache=True)
+def finish_hand(hands, n, words, rumba_seat, hero, discard_k, passes, trump, table_mask, rp, mp, policy,
+                deck_mask, stock, stock_len, state, scratch_hands, scratch_tricks, scratch_cards, out, slot):
+    """Steps 5-9 of docs/SIMULATION.md for one choice; writes hero score, tricks, contested."""
+    hero_word = words[hero]
+    limit = rp[R_SIT_LIMIT]
+    pass_score = rp[R_SIT_PENALTY] if limit > 0 and passes + 1 >= limit else 0
+    active = 0
+    for s in range(n):
+        if words[s] == W_PLAY or words[s] == W_RUMBA:
+            active += 1
+    out[slot, 1] = -1
+    out[slot, 2] = 0
+    if active == 0:  # void hand [D-6]
+        out[slot, 0] = 0
+        return
+    if rumba_seat >= 0 and active == 1:
+        if rp[R_LONE_RUMBA_OK]:
+            lone = rp[R_LONE_RUMBA_SCORE]
+        else:
+            lone = rp[R_LONE_PLAYER]
+        out[slot, 0] = lone if hero == rumba_seat else pass_score
+        return
+    if rumba_seat < 0 and active == 1:  # [D-7]
+        out[slot, 0] = rp[R_LONE_PLAYER] if hero_word == W_PLAY else pass_score
+        return
+    if hero_word == W_PASS:
+        out[slot, 0] = pass_score
+        return
+    top = rp[R_TOP_RANK]
+    if rumba_seat < 0 and rp[R_EXCHANGE] > 0:
+        # step 6: the stock, with the swiss passers' cards shuffled under it
+        size = stock_len
+        for j in range(stock_len):
+            scratch_cards[j] = stock[j]
+        if rp[R_PUT_AWAY] == 0:
+            first = size
+            for s in range(n):
+                if words[s] == W_PASS:
+                    rest = hands[s]
+                    while rest:
+                        scratch_cards[size] = lowest_card(rest)
+                        rest &= rest - U1
+                        size += 1
+            count = size - first
+            for j in range(count):
+                state = next_state(state)
+                k = j + below(state, count - j)
+                tmp = scratch_cards[first + j]
+                scratch_cards[first + j] = scratch_cards[first + k]
+                scratch_cards[first + k] = tmp
+        pointer = 0
+        for s in range(n):
+            if words[s] != W_PLAY:
+                continue
+            if s == hero:
+                want = discard_k
+            else:
+                want = model_discards(hands[s], trump, top, rp[R_EXCHANGE], mp[M_DISCARD])
+            take = min(want, size - pointer)
+            if take > 0:
+                hands[s] &= ~lowest_keep(hands[s], take, trump, top)
+                for j in range(take):
+                    hands[s] |= bit(scratch_cards[pointer])
+                    pointer += 1
+    # step 7: lead
+    m = 0
+    hero_idx = -1
+    rumba_idx = -1
+    lead_idx = -1
+    for s in range(n):
+        if words[s] == W_PLAY or words[s] == W_RUMBA:
+            scratch_hands[m] = hands[s]
+            scratch_tricks[m] = 0
+            if s == hero:
+                hero_idx = m
+            if s == rumba_seat:
+                rumba_idx = m
+            if s == n - 1:
+                lead_idx = m
+            m += 1
+    if rumba_seat >= 0:
+        lead_idx = 0 if rp[R_RUMBA_LEAD_FIRST] else rumba_idx
+    elif lead_idx < 0:
+        lead_idx = 0  # [D-8]
+    play_tricks(scratch_hands, m, lead_idx, trump, rp[R_FOLLOW], policy, rumba_idx, deck_mask, table_mask,
+                scratch_tricks)
+    won = scratch_tricks[hero_idx]
+    out[slot, 1] = won
+    out[slot, 2] = 1
+    if rumba_seat < 0:
+        out[slot, 0] = rp[R_NORMAL_PER_TRICK] * won if won > 0 else rp[R_NORMAL_NO_TRICK]
+    elif hero == rumba_seat:
+        if won >= rp[R_MIN_TRICKS]:
+            out[slot, 0] = rp[R_WIN_FLAT] + rp[R_WIN_PER_TRICK] * won
+        else:
+            out[slot, 0] = rp[R_FAIL]
+    else:
+        out[slot, 0] = rp[R_RUMBA_PER_TRICK] * won if won > 0 else rp[R_RUMBA_NO_TRICK]
+
+
+@njit(cache=True)
+def speak_rest(hands, n, hero, choice, words, rumba_seat, turned, knocked, jack_forced, trump, rp, mp):
+    """Step 4 from the hero's turn on; earlier words and any Rumba they called are given.
+
+    Returns (rumba seat or -1, turned card after swaps or -1, void).
+    """
+    top = rp[R_TOP_RANK]
+    if knocked:
+        rumba_seat = n - 1
+    two = two_of(trump)
+    rumba_first = rp[R_RUMBA_FIRST] == 1 and not knocked
+    for s in range(hero, n):
+        if s != hero and rp[R_TWO_SWAP] and mp[M_SWAP] and turned >= 0 and turned != two \
+                and (hands[s] >> np.uint64(two)) & U1:
+            hands[s] = (hands[s] & ~bit(two)) | bit(turned)  # [D-9]
+            turned = two
+        points = hand_points(hands[s], trump, top)
+        if s == hero:
+            if choice == C_RUMBA and rumba_seat < 0:
+                rumba_seat = s
+                words[s] = W_RUMBA
+            elif rumba_first:
+                words[s] = W_NONE
+            else:
+                words[s] = W_PASS if choice == C_PASS else W_PLAY
+            continue
+        if knocked:
+            words[s] = W_RUMBA if s == n - 1 else join_word(points, mp)
+            continue
+        if rumba_seat >= 0:
+            if not rumba_first:
+                words[s] = W_PLAY if rp[R_MUST_PLAY] else join_word(points, mp)  # [D-5]
+            continue
+        if rp[R_THROW_IN] and mp[M_THROW_IN] and may_throw_in(hands[s], rp[R_THROW_BELOW]):
+            return rumba_seat, turned, True  # [D-4]
+        if points >= mp[M_RUMBA]:
+            alone = True
+            for e in range(s):
+                if words[e] == W_PLAY:
+                    alone = False
+            if rumba_first or rp[R_LONE_RUMBA_OK] or s < n - 1 or not alone:
+                rumba_seat = s
+                words[s] = W_RUMBA
+                continue
+        words[s] = W_NONE if rumba_first else opens_word(points, mp, jack_forced)
+    if rumba_first:
+        for s in range(n):
+            if s == rumba_seat:
+                continue
+            points = hand_points(hands[s], trump, top)
+            if s == hero:
+                words[s] = W_PASS if choice == C_PASS else W_PLAY
+            elif rumba_seat >= 0:
+                words[s] = W_PLAY if rp[R_MUST_PLAY] and s > rumba_seat else join_word(points, mp)
+            else:
+                words[s] = opens_word(points, mp, jack_forced)
+    # a Rumba the rules forbid (flemish: a dealer who would play alone) is a lone play
+    if rumba_seat >= 0 and not rp[R_LONE_RUMBA_OK]:
+        others = False
+        for s in range(n):
+            if s != rumba_seat and words[s] == W_PLAY:
+                others = True
+        if not others:
+            words[rumba_seat] = W_PLAY
+            rumba_seat = -1
+    return rumba_seat, turned, False
+
+
+@njit(cache=True)
+def earlier_words(hands, hero, before, knocked, jack_forced, turned, trump, rp, mp, words, observe):
+    """Step 2: the words of seats before the hero, by the model.
+
+    With ``observe`` False (``ask``) a deal is refused (ok False) unless those
+    seats behaved as the hero saw: no throw-in, no swap of the two, a Rumba
+    only where ``before`` says so, and the ``before`` words where given. With
+    ``observe`` True (the dealer in ``knock``) everything is allowed.
+    Returns (ok, void, rumba seat, turned card).
+    """
+    top = rp[R_TOP_RANK]
+    two = two_of(trump)
+    rumba_first = rp[R_RUMBA_FIRST] == 1 and not knocked
+    rumba_seat = -1
+    for s in range(hero):
+        if rp[R_TWO_SWAP] and mp[M_SWAP] and turned >= 0 and turned != two and (hands[s] >> np.uint64(two)) & U1:
+            if not observe:
+                return False, False, -1, turned
+            hands[s] = (hands[s] & ~bit(two)) | bit(turned)
+            turned = two
+        points = hand_points(hands[s], trump, top)
+        if knocked:
+            words[s] = join_word(points, mp)
+        elif rumba_seat >= 0:
+            if rumba_first:
+                words[s] = W_NONE
+            else:
+                words[s] = W_PLAY if rp[R_MUST_PLAY] else join_word(points, mp)
+        elif rp[R_THROW_IN] and mp[M_THROW_IN] and may_throw_in(hands[s], rp[R_THROW_BELOW]):
+            if not observe:
+                return False, False, -1, turned
+            return True, True, -1, turned
+        elif points >= mp[M_RUMBA]:
+            words[s] = W_RUMBA
+            rumba_seat = s
+        else:
+            words[s] = W_NONE if rumba_first else opens_word(points, mp, jack_forced)
+        if not observe:
+            if before[s] == W_NONE:
+                if words[s] == W_RUMBA:
+                    return False, False, -1, turned
+            elif rumba_first:
+                if (before[s] == W_RUMBA) != (words[s] == W_RUMBA):
+                    return False, False, -1, turned
+            elif words[s] != before[s]:
+                return False, False, -1, turned
+    return True, False, rumba_seat, turned
+
+
+@njit(cache=True)
+def new_scratch(n, unknown_size):
+    deck = np.empty(unknown_size, dtype=np.int64)
+    hands = np.zeros((4, n), dtype=np.uint64)  # dealt, per-choice copy, active seats in play, spare
+    ints = np.zeros((4, n), dtype=np.int64)  # earlier words, per-choice words, tricks, spare
+    cards = np.zeros(64, dtype=np.int64)  # the stock during the exchange
+    return deck, hands, ints, cards
+
+
+@njit(cache=True)
+def shuffle_all(deck, source, state):
+    size = source.shape[0]
+    deck[:size] = source
+    for j in range(size):
+        state = next_state(state)
+        k = j + below(state, size - j)
+        tmp = deck[j]
+        deck[j] = deck[k]
+        deck[k] = tmp
+    return state
+
+
+@njit(cache=True)
+def evaluate_choices(hands, words, rumba_seat, turned, n, hero, choices, passes, knocked, jack_forced, trump, rp,
+                     mp, policy, deck_mask, stock, stock_len, state, hands2, ints, cards, out):
+    """Steps 3-9 for every choice on one accepted deal (common random numbers)."""
+    play_hands = hands2[1]
+    play_words = ints[1]
+    for slot in range(choices.shape[0]):
+        choice = choices[slot]
+        out[slot, 0] = 0
+        out[slot, 1] = -1
+        out[slot, 2] = 0
+        if choice == C_THROW_IN:  # void hand, counts as nobody's pass [D-4]
+            continue
+        play_hands[:] = hands
+        play_words[:] = words
+        final_rumba, table, void = speak_rest(play_hands, n, hero, choice, play_words, rumba_seat, turned, knocked,
+                                              jack_forced, trump, rp, mp)
+        if void:
+            continue
+        table_mask = bit(table) if table >= 0 else U0
+        discard_k = choice - C_PLAY if choice >= C_PLAY else 0
+        finish_hand(play_hands, n, play_words, final_rumba, hero, discard_k, passes, trump, table_mask, rp, mp,
+                    policy, deck_mask, stock, stock_len, state, hands2[2], ints[2], cards, out, slot)
+
+
+@njit(cache=True)
+def hero_swaps_two(hero_hand, trump_card, rp):
+    """The hero's hand after he swaps the two of trump for the turned card, when he can [D-9]."""
+    two = two_of(trump_card >> 4)
+    if rp[R_TWO_SWAP] and trump_card != two and (hero_hand >> np.uint64(two)) & U1:
+        return (hero_hand & ~bit(two)) | bit(trump_card)
+    return hero_hand
+
+
+@njit(cache=True)
+def ask_sample(deck_mask, unknown, hero_hand, trump_card, n, hero, rp, mp, policy, passes, knocked, before,
+               choices, seed, index, out, deck, hands2, ints, cards):
+    """One sample of docs/SIMULATION.md for every choice in ``choices``; returns tries (-1: gave up)."""
+    hand_size = rp[R_HAND]
+    trump = trump_card >> 4
+    size = unknown.shape[0]
+    hands = hands2[0]
+    words = ints[0]
+    jack_forced = rp[R_JACK_FORCES] == 1 and (trump_card & 15) == JACK
+    state = stream_start(seed, index)
+    tries = 0
+    turned = trump_card
+    rumba_seat = -1
+    pos = 0
+    while True:
+        tries += 1
+        if tries > MAX_TRIES:
+            return -1
+        state = shuffle_all(deck, unknown, state)
+        pos = 0
+        for s in range(n):
+            words[s] = W_NONE
+            if s == hero:
+                hands[s] = hero_hand
+                continue
+            mask = U0
+            for j in range(hand_size):
+                mask |= bit(deck[pos])
+                pos += 1
+            hands[s] = mask
+        turned = trump_card
+        if knocked:  # the dealer took the trump card for his weakest card if it is weaker [D-3]
+            dealer = hands[n - 1]
+            low = weakest(dealer, trump)
+            if strength(trump_card, trump) > strength(low, trump):
+                hands[n - 1] = (dealer & ~bit(low)) | bit(trump_card)
+                turned = -1
+        ok, void, rumba_seat, turned = earlier_words(hands, hero, before, knocked, jack_forced, turned, trump, rp,
+                                                     mp, words, False)
+        if ok:
+            break
+    hands[hero] = hero_swaps_two(hero_hand, trump_card, rp)
+    if hands[hero] != hero_hand:
+        turned = two_of(trump)
+    evaluate_choices(hands, words, rumba_seat, turned, n, hero, choices, passes, knocked, jack_forced, trump, rp, mp,
+                     policy, deck_mask, deck[pos:size], size - pos, state, hands2, ints, cards, out)
+    return tries
+
+
+@njit(cache=True, parallel=True)
+def ask_batch(deck_mask, unknown, hero_hand, trump_card, n, hero, rp, mp, policy, passes, knocked, before, choices,
+              seed, start, count):
+    """Samples ``start .. start+count-1``: (count, choices, 3) int8 results and tries per sample."""
+    results = np.zeros((count, choices.shape[0], 3), dtype=np.int8)
+    tries = np.zeros(count, dtype=np.int32)
+    chunks = max(1, min(count, 256))
+    for chunk in prange(chunks):
+        out = np.zeros((choices.shape[0], 3), dtype=np.int64)
+        deck, hands2, ints, cards = new_scratch(n, unknown.shape[0])
+        for i in range(chunk * count // chunks, (chunk + 1) * count // chunks):
+            tries[i] = ask_sample(deck_mask, unknown, hero_hand, trump_card, n, hero, rp, mp, policy, passes,
+                                  knocked, before, choices, seed, start + i, out, deck, hands2, ints, cards)
+            for c in range(choices.shape[0]):
+                for f in range(3):
+                    results[i, c, f] = out[c, f]
+    return results, tries
+
+
+@njit(cache=True)
+def deal_dealer_first(deck, unknown, n, hand_size, seed, index, hands):
+    """``knock``: shuffle deck-minus-trump-card; the dealer's hand first, then seats 0..n-2."""
+    state = shuffle_all(deck, unknown, stream_start(seed, index))
+    pos = 0
+    for s in range(n):
+        seat = n - 1 if s == 0 else s - 1
+        mask = U0
+        for j in range(hand_size):
+            mask |= bit(deck[pos])
+            pos += 1
+        hands[seat] = mask
+    return state, pos
+
+
+@njit(cache=True)
+def dealer_choices(hand, rumba_called, jack_forced, rp):
+    """The choices open to a dealer who did not knock, as choice codes."""
+    out = np.empty(rp[R_EXCHANGE] + 4, dtype=np.int64)
+    k = 0
+    if not jack_forced:
+        out[k] = C_PASS
+        k += 1
+    if rumba_called:
+        out[k] = C_PLAY
+        return out[:k + 1]
+    out[k] = C_RUMBA
+    k += 1
+    if rp[R_THROW_IN] and may_throw_in(hand, rp[R_THROW_BELOW]):
+        out[k] = C_THROW_IN
+        k += 1
+    for d in range(rp[R_EXCHANGE] + 1):
+        out[k] = C_PLAY + d
+        k += 1
+    return out[:k]
+
+
+@njit(cache=True)
+def knock_sample(deck_mask, unknown, trump_card, n, rp, mp, policy, seed, index, inner, out, deck, hands2, ints,
+                 cards, inner_scratch):
+    """One deal seen by the dealer: out[0] = knocking blind, out[1] = not knocking (then his best choice).
+
+    Not knocking: the earlier seats speak by the model; the dealer looks at his
+    hand and their words and takes the choice with the best mean over ``inner``
+    samples of ``ask`` conditioned on exactly what he saw (a fresh stream); that
+    choice is then played on this very deal, so the estimate is unbiased for
+    the dealer's policy (selection noise can only make it slightly worse than
+    the true best, never better).
+    """
+    hand_size = rp[R_HAND]
+    trump = trump_card >> 4
+    size = unknown.shape[0]
+    hands = hands2[0]
+    words = ints[0]
+    dealer = n - 1
+    top = rp[R_TOP_RANK]
+    state, pos = deal_dealer_first(deck, unknown, n, hand_size, seed, index, hands)
+    own = hands[dealer]
+    stock = deck[pos:size]
+    # -- knocking blind [D-3]
+    saved = hands.copy()
+    low = weakest(own, trump)
+    table_mask = bit(trump_card)
+    if strength(trump_card, trump) > strength(low, trump):
+        hands[dealer] = (own & ~bit(low)) | bit(trump_card)
+        table_mask = U0
+    for s in range(n - 1):
+        words[s] = join_word(hand_points(hands[s], trump, top), mp)
+    words[dealer] = W_RUMBA
+    finish_hand(hands, n, words, dealer, dealer, 0, 0, trump, table_mask, rp, mp, policy, deck_mask, stock,
+                size - pos, state, hands2[2], ints[2], cards, out, 0)
+    # -- not knocking: the dealer sees his hand and the earlier words
+    hands[:] = saved
+    for s in range(n):
+        words[s] = W_NONE
+    jack_forced = rp[R_JACK_FORCES] == 1 and (trump_card & 15) == JACK
+    dummy = np.full(n, W_NONE, dtype=np.int64)
+    ok, void, rumba_seat, turned = earlier_words(hands, dealer, dummy, False, jack_forced, trump_card, trump, rp, mp,
+                                                 words, True)
+    if void:  # an earlier throw-in: the hand is dealt again, nothing changes [D-4]
+        out[1, 0] = 0
+        out[1, 1] = -1
+        out[1, 2] = 0
+        out[1, 3] = -2
+        return
+    choices = dealer_choices(own, rumba_seat >= 0, jack_forced, rp)
+    before = words[:n].copy()  # rumba-first leaves W_NONE: "did not call Rumba"
+    unknown_inner = np.empty(size - hand_size, dtype=np.int64)
+    k = 0
+    for j in range(size):
+        if not (own >> np.uint64(unknown[j])) & U1:
+            unknown_inner[k] = unknown[j]
+            k += 1
+    sums = np.zeros(choices.shape[0], dtype=np.int64)
+    counted = 0
+    inner_out = np.zeros((choices.shape[0], 3), dtype=np.int64)
+    i_deck, i_hands2, i_ints, i_cards = inner_scratch
+    inner_seed = np.uint64(seed) ^ np.uint64(0x5DEECE66D)
+    for j in range(inner):
+        tries = ask_sample(deck_mask, unknown_inner, own, trump_card, n, dealer, rp, mp, policy, 0, False, before,
+                           choices, inner_seed, np.uint64(index) * np.uint64(inner) + np.uint64(j), inner_out, i_deck,
+                           i_hands2, i_ints, i_cards)
+        if tries < 0:
+            continue
+        counted += 1
+        for c in range(choices.shape[0]):
+            sums[c] += inner_out[c, 0]
+    best = 0
+    for c in range(1, choices.shape[0]):
+        if sums[c] < sums[best]:
+            best = c
+    chosen = choices[best:best + 1]
+    hands[dealer] = hero_swaps_two(own, trump_card, rp)
+    if hands[dealer] != own:
+        turned = two_of(trump)
+    evaluate_choices(hands, words, rumba_seat, turned, n, dealer, chosen, 0, False, jack_forced, trump, rp, mp, policy,
+                     deck_mask, stock, size - pos, state, hands2, ints, cards, out[1:2])
+    out[1, 3] = chosen[0] if counted > 0 else -1
+
+
+@njit(cache=True, parallel=True)
+def knock_batch(deck_mask, unknown, trump_card, n, rp, mp, policy, seed, start, count, inner):
+    """Per deal: knocking (score, tricks, contested) and not knocking (score, -, -, choice code)."""
+    results = np.zeros((count, 2, 4), dtype=np.int8)
+    chunks = max(1, min(count, 256))
+    for chunk in prange(chunks):
+        out = np.zeros((2, 4), dtype=np.int64)
+        deck, hands2, ints, cards = new_scratch(n, unknown.shape[0])
+        inner_scratch = new_scratch(n, unknown.shape[0])
+        for i in range(chunk * count // chunks, (chunk + 1) * count // chunks):
+            out[:] = 0
+            knock_sample(deck_mask, unknown, trump_card, n, rp, mp, policy, seed, start + i, inner, out, deck,
+                         hands2, ints, cards, inner_scratch)
+            for r in range(2):
+                for f in range(4):
+                    results[i, r, f] = out[r, f]
+    return results
