@@ -300,6 +300,46 @@ def ask(hand, trump, players: int, seat: int, rules="swiss", opponents="default"
     return _ask_result(situation, model, play, seed, names, acc)
 
 
+def exact_ask(hand, trump, players: int, seat: int, rules, opponents="default", play="expert",
+              passes_in_a_row: int = 0, dealer_knocked: bool = False, before=None,
+              max_orders: int = 5_000_000) -> dict[str, dict]:
+    """Exact value of every choice by enumerating every deal: for tiny rule sets, to check ``ask``.
+
+    Returns ``{choice: {"ev": ..., "p_success": ... (rumba), "tricks": [...]}}`` plus
+    ``"_accepted"``, the number of card orders consistent with what the player saw.
+    """
+    import math
+
+    situation = make_situation(hand, trump, players, seat, rules, passes_in_a_row, dealer_knocked, before)
+    model = get_model(opponents)
+    rules_ = situation.rules
+    names = situation.choices()
+    unknown = np.array([c for c in rules_.deck if c not in situation.hand and c != situation.trump_card],
+                       dtype=np.int64)
+    if math.factorial(len(unknown)) > max_orders:
+        raise RulesError(f"{len(unknown)} unknown cards: {math.factorial(len(unknown)):,} orders is too many to "
+                         f"enumerate (limit {max_orders:,})")
+    stock = len(unknown) - (players - 1) * rules_.hand_size
+    if rules_.passer_cards == "stock-bottom" and players * rules_.exchange_limit > stock:
+        raise RulesError("the exchange could reach the passers' shuffled cards: exact enumeration does not cover it")
+    codes = np.array([_choice_code(n) for n in names], dtype=np.int64)
+    before_codes = np.array([WORDS[w] for w in situation.before] or [0], dtype=np.int64)[:max(1, seat)]
+    accepted, sums, _squares, tricks = kernel.ask_exact(
+        np.uint64(rules_.deck_mask), unknown, np.uint64(mask_of(situation.hand)), situation.trump_card, players,
+        seat, kernel.rules_array(rules_), model.as_array(), POLICIES[play], passes_in_a_row, dealer_knocked,
+        before_codes, codes)
+    out: dict[str, dict] = {"_accepted": {"orders": int(accepted)}}
+    for c, name in enumerate(names):
+        entry = {"ev": sums[c] / accepted}
+        if name == "rumba":
+            hist = tricks[c]
+            entry["p_uncontested"] = hist[0] / accepted
+            entry["p_success"] = (hist[0] + hist[1 + rules_.rumba_min_tricks:].sum()) / accepted
+            entry["tricks"] = list(hist[1:] / max(1, hist[1:].sum()))
+        out[name] = entry
+    return out
+
+
 def _ask_result(situation: Situation, model: OpponentModel, play: str, seed: int, names: list[str],
                 acc: _Accumulator) -> AskResult:
     options: dict[str, ChoiceResult] = {}

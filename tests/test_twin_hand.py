@@ -247,8 +247,8 @@ def test_exchange_draws_from_the_stock_top_and_passers_under_it():
     hands = [set(hand("HA S6 C7 D8 SA")), set(hand("C6 D6 S7 C8 D7")), set(hand("HK HQ SK CK DK"))]
     stock = hand("CA DA")
     th.exchange(sit, hands, ["play", "pass", "play"], stock, 3, twin.Stream(5, 5).state)
-    # keep values: HA 6, SA 3, S6 C7 D8 0 (weakest by §6 order first: C7 (7), D8 (8)? no: rank first: S6, C7, D8)
-    # stock CA DA, then the passer's 5 cards shuffled: the hero may take 3, the stock holds 7
+    # keep values: HA 6, SA 3, S6 C7 D8 0, so S6 C7 D8 go; the stock is CA DA, then the passer's 5 cards
+    # (low card id first) shuffled from the saved stream position
     passers = sorted(hand("C6 D6 S7 C8 D7"))
     stream = twin.Stream(5, 5)
     for j in range(len(passers)):
@@ -270,6 +270,7 @@ def test_lone_rumba_swiss():
         _, out = th.simulate_sample(SWISS, 4, 0, HERO, TURNED, NO_JOIN, "greedy", seed=2, index=index)
         assert out["rumba"] == (-5, -1, False)
         assert out["play0"][2] is True  # the others play a normal game
+        assert out["pass"] == (0, -1, False)  # a passer plays no tricks
 
 
 def test_void_hand_and_lone_player_in_simulation():
@@ -282,9 +283,9 @@ def test_void_hand_and_lone_player_in_simulation():
 
 def test_third_pass_penalty_in_simulation():
     _, out = th.simulate_sample(SWISS, 4, 1, HERO, TURNED, ALL, "greedy", passes=2, seed=2, index=0)
-    assert out["pass"] == (5, -1, True)
+    assert out["pass"] == (5, -1, False)  # the others play, the passer plays no tricks
     _, out = th.simulate_sample(SWISS, 4, 1, HERO, TURNED, ALL, "greedy", passes=1, seed=2, index=0)
-    assert out["pass"] == (0, -1, True)
+    assert out["pass"] == (0, -1, False)
 
 
 def test_throw_in_is_void():
@@ -320,8 +321,24 @@ def test_flemish_after_rumba_everybody_after_must_play_before_stands():
     assert spoken.words == ["pass", "rumba", "play", "play"]
 
 
+def test_throw_in_after_a_rumba_call_voids_the_hand():
+    """SIMULATION.md step 4: a later seat may throw in; only a knock forbids it (RULES.md §4.3)."""
+    sit = th.Situation(SWISS, 3, 0, TURNED, MODELS["default"], False)
+    hands = [set(HERO), set(hand("C6 D6 S7 C8 D7")), set(hand("SA SK CK DK DA"))]
+    assert th.speak(sit, hands, [], "rumba", TURNED).void
+
+
+def test_rumba_first_must_play_binds_only_seats_after_the_caller():
+    sit = th.Situation(FLEMISH.replace(speaking_order="rumba-first"), 4, 1, card("H3"), MODELS["default"], False)
+    hands = [set(hand("C2 C4 D5 S6 S7")), set(hand("C3 C5 D6 S8 S9")), set(hand("HA HK HQ SA CA")),
+             set(hand("D2 D3 D4 S2 S3"))]
+    spoken = th.speak(sit, hands, [None], "pass", card("H3"))
+    assert (spoken.words, spoken.rumba_seat) == (["pass", "pass", "rumba", "play"], 2)
+
+
 def test_jack_of_trump_forces_everybody_to_play():
     _, out = th.simulate_sample(FLEMISH, 4, 0, hand("H2 S9 S8 C7 D9"), card("HJ"), SILENT, "greedy", seed=4, index=0)
+    assert "pass" not in out
     assert all(contested for _, _, contested in out.values())
 
 
@@ -464,5 +481,5 @@ def test_expert_runs_on_random_samples():
         for index in range(10):
             tries, out = th.simulate_sample(rules, 4, 2, h, turned, MODELS["bold"], "expert", seed=1, index=index)
             assert tries >= 1
-            for change, mine, contested in out.values():
-                assert (mine >= 0) == contested or mine == -1
+            for _change, mine, contested in out.values():
+                assert contested == (mine >= 0) and mine <= 5

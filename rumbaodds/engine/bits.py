@@ -5,8 +5,17 @@ Everything is typed ``uint64`` on purpose: in Numba, mixing ``uint64`` with
 """
 
 import numpy as np
-from numba import njit
+from numba import config, njit
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
+
+if config.DISABLE_JIT:  # the intrinsics only exist compiled; plain-Python stand-ins for coverage runs
+
+    def trailing_zeros(mask):  # noqa: F811
+        mask = int(mask)
+        return (mask & -mask).bit_length() - 1
+
+    def leading_zeros(mask):  # noqa: F811
+        return 64 - int(mask).bit_length()
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)

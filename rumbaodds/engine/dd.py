@@ -7,19 +7,20 @@ specification is ``twin_dd.py``; tests compare the two.
 
 How the search works:
 
-- The value is found by a series of yes/no searches "can MAX make at least
-  ``k`` tricks?", ``k`` raised from a sure lower bound until the answer is no
-  or an upper bound is reached.
+- The value is found by yes/no searches "can MAX make at least ``k``
+  tricks?": the first ``k`` is the greedy play-out's count, then ``k`` moves
+  up or down until the answer flips, within cheap bounds.
 - Each yes/no search is an alpha-beta search (MAX needs one good card, MIN one
   refutation) written as a loop over an explicit stack indexed by ply: Numba
   cannot load a cached recursive function.
-- At each trick boundary: cut when the tricks still needed are none or more
-  than are left; cut on cheap bounds (MAX's trumps above every other trump
-  are sure tricks; an opponent's trumps above all of MAX's are sure losses);
-  probe a transposition table. Within one deal the cards still held and the
-  leader fix the state (who holds a card never changes), so the table is keyed
-  by that mask and the leader and stores lower / upper bounds of the tricks
-  MAX still makes; a stamp per deal replaces clearing it.
+- Cuts: at a trick boundary when the tricks still needed are none or more
+  than are left; on cheap bounds (:func:`trick_bounds`), also inside a trick
+  once MAX has played and the fate of the trick is known or bounded.
+- A transposition table: within one deal the cards still held, plus the trick
+  in progress (leader, led suit, winning card and seat), fix the state, since
+  who holds a card never changes. It stores lower / upper bounds of the tricks
+  MAX makes from there, is shared by the searches of one deal, and a stamp per
+  deal replaces clearing it.
 - Equivalent cards (one hand's cards of one suit with no other live card
   between them, live = every hand plus the current trick) are tried once.
 - Move ordering: the side that wants the trick tries winning cards first.
@@ -36,19 +37,25 @@ from .tricks import beaters, beats, legal_mask, play_greedy
 MAX_SEATS = 7
 MAX_HAND = 5
 MAX_PLIES = MAX_SEATS * MAX_HAND
-TT_BITS = 16
+TT_BITS = 16  # table entries per chunk of solve_batch: 2**TT_BITS
+TT_BITS_SINGLE = 12  # table entries of one dd_tricks call
+TT_MIN_POS = 2  # probe the table at trick boundaries and from this many cards into a trick on
 
 # Columns of the per-ply integer stack.
 _CUR = 0  # seat to play
 _LED = 1  # led suit (-1 at a trick boundary)
-_WCARD = 2  # card winning the trick so far
-_WSEAT = 3  # seat that played it
+_WCARD = 2  # card winning the trick so far (-1 at a boundary)
+_WSEAT = 3  # seat that played it (-1 at a boundary)
 _TLEAD = 4  # leader of the current trick
 _WON = 5  # tricks MAX has won before this trick
 _NMV = 6  # number of candidate cards
 _IMV = 7  # next candidate to try
-_STORE = 8  # 1: a searched trick boundary, store its result in the table
+_STORE = 8  # 1: a searched node whose result goes into the table
 _NCOLS = 9
+
+# Columns of the per-ply mask stack.
+_HELD = 0  # every card still in a hand
+_TABLE = 1  # cards on the table in the current trick
 
 
 @njit(cache=True)
@@ -60,17 +67,23 @@ def new_table(bits):
 
 @njit(cache=True)
 def new_stack():
-    """Scratch for one search: (per-ply integers, candidate cards, table masks)."""
+    """Scratch for one search: (per-ply integers, candidate cards and scores, per-ply masks)."""
     return (
         np.zeros((MAX_PLIES + 1, _NCOLS), dtype=np.int64),
-        np.zeros((MAX_PLIES + 1, 8), dtype=np.int64),
-        np.zeros(MAX_PLIES + 1, dtype=np.uint64),
+        np.zeros((MAX_PLIES + 1, 16), dtype=np.int64),
+        np.zeros((MAX_PLIES + 1, 2), dtype=np.uint64),
     )
 
 
 @njit(cache=True, inline="always")
-def _slot(held, leader, size_mask):
-    return np.int64(mix64(held ^ (np.uint64(leader + 1) * np.uint64(0x9E3779B97F4A7C15))) & size_mask)
+def _slot(held, meta, size_mask):
+    return np.int64(mix64(held ^ (np.uint64(meta + 1) * np.uint64(0x9E3779B97F4A7C15))) & size_mask)
+
+
+@njit(cache=True, inline="always")
+def _meta(st, d):
+    """The trick in progress at ply ``d`` in 16 bits: leader, led suit, winning card and seat."""
+    return st[d, _TLEAD] | ((st[d, _LED] + 1) << 3) | ((st[d, _WCARD] + 1) << 6) | ((st[d, _WSEAT] + 1) << 13)
 
 
 @njit(cache=True)
@@ -142,14 +155,20 @@ def trick_bounds(hands, n, seat, on_lead, trump, left, pending):
 
 
 @njit(cache=True, inline="always")
-def _order_score(card, trump):
-    return ((64 if (card >> 4) == trump else 0) + (card & 15) * 4 + (card >> 4))
+def _strength(card, trump):
+    return (64 if (card >> 4) == trump else 0) + (card & 15) * 4 + (card >> 4)
 
 
 @njit(cache=True)
-def gen_moves(hands, n, cur, seat, pos, tlead, led, wcard, wseat, trump, follow, live, row, scores):
-    """Fill ``row`` with the cards worth trying for ``cur``, best first; return how many."""
+def gen_moves(hands, n, cur, seat, pos, tlead, led, wcard, wseat, trump, follow, live, row):
+    """Write the cards worth trying for ``cur`` into ``row[:8]``, best first; return how many.
+
+    ``row[8:]`` holds their ordering scores.
+    """
     legal = legal_mask(hands[cur], led, wcard, trump, follow)
+    max_pos = seat - tlead
+    if max_pos < 0:
+        max_pos += n
     count = 0
     rest = legal
     while rest:
@@ -157,14 +176,14 @@ def gen_moves(hands, n, cur, seat, pos, tlead, led, wcard, wseat, trump, follow,
         rest &= rest - U1
         above = live & above_in_suit(c)
         if above != U0 and (legal & bit(lowest_card(above))) != U0:
-            continue  # equivalent to the next card up in the same hand
-        s = _order_score(c, trump)
+            continue  # equivalent to the next live card up, in the same hand
+        s = _strength(c, trump)
         if pos == 0:
-            top = above == U0
             if cur == seat:
-                score = s + (256 if top else 0)
+                # MAX leads: cards no one can beat in their suit first, strongest first
+                score = s + (256 if above == U0 else 0)
             else:
-                # lead what MAX cannot beat, cheapest first
+                # MIN leads: what MAX cannot beat first, cheapest first
                 mine = hands[seat]
                 suit_mine = mine & suit_lane(c >> 4)
                 if suit_mine != U0:
@@ -174,45 +193,40 @@ def gen_moves(hands, n, cur, seat, pos, tlead, led, wcard, wseat, trump, follow,
                 score = (256 if safe else 0) + 128 - s
         else:
             win = beats(c, wcard, trump)
-            max_pos = seat - tlead
-            if max_pos < 0:
-                max_pos += n
             if cur == seat:
+                # MAX: winners first (the cheapest when last to play, else the strongest)
                 if win:
                     score = 256 + (200 - s if pos == n - 1 else s)
                 else:
                     score = 128 - s
             elif max_pos < pos:
-                # MAX has played: beat it cheaply if it wins, else throw the cheapest card
+                # MIN after MAX: beat MAX cheaply if it wins, else throw the cheapest card
                 if wseat == seat and win:
-                    score = 256 + 200 - s
+                    score = 456 - s
                 else:
                     score = 128 - s
+            elif win:
+                # MIN before MAX: make the trick expensive
+                score = 256 + s
             else:
-                # MAX still to play: make the trick expensive
-                if win:
-                    score = 256 + s
-                else:
-                    score = 128 - s
-        # insertion, best first
+                score = 128 - s
         j = count
-        while j > 0 and scores[j - 1] < score:
-            scores[j] = scores[j - 1]
+        while j > 0 and row[8 + j - 1] < score:
+            row[8 + j] = row[8 + j - 1]
             row[j] = row[j - 1]
             j -= 1
-        scores[j] = score
+        row[8 + j] = score
         row[j] = c
         count += 1
     return count
 
 
 @njit(cache=True)
-def can_make(hands, leader, trump, follow, seat, k, tt_keys, tt_infos, stamp, st, mv, tab):
+def can_make(hands, leader, trump, follow, seat, k, tt_keys, tt_infos, stamp, st, mv, um):
     """Can ``seat`` make at least ``k`` tricks? ``hands`` is restored on return."""
     n = hands.shape[0]
     size_mask = np.uint64(tt_keys.shape[0] - 1)
     hsize = popcount(hands[0])
-    scores = np.empty(8, dtype=np.int64)
     d = 0
     st[0, _CUR] = leader
     st[0, _LED] = -1
@@ -220,19 +234,25 @@ def can_make(hands, leader, trump, follow, seat, k, tt_keys, tt_infos, stamp, st
     st[0, _WSEAT] = -1
     st[0, _TLEAD] = leader
     st[0, _WON] = 0
-    tab[0] = U0
+    held = U0
+    for p in range(n):
+        held |= hands[p]
+    um[0, _HELD] = held
+    um[0, _TABLE] = U0
     entering = True
     while True:
         if entering:
-            # a new node at ply d: decide it at once if a trick boundary allows, else list its cards
+            # a new node at ply d: decide it at once if bounds or the table allow, else list its cards
             entering = False
             pos = d % n
             st[d, _STORE] = 0
             decided = False
             result = False
+            probe = False
+            won = st[d, _WON]
+            need = k - won
+            left = hsize - d // n  # tricks left, the current one included
             if pos == 0:
-                need = k - st[d, _WON]
-                left = hsize - d // n
                 if need <= 0:
                     result = True
                     decided = True
@@ -260,30 +280,14 @@ def can_make(hands, leader, trump, follow, seat, k, tt_keys, tt_infos, stamp, st
                     elif upper < need:
                         decided = True
                     else:
-                        held = U0
-                        for p in range(n):
-                            held |= hands[p]
-                        slot = _slot(held, st[d, _TLEAD], size_mask)
-                        info = tt_infos[slot]
-                        if tt_keys[slot] == held and (info >> 8) == stamp * 8 + st[d, _TLEAD]:
-                            if ((info >> 4) & 15) >= need:
-                                result = True
-                                decided = True
-                            elif (info & 15) < need:
-                                decided = True
-                        if not decided:
-                            st[d, _STORE] = 1
+                        probe = True
             else:
-                # inside a trick: cut when this trick's fate settles the question
-                left = hsize - d // n
-                won = st[d, _WON]
-                tlead = st[d, _TLEAD]
-                max_pos = seat - tlead
+                max_pos = seat - st[d, _TLEAD]
                 if max_pos < 0:
                     max_pos += n
                 wc = st[d, _WCARD]
                 if max_pos < pos:
-                    # MAX has played: bound the tricks after this one
+                    # MAX has played: is this trick settled, and what can the later ones add?
                     pending = 0
                     later = U0
                     p = st[d, _CUR]
@@ -314,15 +318,28 @@ def can_make(hands, leader, trump, follow, seat, k, tt_keys, tt_infos, stamp, st
                             decided = True
                         elif w_hi + upper < k:
                             decided = True
-                elif won + left - 1 < k and (hands[seat] & beaters(wc, trump)) == U0:
-                    decided = True
+                        else:
+                            probe = pos >= TT_MIN_POS
+                elif need > left - 1 and (hands[seat] & beaters(wc, trump)) == U0:
+                    decided = True  # MAX must win this trick and cannot
+                else:
+                    probe = pos >= TT_MIN_POS
+            if probe:
+                meta = _meta(st, d)
+                slot = _find(um[d, _HELD], meta, tt_keys, tt_infos, stamp, size_mask)
+                if slot >= 0:
+                    info = tt_infos[slot]
+                    if ((info >> 4) & 15) >= need:
+                        result = True
+                        decided = True
+                    elif (info & 15) < need:
+                        decided = True
+                if not decided:
+                    st[d, _STORE] = 1
             if not decided:
-                live = tab[d]
-                for p in range(n):
-                    live |= hands[p]
                 st[d, _NMV] = gen_moves(
                     hands, n, st[d, _CUR], seat, pos, st[d, _TLEAD], st[d, _LED], st[d, _WCARD],
-                    st[d, _WSEAT], trump, follow, live, mv[d], scores,
+                    st[d, _WSEAT], trump, follow, um[d, _HELD] | um[d, _TABLE], mv[d],
                 )
                 st[d, _IMV] = 0
                 continue
@@ -344,6 +361,7 @@ def can_make(hands, leader, trump, follow, seat, k, tt_keys, tt_infos, stamp, st
                 wc = c
                 ws = cur
             e = d + 1
+            um[e, _HELD] = um[d, _HELD] & ~bit(c)
             if pos == n - 1:
                 st[e, _CUR] = ws
                 st[e, _LED] = -1
@@ -351,7 +369,7 @@ def can_make(hands, leader, trump, follow, seat, k, tt_keys, tt_infos, stamp, st
                 st[e, _WSEAT] = -1
                 st[e, _TLEAD] = ws
                 st[e, _WON] = st[d, _WON] + (1 if ws == seat else 0)
-                tab[e] = U0
+                um[e, _TABLE] = U0
             else:
                 nxt = cur + 1
                 if nxt == n:
@@ -362,7 +380,7 @@ def can_make(hands, leader, trump, follow, seat, k, tt_keys, tt_infos, stamp, st
                 st[e, _WSEAT] = ws
                 st[e, _TLEAD] = st[d, _TLEAD]
                 st[e, _WON] = st[d, _WON]
-                tab[e] = tab[d] | bit(c)
+                um[e, _TABLE] = um[d, _TABLE] | bit(c)
             d = e
             entering = True
             continue
@@ -372,7 +390,7 @@ def can_make(hands, leader, trump, follow, seat, k, tt_keys, tt_infos, stamp, st
         # node d is decided with ``result``: store, undo, and go up while parents are decided too
         while True:
             if st[d, _STORE] == 1:
-                _store(hands, n, st[d, _TLEAD], hsize - d // n, k - st[d, _WON], result,
+                _store(um[d, _HELD], _meta(st, d), hsize - d // n, k - st[d, _WON], result,
                        tt_keys, tt_infos, stamp, size_mask)
             if d == 0:
                 return result
@@ -383,53 +401,75 @@ def can_make(hands, leader, trump, follow, seat, k, tt_keys, tt_infos, stamp, st
                 break  # MAX's card failed or MIN's card did not refute: try the next one
 
 
+@njit(cache=True, inline="always")
+def _find(held, meta, tt_keys, tt_infos, stamp, size_mask):
+    """Slot of the table entry for this state, or -1. Entries live in buckets of two slots."""
+    slot = _slot(held, meta, size_mask)
+    tag = (stamp << 16) | meta
+    if tt_keys[slot] == held and (tt_infos[slot] >> 8) == tag:
+        return slot
+    slot ^= 1
+    if tt_keys[slot] == held and (tt_infos[slot] >> 8) == tag:
+        return slot
+    return -1
+
+
 @njit(cache=True)
-def _store(hands, n, leader, left, need, result, tt_keys, tt_infos, stamp, size_mask):
-    held = U0
-    for p in range(n):
-        held |= hands[p]
-    slot = _slot(held, leader, size_mask)
-    info = tt_infos[slot]
-    tag = stamp * 8 + leader
-    if tt_keys[slot] == held and (info >> 8) == tag:
+def _store(held, meta, left, need, result, tt_keys, tt_infos, stamp, size_mask):
+    """Record that MAX can (``result``) or cannot make ``need`` more tricks from this state.
+
+    A new entry takes the slot of its bucket left by an earlier deal, else the
+    one holding fewer cards (the cheaper state to search again).
+    """
+    slot = _find(held, meta, tt_keys, tt_infos, stamp, size_mask)
+    if slot >= 0:
+        info = tt_infos[slot]
         lb = (info >> 4) & 15
         ub = info & 15
     else:
+        slot = _slot(held, meta, size_mask)
+        other = slot ^ 1
+        if (tt_infos[slot] >> 24) == stamp and (
+            (tt_infos[other] >> 24) != stamp or popcount(tt_keys[other]) < popcount(tt_keys[slot])
+        ):
+            slot = other
         lb = 0
         ub = left
     if result:
         if need > lb:
             lb = need
-    else:
-        if need - 1 < ub:
-            ub = need - 1
+    elif need - 1 < ub:
+        ub = need - 1
     tt_keys[slot] = held
-    tt_infos[slot] = (tag << 8) | (lb << 4) | ub
+    tt_infos[slot] = (((stamp << 16) | meta) << 8) | (lb << 4) | ub
 
 
 @njit(cache=True)
-def solve_one(hands, leader, trump, follow, seat, tt_keys, tt_infos, stamp, st, mv, tab):
-    """Double-dummy tricks of ``seat`` with the scratch given (``stamp`` unique per deal and table)."""
+def solve_one(hands, leader, trump, follow, seat, tt_keys, tt_infos, stamp, st, mv, um):
+    """Double-dummy tricks of ``seat``, with the scratch given; ``stamp`` must be new for the table.
+
+    ``hands`` is used as work space and restored on return.
+    """
     n = hands.shape[0]
     left = popcount(hands[0])
     lower, upper = trick_bounds(hands, n, seat, leader == seat, trump, left, 0)
-    if lower == upper:
+    if lower >= upper:
         return lower
-    # first guess: the tricks of a greedy play-out
+    # first question: can the seat make what a greedy play-out gives it?
     trial = hands.copy()
     won = np.zeros(n, dtype=np.int64)
     play_greedy(trial, leader, trump, follow, won)
     k = min(max(won[seat], lower + 1), upper)
-    if can_make(hands, leader, trump, follow, seat, k, tt_keys, tt_infos, stamp, st, mv, tab):
+    if can_make(hands, leader, trump, follow, seat, k, tt_keys, tt_infos, stamp, st, mv, um):
         lower = k
         while lower < upper:
-            if not can_make(hands, leader, trump, follow, seat, lower + 1, tt_keys, tt_infos, stamp, st, mv, tab):
+            if not can_make(hands, leader, trump, follow, seat, lower + 1, tt_keys, tt_infos, stamp, st, mv, um):
                 break
             lower += 1
         return lower
     upper = k - 1
     while upper > lower:
-        if can_make(hands, leader, trump, follow, seat, upper, tt_keys, tt_infos, stamp, st, mv, tab):
+        if can_make(hands, leader, trump, follow, seat, upper, tt_keys, tt_infos, stamp, st, mv, um):
             break
         upper -= 1
     return upper
@@ -437,11 +477,11 @@ def solve_one(hands, leader, trump, follow, seat, tt_keys, tt_infos, stamp, st, 
 
 @njit(cache=True)
 def dd_tricks(hands, leader, trump, follow, seat):
-    """Double-dummy tricks of ``seat``: ``hands`` uint64 (n,), all the same size; not modified."""
+    """Double-dummy tricks of ``seat``: ``hands`` uint64 (n,), all the same size 1..5; not modified."""
     work = hands.copy()
-    tt_keys, tt_infos = new_table(12)
-    st, mv, tab = new_stack()
-    return solve_one(work, leader, trump, follow, seat, tt_keys, tt_infos, 1, st, mv, tab)
+    tt_keys, tt_infos = new_table(TT_BITS_SINGLE)
+    st, mv, um = new_stack()
+    return solve_one(work, leader, trump, follow, seat, tt_keys, tt_infos, 1, st, mv, um)
 
 
 @njit(cache=True, parallel=True)
@@ -458,13 +498,24 @@ def solve_batch(hands, leaders, trumps, seats, follow):
         lo = chunk * count // chunks
         hi = (chunk + 1) * count // chunks
         tt_keys, tt_infos = new_table(TT_BITS)
-        st, mv, tab = new_stack()
+        st, mv, um = new_stack()
         work = np.empty(n, dtype=np.uint64)
         for i in range(lo, hi):
             work[:] = hands[i]
             out[i] = solve_one(work, leaders[i], trumps[i], follow, seats[i], tt_keys, tt_infos, i - lo + 1,
-                               st, mv, tab)
+                               st, mv, um)
     return out
 
 
-__all__ = ["dd_tricks", "solve_batch", "solve_one", "can_make", "trick_bounds", "new_table", "new_stack"]
+__all__ = [
+    "MAX_SEATS",
+    "MAX_HAND",
+    "dd_tricks",
+    "solve_batch",
+    "solve_one",
+    "can_make",
+    "trick_bounds",
+    "gen_moves",
+    "new_table",
+    "new_stack",
+]

@@ -24,7 +24,7 @@ from .tricks import beaters, beats, greedy_card, legal_mask, strength, weakest
 M_RUMBA, M_PLAY, M_JOIN, M_DISCARD, M_KNOCK, M_THROW_IN, M_SWAP = range(7)
 
 # words
-W_NONE, W_PASS, W_PLAY, W_RUMBA = -1, 0, 1, 2
+W_NONE, W_PASS, W_PLAY, W_RUMBA, W_THROW_IN = -1, 0, 1, 2, 3
 
 # hero choices: pass, rumba, throw-in, then play with k discards = C_PLAY + k
 C_PASS, C_RUMBA, C_THROW_IN, C_PLAY = 0, 1, 2, 3
@@ -342,22 +342,51 @@ def finish_hand(hands, n, words, rumba_seat, hero, discard_k, passes, trump, tab
 
 
 @njit(cache=True)
+def model_word(hand, s, n, rumba_seat, knocked, rumba_first, jack_forced, words, trump, rp, mp):
+    """What an opponent in seat ``s`` says at his turn (docs/SIMULATION.md step 4)."""
+    points = hand_points(hand, trump, rp[R_TOP_RANK])
+    forced = jack_forced or rp[R_MUST_PLAY] == 1
+    if knocked:
+        if s == n - 1:
+            return W_RUMBA
+        return W_PLAY if jack_forced else join_word(points, mp)
+    if rp[R_THROW_IN] and mp[M_THROW_IN] and may_throw_in(hand, rp[R_THROW_BELOW]):
+        return W_THROW_IN  # at his turn, unless the dealer knocked [D-4]
+    if rumba_seat >= 0:
+        if rumba_first:
+            return W_NONE  # answers in round two
+        return W_PLAY if forced else join_word(points, mp)  # [D-5]
+    if points >= mp[M_RUMBA]:
+        alone = True
+        for e in range(s):
+            if words[e] == W_PLAY:
+                alone = False
+        if rumba_first or rp[R_LONE_RUMBA_OK] or s < n - 1 or not alone:
+            return W_RUMBA
+    return W_NONE if rumba_first else opens_word(points, mp, jack_forced)
+
+
+@njit(cache=True, inline="always")
+def swap_two(hands, s, turned, two, knocked, rp, mp):
+    """Seat ``s`` swaps the two of trump for the turned card if he holds it [D-9]; returns the turned card."""
+    if not knocked and rp[R_TWO_SWAP] and mp[M_SWAP] and turned >= 0 and turned != two \
+            and (hands[s] >> np.uint64(two)) & U1:
+        hands[s] = (hands[s] & ~bit(two)) | bit(turned)
+        return two
+    return turned
+
+
+@njit(cache=True)
 def speak_rest(hands, n, hero, choice, words, rumba_seat, turned, knocked, jack_forced, trump, rp, mp):
     """Step 4 from the hero's turn on; earlier words and any Rumba they called are given.
 
     Returns (rumba seat or -1, turned card after swaps or -1, void).
     """
-    top = rp[R_TOP_RANK]
     if knocked:
         rumba_seat = n - 1
     two = two_of(trump)
     rumba_first = rp[R_RUMBA_FIRST] == 1 and not knocked
     for s in range(hero, n):
-        if s != hero and rp[R_TWO_SWAP] and mp[M_SWAP] and turned >= 0 and turned != two \
-                and (hands[s] >> np.uint64(two)) & U1:
-            hands[s] = (hands[s] & ~bit(two)) | bit(turned)  # [D-9]
-            turned = two
-        points = hand_points(hands[s], trump, top)
         if s == hero:
             if choice == C_RUMBA and rumba_seat < 0:
                 rumba_seat = s
@@ -367,34 +396,23 @@ def speak_rest(hands, n, hero, choice, words, rumba_seat, turned, knocked, jack_
             else:
                 words[s] = W_PASS if choice == C_PASS else W_PLAY
             continue
-        if knocked:
-            words[s] = W_RUMBA if s == n - 1 else join_word(points, mp)
-            continue
-        if rumba_seat >= 0:
-            if not rumba_first:
-                words[s] = W_PLAY if rp[R_MUST_PLAY] else join_word(points, mp)  # [D-5]
-            continue
-        if rp[R_THROW_IN] and mp[M_THROW_IN] and may_throw_in(hands[s], rp[R_THROW_BELOW]):
-            return rumba_seat, turned, True  # [D-4]
-        if points >= mp[M_RUMBA]:
-            alone = True
-            for e in range(s):
-                if words[e] == W_PLAY:
-                    alone = False
-            if rumba_first or rp[R_LONE_RUMBA_OK] or s < n - 1 or not alone:
-                rumba_seat = s
-                words[s] = W_RUMBA
-                continue
-        words[s] = W_NONE if rumba_first else opens_word(points, mp, jack_forced)
+        turned = swap_two(hands, s, turned, two, knocked, rp, mp)
+        word = model_word(hands[s], s, n, rumba_seat, knocked, rumba_first, jack_forced, words, trump, rp, mp)
+        if word == W_THROW_IN:
+            return rumba_seat, turned, True
+        if word == W_RUMBA:
+            rumba_seat = s
+        words[s] = word
     if rumba_first:
+        forced = jack_forced or rp[R_MUST_PLAY] == 1
         for s in range(n):
             if s == rumba_seat:
                 continue
-            points = hand_points(hands[s], trump, top)
+            points = hand_points(hands[s], trump, rp[R_TOP_RANK])
             if s == hero:
                 words[s] = W_PASS if choice == C_PASS else W_PLAY
             elif rumba_seat >= 0:
-                words[s] = W_PLAY if rp[R_MUST_PLAY] and s > rumba_seat else join_word(points, mp)
+                words[s] = W_PLAY if (forced and s > rumba_seat) or jack_forced else join_word(points, mp)
             else:
                 words[s] = opens_word(points, mp, jack_forced)
     # a Rumba the rules forbid (flemish: a dealer who would play alone) is a lone play
@@ -419,41 +437,30 @@ def earlier_words(hands, hero, before, knocked, jack_forced, turned, trump, rp, 
     ``observe`` True (the dealer in ``knock``) everything is allowed.
     Returns (ok, void, rumba seat, turned card).
     """
-    top = rp[R_TOP_RANK]
     two = two_of(trump)
     rumba_first = rp[R_RUMBA_FIRST] == 1 and not knocked
     rumba_seat = -1
     for s in range(hero):
-        if rp[R_TWO_SWAP] and mp[M_SWAP] and turned >= 0 and turned != two and (hands[s] >> np.uint64(two)) & U1:
+        swapped = swap_two(hands, s, turned, two, knocked, rp, mp)
+        if swapped != turned:
             if not observe:
                 return False, False, -1, turned
-            hands[s] = (hands[s] & ~bit(two)) | bit(turned)
-            turned = two
-        points = hand_points(hands[s], trump, top)
-        if knocked:
-            words[s] = join_word(points, mp)
-        elif rumba_seat >= 0:
-            if rumba_first:
-                words[s] = W_NONE
-            else:
-                words[s] = W_PLAY if rp[R_MUST_PLAY] else join_word(points, mp)
-        elif rp[R_THROW_IN] and mp[M_THROW_IN] and may_throw_in(hands[s], rp[R_THROW_BELOW]):
-            if not observe:
-                return False, False, -1, turned
-            return True, True, -1, turned
-        elif points >= mp[M_RUMBA]:
-            words[s] = W_RUMBA
+            turned = swapped
+        word = model_word(hands[s], s, hands.shape[0], rumba_seat, knocked, rumba_first, jack_forced, words, trump, rp,
+                          mp)
+        if word == W_THROW_IN:
+            return observe, observe, -1, turned
+        if word == W_RUMBA:
             rumba_seat = s
-        else:
-            words[s] = W_NONE if rumba_first else opens_word(points, mp, jack_forced)
+        words[s] = word
         if not observe:
             if before[s] == W_NONE:
-                if words[s] == W_RUMBA:
+                if word == W_RUMBA:
                     return False, False, -1, turned
             elif rumba_first:
-                if (before[s] == W_RUMBA) != (words[s] == W_RUMBA):
+                if (before[s] == W_RUMBA) != (word == W_RUMBA):
                     return False, False, -1, turned
-            elif words[s] != before[s]:
+            elif word != before[s]:
                 return False, False, -1, turned
     return True, False, rumba_seat, turned
 
@@ -515,53 +522,119 @@ def hero_swaps_two(hero_hand, trump_card, rp):
 
 
 @njit(cache=True)
+def deal_in_order(deck, hero_hand, trump_card, n, hero, rp, mp, knocked, before, hands, words):
+    """Steps 1-2 on one order of the unknown cards: deal, knock exchange, earlier words.
+
+    Returns (accepted, rumba seat, turned card, cards dealt); the stock is
+    ``deck[cards dealt:]``.
+    """
+    hand_size = rp[R_HAND]
+    trump = trump_card >> 4
+    pos = 0
+    for s in range(n):
+        words[s] = W_NONE
+        if s == hero:
+            hands[s] = hero_hand
+            continue
+        mask = U0
+        for j in range(hand_size):
+            mask |= bit(deck[pos])
+            pos += 1
+        hands[s] = mask
+    turned = trump_card
+    if knocked:  # the dealer took the trump card for his weakest card if it is weaker [D-3]
+        dealer = hands[n - 1]
+        low = weakest(dealer, trump)
+        if strength(trump_card, trump) > strength(low, trump):
+            hands[n - 1] = (dealer & ~bit(low)) | bit(trump_card)
+            turned = -1
+    jack_forced = rp[R_JACK_FORCES] == 1 and (trump_card & 15) == JACK
+    ok, void, rumba_seat, turned = earlier_words(hands, hero, before, knocked, jack_forced, turned, trump, rp, mp,
+                                                 words, False)
+    if ok:
+        hands[hero] = hero_swaps_two(hero_hand, trump_card, rp)
+        if hands[hero] != hero_hand:
+            turned = two_of(trump)
+    return ok, rumba_seat, turned, pos
+
+
+@njit(cache=True)
 def ask_sample(deck_mask, unknown, hero_hand, trump_card, n, hero, rp, mp, policy, passes, knocked, before,
                choices, seed, index, out, deck, hands2, ints, cards):
     """One sample of docs/SIMULATION.md for every choice in ``choices``; returns tries (-1: gave up)."""
-    hand_size = rp[R_HAND]
-    trump = trump_card >> 4
     size = unknown.shape[0]
-    hands = hands2[0]
-    words = ints[0]
-    jack_forced = rp[R_JACK_FORCES] == 1 and (trump_card & 15) == JACK
     state = stream_start(seed, index)
     tries = 0
-    turned = trump_card
-    rumba_seat = -1
-    pos = 0
     while True:
         tries += 1
         if tries > MAX_TRIES:
             return -1
         state = shuffle_all(deck, unknown, state)
-        pos = 0
-        for s in range(n):
-            words[s] = W_NONE
-            if s == hero:
-                hands[s] = hero_hand
-                continue
-            mask = U0
-            for j in range(hand_size):
-                mask |= bit(deck[pos])
-                pos += 1
-            hands[s] = mask
-        turned = trump_card
-        if knocked:  # the dealer took the trump card for his weakest card if it is weaker [D-3]
-            dealer = hands[n - 1]
-            low = weakest(dealer, trump)
-            if strength(trump_card, trump) > strength(low, trump):
-                hands[n - 1] = (dealer & ~bit(low)) | bit(trump_card)
-                turned = -1
-        ok, void, rumba_seat, turned = earlier_words(hands, hero, before, knocked, jack_forced, turned, trump, rp,
-                                                     mp, words, False)
+        ok, rumba_seat, turned, pos = deal_in_order(deck, hero_hand, trump_card, n, hero, rp, mp, knocked, before,
+                                                    hands2[0], ints[0])
         if ok:
             break
-    hands[hero] = hero_swaps_two(hero_hand, trump_card, rp)
-    if hands[hero] != hero_hand:
-        turned = two_of(trump)
-    evaluate_choices(hands, words, rumba_seat, turned, n, hero, choices, passes, knocked, jack_forced, trump, rp, mp,
-                     policy, deck_mask, deck[pos:size], size - pos, state, hands2, ints, cards, out)
+    jack_forced = rp[R_JACK_FORCES] == 1 and (trump_card & 15) == JACK
+    evaluate_choices(hands2[0], ints[0], rumba_seat, turned, n, hero, choices, passes, knocked, jack_forced,
+                     trump_card >> 4, rp, mp, policy, deck_mask, deck[pos:size], size - pos, state, hands2, ints,
+                     cards, out)
     return tries
+
+
+@njit(cache=True)
+def next_permutation(order):
+    """Rearrange ``order`` into its next lexicographic permutation; False after the last."""
+    i = order.shape[0] - 2
+    while i >= 0 and order[i] >= order[i + 1]:
+        i -= 1
+    if i < 0:
+        return False
+    j = order.shape[0] - 1
+    while order[j] <= order[i]:
+        j -= 1
+    tmp = order[i]
+    order[i] = order[j]
+    order[j] = tmp
+    order[i + 1:] = order[i + 1:][::-1].copy()
+    return True
+
+
+@njit(cache=True)
+def ask_exact(deck_mask, unknown, hero_hand, trump_card, n, hero, rp, mp, policy, passes, knocked, before, choices):
+    """Exact expectations by visiting every order of the unknown cards (tiny rule sets only).
+
+    Every order is equally likely under the shuffle, so conditioning is a
+    plain filter. Returns (accepted orders, per-choice sums of score, of
+    squared score, per-choice histograms of tricks -1..5). The swiss passers'
+    shuffle uses a fixed stream position, so the answer is exact only where
+    the exchange cannot reach the passers' cards (the caller checks).
+    """
+    size = unknown.shape[0]
+    order = np.sort(unknown.copy())
+    deck, hands2, ints, cards = new_scratch(n, size)
+    out = np.zeros((choices.shape[0], 3), dtype=np.int64)
+    sums = np.zeros(choices.shape[0], dtype=np.float64)
+    squares = np.zeros(choices.shape[0], dtype=np.float64)
+    tricks = np.zeros((choices.shape[0], 7), dtype=np.int64)
+    accepted = 0
+    jack_forced = rp[R_JACK_FORCES] == 1 and (trump_card & 15) == JACK
+    state = stream_start(0, 0)
+    while True:
+        deck[:] = order
+        ok, rumba_seat, turned, pos = deal_in_order(deck, hero_hand, trump_card, n, hero, rp, mp, knocked, before,
+                                                    hands2[0], ints[0])
+        if ok:
+            accepted += 1
+            evaluate_choices(hands2[0], ints[0], rumba_seat, turned, n, hero, choices, passes, knocked, jack_forced,
+                             trump_card >> 4, rp, mp, policy, deck_mask, deck[pos:size], size - pos, state, hands2,
+                             ints, cards, out)
+            for c in range(choices.shape[0]):
+                sums[c] += out[c, 0]
+                squares[c] += out[c, 0] * out[c, 0]
+                tricks[c, out[c, 1] + 1] += 1
+        if not next_permutation(order):
+            break
+    return accepted, sums, squares, tricks
 
 
 @njit(cache=True, parallel=True)

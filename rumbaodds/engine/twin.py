@@ -113,13 +113,25 @@ class Stream:
 
 
 def deal(deck: list[int], players: int, hand_size: int, seed: int, index: int):
-    """Sample ``index``: (hands as sets, trump card, leader)."""
+    """Sample ``index``: (hands as sets, trump card, leader).
+
+    Fisher-Yates on the first cards; each 64-bit output of the stream gives
+    two draws, its low then its high 32 bits, scaled as ``(u * bound) >> 32``.
+    """
     deck = list(deck)
     stream = Stream(seed, index)
+    word = 0
     for j in range(players * hand_size + 1):
-        k = j + stream.below(len(deck) - j)
+        if j % 2 == 0:
+            stream.state = (stream.state + GOLDEN) & MASK64
+            word = mix64(stream.state)
+            u = word & 0xFFFFFFFF
+        else:
+            u = word >> 32
+        k = j + ((u * (len(deck) - j)) >> 32)
         deck[j], deck[k] = deck[k], deck[j]
     hands = [set(deck[p * hand_size:(p + 1) * hand_size]) for p in range(players)]
     trump_card = deck[players * hand_size]
-    leader = stream.below(players)
+    stream.state = (stream.state + GOLDEN) & MASK64
+    leader = ((mix64(stream.state) & 0xFFFFFFFF) * players) >> 32
     return hands, trump_card, leader

@@ -156,7 +156,7 @@ class Situation:
         return PLAY if points(cards, self.trump, self.top) >= self.model.join_points else PASS
 
     def answers_knock(self, cards: set[int]) -> str:
-        """Word of a seat after a knock.
+        """Word of a seat after a knock (also: a seat before a rumba-first caller).
 
         Decision: SIMULATION.md step 4 says "each other seat joins or not by
         the join rule"; taken literally, so ``others_after_rumba = must-play``
@@ -396,6 +396,10 @@ def speak(sit: Situation, hands: list[set[int]], earlier: list[str | None], hero
             words[s] = RUMBA
         elif s == seat:
             words[s] = PASS if hero_word == PASS else PLAY  # the hero's play means join
+        elif rumba_seat is not None and s < rumba_seat:
+            # Decision: "must play" binds the players after the caller (RULES.md
+            # §5.4); seats before him answer by the join rule (jack: play).
+            words[s] = sit.answers_knock(hands[s])
         elif rumba_seat is not None:
             words[s] = sit.answers_rumba(hands[s])
         else:
@@ -584,8 +588,9 @@ def finish_hand(sit: Situation, hands: list[set[int]], spoken: Speaking, stock: 
     contested = len(active) >= 2
     if spoken.words[seat] == PASS:
         # Decision: the hero's score as a passer does not depend on the tricks,
-        # so they are not played: tricks -1, contested = the others play tricks.
-        return passer_change(rules, passes), -1, contested
+        # so they are not played: (penalty or 0, -1, False). Always
+        # ``contested == (tricks >= 0)``.
+        return passer_change(rules, passes), -1, False
     passes_in_a_row = [passes if s == seat else 0 for s in range(n)]
     if not contested:  # lone Rumba / knock or lone player: no tricks
         change = score_changes(rules, n, spoken.words, [None] * n, spoken.rumba_seat, sit.knocked, passes_in_a_row)

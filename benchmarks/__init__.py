@@ -1,0 +1,1 @@
+"""Speed of rumbaodds, measured and printed (never asserted): `make bench`."""
