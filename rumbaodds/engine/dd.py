@@ -30,7 +30,7 @@ How the search works:
 import numpy as np
 from numba import njit, prange
 
-from .bits import U0, U1, above_in_suit, bit, highest_card, lowest_card, popcount, suit_lane
+from .bits import U0, U1, above_in_suit, bit, highest_card, lowest_card, suit_lane
 from .rng import mix64
 from .tricks import beaters, beats, legal_mask, play_greedy
 
@@ -56,6 +56,21 @@ _NCOLS = 9
 # Columns of the per-ply mask stack.
 _HELD = 0  # every card still in a hand
 _TABLE = 1  # cards on the table in the current trick
+
+
+_M1 = np.uint64(0x5555555555555555)
+_M2 = np.uint64(0x3333333333333333)
+_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
+_H01 = np.uint64(0x0101010101010101)
+
+
+@njit(cache=True, inline="always")
+def popcount(mask):
+    """Number of cards in a mask, without a loop (bits.popcount loops once per card)."""
+    x = mask - ((mask >> U1) & _M1)
+    x = (x & _M2) + ((x >> np.uint64(2)) & _M2)
+    x = (x + (x >> np.uint64(4))) & _M4
+    return np.int64((x * _H01) >> np.uint64(56))
 
 
 @njit(cache=True)
@@ -401,7 +416,7 @@ def can_make(hands, leader, trump, follow, seat, k, tt_keys, tt_infos, stamp, st
                 break  # MAX's card failed or MIN's card did not refute: try the next one
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _find(held, meta, tt_keys, tt_infos, stamp, size_mask):
     """Slot of the table entry for this state, or -1. Entries live in buckets of two slots."""
     slot = _slot(held, meta, size_mask)

@@ -12,7 +12,7 @@ from numba import njit, prange
 from ..cards import RANKS
 from .bits import U0, U1, above_in_suit, bit, highest_card, lowest_card, popcount, suit_lane
 from .rng import below, next_state, stream_start
-from .tricks import beaters, beats, greedy_card, legal_mask, strength, weakest
+from .tricks import beaters, beats, greedy_card, legal_mask, strength, strongest, weakest
 
 # rule-set layout
 (R_FOLLOW, R_HAND, R_EXCHANGE, R_PUT_AWAY, R_KNOCK, R_THROW_IN, R_THROW_BELOW, R_JACK_FORCES, R_TWO_SWAP,
@@ -29,7 +29,8 @@ W_NONE, W_PASS, W_PLAY, W_RUMBA, W_THROW_IN = -1, 0, 1, 2, 3
 # hero choices: pass, rumba, throw-in, then play with k discards = C_PLAY + k
 C_PASS, C_RUMBA, C_THROW_IN, C_PLAY = 0, 1, 2, 3
 
-POLICY_GREEDY, POLICY_EXPERT = 0, 1
+# card play: everybody greedy / everybody expert / only the Rumba player expert / only the defenders expert
+POLICY_GREEDY, POLICY_EXPERT, POLICY_EXPERT_RUMBA, POLICY_EXPERT_DEFENCE = 0, 1, 2, 3
 MAX_TRIES = 10_000
 JACK = RANKS.index("J")
 TWO = RANKS.index("2")
@@ -149,7 +150,10 @@ def expert_card(hand, legal, led_suit, win_card, win_idx, me, last, rumba_idx, r
         trumps = hand & suit_lane(trump)
         if trumps:
             top = highest_card(trumps)
-            if (unseen & above_in_suit(top)) == U0 and (me == rumba_idx or popcount(trumps) >= 2):
+            count = popcount(trumps)
+            if (unseen & above_in_suit(top)) == U0 and (me == rumba_idx or count >= 2):
+                return top
+            if me == rumba_idx and count >= 2:  # the Rumba player draws trumps
                 return top
         side = hand & ~suit_lane(trump)
         best = -1
@@ -184,7 +188,7 @@ def expert_card(hand, legal, led_suit, win_card, win_idx, me, last, rumba_idx, r
                     best = card
         if best >= 0:
             return best
-        return weakest(winning, trump)
+        return strongest(winning, trump)  # nothing is safe: make overtaking as hard as possible
     return weakest(legal, trump)
 
 
@@ -202,7 +206,11 @@ def play_tricks(hands, m, leader, trump, follow, policy, rumba_idx, deck_mask, t
         for pos in range(m):
             hand = hands[idx]
             legal = legal_mask(hand, led_suit, win_card, trump, follow)
-            if policy == POLICY_GREEDY:
+            if idx == rumba_idx:
+                expert = policy == POLICY_EXPERT or policy == POLICY_EXPERT_RUMBA
+            else:
+                expert = policy == POLICY_EXPERT or policy == POLICY_EXPERT_DEFENCE
+            if not expert:
                 card = greedy_card(legal, led_suit, win_card, trump)
             else:
                 unseen = deck_mask & ~(hand | played | table_mask)

@@ -454,6 +454,8 @@ def expert_card(hand, unseen, trump: int, follow: int, *, led_suit: int | None =
             master = not any(suit_of(u) == trump and rank_of(u) > rank_of(best) for u in unseen)
             if master and (is_rumba_player or len(trumps) >= 2):
                 return best
+            if is_rumba_player and len(trumps) >= 2:  # the Rumba player draws trumps
+                return best
         side_masters = [
             c for c in hand
             if suit_of(c) != trump and not any(suit_of(u) == suit_of(c) and rank_of(u) > rank_of(c) for u in unseen)
@@ -469,7 +471,9 @@ def expert_card(hand, unseen, trump: int, follow: int, *, led_suit: int | None =
         if last_to_play:
             return weakest(winning, trump)
         safe = [c for c in winning if not any(card_beats(u, c, trump) for u in unseen)]
-        return weakest(safe or winning, trump)
+        if safe:
+            return weakest(safe, trump)
+        return strongest(winning, trump)  # nothing is safe: make overtaking as hard as possible
     return weakest(legal, trump)
 
 

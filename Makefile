@@ -1,0 +1,27 @@
+# rumbaodds: every figure it prints comes from one of these targets.
+PY ?= python3
+HAND ?= "HA HK HQ S6 C7"
+
+.PHONY: install run test test-fast bench lint report clean
+
+install:  ## install the package with its test tools (editable)
+	$(PY) -m pip install -q -e ".[test]"
+
+run: install  ## the main job: should I call Rumba with this hand?
+	rumbaodds ask $(HAND) --trump H9 --players 5 --seat 2
+
+test: install  ## the whole test suite, statistical checks included (what CI runs)
+	$(PY) -m pytest -q
+
+test-fast: install  ## without the slower statistical checks
+	$(PY) -m pytest -q -m "not statistical"
+
+bench: install  ## speed, measured and printed (ratios within one run)
+	$(PY) -m benchmarks.run
+
+lint: install
+	$(PY) -m ruff check rumbaodds tests benchmarks
+
+clean:
+	rm -rf build *.egg-info .pytest_cache .hypothesis
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,0 +1,32 @@
+"""All benchmarks in one run: `python -m benchmarks.run [--quick]` (what `make bench` runs)."""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import time
+
+import numba
+
+from . import bench_greedy, bench_hand, bench_play
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="smaller runs (a smoke test of the benchmarks)")
+    args = parser.parse_args()
+    print(f"# rumbaodds benchmarks, {time.strftime('%Y-%m-%d %H:%M')}, {platform.processor() or platform.machine()}, "
+          f"{numba.get_num_threads()} Numba threads")
+    bench_greedy.main(args.quick)
+    try:
+        from . import bench_dd
+    except ImportError:  # pragma: no cover
+        bench_dd = None
+    if bench_dd is not None:
+        bench_dd.main(args.quick) if hasattr(bench_dd, "main") else None
+    bench_hand.main(args.quick)
+    bench_play.main(args.quick)
+
+
+if __name__ == "__main__":
+    main()
