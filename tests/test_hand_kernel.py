@@ -22,7 +22,7 @@ import pytest
 
 from rumbaodds import analysis
 from rumbaodds.analysis import WORDS, _choice_code
-from rumbaodds.cards import RANKS, card_id, mask_of, parse_hand, parse_card
+from rumbaodds.cards import RANKS, card_id, format_card, mask_of, parse_card, parse_hand
 from rumbaodds.engine import hand as K
 from rumbaodds.engine import twin
 from rumbaodds.engine import twin_hand as th
@@ -34,7 +34,7 @@ POLICY = {"greedy": K.POLICY_GREEDY, "expert": K.POLICY_EXPERT}
 SWISS_RF = SWISS.replace(name="swiss-rf", speaking_order="rumba-first")
 RULE_SETS = (SWISS, FLEMISH, SWISS_RF)
 MODEL_NAMES = ("default", "cautious", "bold", "all")
-SAMPLES = 40
+SAMPLES = 50
 SEED = 20240611
 
 
@@ -100,7 +100,7 @@ def _random_hand(rules, rng, kind):
     return sorted(hand), trump_card
 
 
-def make_situations(count=36):
+def make_situations(count=40):
     rng = np.random.default_rng(SEED)
     out = []
     kinds = ("any", "low", "strong", "two", "jack", "any")
@@ -111,7 +111,7 @@ def make_situations(count=36):
         n = players[(i // 3) % len(players)]
         model = MODELS[MODEL_NAMES[(i // 3) % 4]]
         policy = ("greedy", "expert")[(i // 2) % 2]
-        kind = kinds[i % len(kinds)]
+        kind = kinds[int(rng.integers(0, len(kinds)))]
         i += 1
         hand, trump_card = _random_hand(rules, rng, kind)
         seat = int(rng.integers(0, n))
@@ -133,15 +133,9 @@ SITUATIONS = make_situations()
 
 def _case_id(case):
     rules, n, seat, hand, trump_card, model, policy, passes, knocked, before = case
-    text = " ".join(twin_card(c) for c in hand)
-    return (f"{rules.name}-n{n}-s{seat}-{text.replace(' ', '.')}-T{twin_card(trump_card)}-{model.name}-{policy}"
+    text = " ".join(format_card(c) for c in hand)
+    return (f"{rules.name}-n{n}-s{seat}-{text.replace(' ', '.')}-T{format_card(trump_card)}-{model.name}-{policy}"
             f"-p{passes}{'-knocked' if knocked else ''}{'-before' if before else ''}")
-
-
-def twin_card(card):
-    from rumbaodds.cards import format_card
-
-    return format_card(card)
 
 
 def test_situations_cover_the_space():
@@ -296,8 +290,16 @@ def test_ask_exact_model_all_accepts_every_order(seat, before):
 
 
 def test_ask_exact_model_all_never_passes():
-    out = analysis.exact_ask("HA SK", "DQ", 3, 2, rules=TINY, opponents="all", play="greedy", before=("play", "pass"))
-    assert out["_accepted"]["orders"] == 0
+    """Earlier words that model ``all`` never says: no order is accepted."""
+    cards, trump_card = parse_hand("HA SK"), parse_card("DQ")
+    names = th.hero_choices(TINY, 3, 2, cards, trump_card)
+    codes = np.array([_choice_code(x) for x in names], dtype=np.int64)
+    unknown = np.array(th.unknown_cards(TINY, cards, trump_card), dtype=np.int64)
+    for before, want in ((("play", "pass"), 0), (("play", "play"), math.factorial(len(unknown)))):
+        accepted, _s, _q, _t = K.ask_exact(np.uint64(TINY.deck_mask), unknown, np.uint64(mask_of(cards)), trump_card,
+                                           3, 2, K.rules_array(TINY), MODELS["all"].as_array(), K.POLICY_GREEDY, 0,
+                                           False, before_codes(before, 2), codes)
+        assert accepted == want
 
 
 @pytest.mark.parametrize(
@@ -312,7 +314,7 @@ def test_ask_exact_model_all_never_passes():
 )
 def test_ask_exact_equals_twin_enumeration(n, seat, hand, trump, before, knocked, passes, policy):
     cards, trump_card = parse_hand(hand), parse_card(trump)
-    out = analysis.exact_ask(cards, trump_card, n, seat, rules=TINY, opponents=TINY_MODEL, play=policy,
+    out = analysis.exact_ask(hand, trump, n, seat, rules=TINY, opponents=TINY_MODEL, play=policy,
                              passes_in_a_row=passes, dealer_knocked=knocked, before=before)
     accepted, sums = _twin_enumeration(TINY, n, seat, cards, trump_card, TINY_MODEL, policy, passes, knocked, before)
     assert out["_accepted"]["orders"] == accepted
@@ -324,7 +326,7 @@ def test_ask_exact_equals_twin_enumeration(n, seat, hand, trump, before, knocked
 def test_ask_exact_conditioning_rejects_orders():
     """A Rumba-prone model at seat 0 rejects some orders for seat 2: the count is the twin's, below n!."""
     cards, trump_card = parse_hand("SQ DQ"), parse_card("DK")
-    out = analysis.exact_ask(cards, trump_card, 3, 2, rules=TINY, opponents=TINY_MODEL, play="greedy")
+    out = analysis.exact_ask("SQ DQ", "DK", 3, 2, rules=TINY, opponents=TINY_MODEL, play="greedy")
     accepted, _sums = _twin_enumeration(TINY, 3, 2, cards, trump_card, TINY_MODEL, "greedy", 0, False, None)
     assert out["_accepted"]["orders"] == accepted < math.factorial(len(TINY.deck) - 3)
 
@@ -336,7 +338,7 @@ def test_ask_exact_conditioning_rejects_orders():
 def test_rumba_all_greedy_seat0_equals_play_greedy(n, hand, trump):
     samples, seed = 2000, 77
     cards, trump_card = parse_hand(hand), parse_card(trump)
-    result = analysis.ask(cards, trump_card, n, 0, rules="swiss", opponents="all", play="greedy", samples=samples,
+    result = analysis.ask(hand, trump, n, 0, rules="swiss", opponents="all", play="greedy", samples=samples,
                           seed=seed)
     unknown = th.unknown_cards(SWISS, cards, trump_card)
     hist = np.zeros(6, dtype=np.int64)

@@ -13,7 +13,7 @@ from rich.table import Table
 
 from .. import analysis
 from ..cards import format_card
-from ..models import ModelError, points_text
+from ..models import ModelError, get_model, points_text
 from . import UserError, friendly_errors, main
 
 SIGN_NOTE = "Scores count down like the score sheet: negative is good; the best choice has the lowest value."
@@ -80,10 +80,13 @@ def _check_exclusive(samples, precision):
               help="What the earlier seats said, comma separated: pass, play, rumba or - (unknown). "
                    "Default: unknown, but nobody called Rumba or threw in.")
 @click.option("--dealer-knocked", is_flag=True, help="The dealer knocked (swiss): you can only join or pass.")
+@click.option("--tables", "tables_root", type=click.Path(), default="tables", show_default=True,
+              help="Answer instantly from a built table here when one covers the situation (and say so).")
+@click.option("--simulate", is_flag=True, help="Always simulate, even when a table covers the situation.")
 @common_options
 @friendly_errors
-def ask(hand, trump, players, seat, passes_in_a_row, before, dealer_knocked, rules, samples, precision, seed,
-        opponents, play, as_json, progress):
+def ask(hand, trump, players, seat, passes_in_a_row, before, dealer_knocked, tables_root, simulate, rules, samples,
+        opponents, precision, seed, play, as_json, progress):
     """Should I call Rumba with HAND? Expected score change of every choice.
 
     HAND is your cards, e.g. "HA HK HQ S6 C7" (suit then rank; 10 or T; any
@@ -93,6 +96,18 @@ def ask(hand, trump, players, seat, passes_in_a_row, before, dealer_knocked, rul
     follow --play.
     """
     _check_exclusive(samples, precision)
+    if not simulate and samples is None and precision is None and seed is None:
+        from .tables_cmd import lookup, show
+
+        try:
+            situation = analysis.make_situation(hand, trump, players, seat, rules, passes_in_a_row, dealer_knocked,
+                                                before)
+            found = lookup(tables_root, situation, get_model(opponents), play)
+        except ModelError as exc:
+            raise UserError(str(exc)) from None
+        if found is not None:
+            show(found, as_json)
+            return
     try:
         with progress_bar(progress, "simulating") as update:
             result = analysis.ask(hand, trump, players, seat, rules=rules, opponents=opponents, play=play,

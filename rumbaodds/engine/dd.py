@@ -101,7 +101,7 @@ def _meta(st, d):
     return st[d, _TLEAD] | ((st[d, _LED] + 1) << 3) | ((st[d, _WCARD] + 1) << 6) | ((st[d, _WSEAT] + 1) << 13)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def trick_bounds(hands, n, seat, on_lead, trump, left, pending):
     """Cheap (lower, upper) bounds of the tricks MAX (``seat``) makes in the next ``left`` tricks.
 
@@ -174,7 +174,7 @@ def _strength(card, trump):
     return (64 if (card >> 4) == trump else 0) + (card & 15) * 4 + (card >> 4)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def gen_moves(hands, n, cur, seat, pos, tlead, led, wcard, wseat, trump, follow, live, row):
     """Write the cards worth trying for ``cur`` into ``row[:8]``, best first; return how many.
 
@@ -341,9 +341,15 @@ def can_make(hands, leader, trump, follow, seat, k, tt_keys, tt_infos, stamp, st
                     probe = pos >= TT_MIN_POS
             if probe:
                 meta = _meta(st, d)
-                slot = _find(um[d, _HELD], meta, tt_keys, tt_infos, stamp, size_mask)
-                if slot >= 0:
-                    info = tt_infos[slot]
+                held = um[d, _HELD]
+                slot = _slot(held, meta, size_mask)
+                tag = (stamp << 19) | (left << 16) | meta
+                info = tt_infos[slot]
+                if tt_keys[slot] != held or (info >> 8) != tag:
+                    info = tt_infos[slot ^ 1]
+                    if tt_keys[slot ^ 1] != held or (info >> 8) != tag:
+                        info = -1
+                if info >= 0:
                     if ((info >> 4) & 15) >= need:
                         result = True
                         decided = True
@@ -416,47 +422,37 @@ def can_make(hands, leader, trump, follow, seat, k, tt_keys, tt_infos, stamp, st
                 break  # MAX's card failed or MIN's card did not refute: try the next one
 
 
-@njit(cache=True)
-def _find(held, meta, tt_keys, tt_infos, stamp, size_mask):
-    """Slot of the table entry for this state, or -1. Entries live in buckets of two slots."""
-    slot = _slot(held, meta, size_mask)
-    tag = (stamp << 16) | meta
-    if tt_keys[slot] == held and (tt_infos[slot] >> 8) == tag:
-        return slot
-    slot ^= 1
-    if tt_keys[slot] == held and (tt_infos[slot] >> 8) == tag:
-        return slot
-    return -1
-
-
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _store(held, meta, left, need, result, tt_keys, tt_infos, stamp, size_mask):
     """Record that MAX can (``result``) or cannot make ``need`` more tricks from this state.
 
-    A new entry takes the slot of its bucket left by an earlier deal, else the
-    one holding fewer cards (the cheaper state to search again).
+    Entries live in buckets of two slots. A new entry takes the slot left by
+    an earlier deal, else the one holding fewer cards (the cheaper state).
     """
-    slot = _find(held, meta, tt_keys, tt_infos, stamp, size_mask)
-    if slot >= 0:
-        info = tt_infos[slot]
+    slot = _slot(held, meta, size_mask)
+    tag = (stamp << 19) | (left << 16) | meta
+    lb = 0
+    ub = left
+    info = tt_infos[slot]
+    if tt_keys[slot] == held and (info >> 8) == tag:
         lb = (info >> 4) & 15
         ub = info & 15
     else:
-        slot = _slot(held, meta, size_mask)
         other = slot ^ 1
-        if (tt_infos[slot] >> 24) == stamp and (
-            (tt_infos[other] >> 24) != stamp or popcount(tt_keys[other]) < popcount(tt_keys[slot])
-        ):
+        info2 = tt_infos[other]
+        if tt_keys[other] == held and (info2 >> 8) == tag:
             slot = other
-        lb = 0
-        ub = left
+            lb = (info2 >> 4) & 15
+            ub = info2 & 15
+        elif (info >> 27) == stamp and ((info2 >> 27) != stamp or ((info2 >> 24) & 7) < ((info >> 24) & 7)):
+            slot = other
     if result:
         if need > lb:
             lb = need
     elif need - 1 < ub:
         ub = need - 1
     tt_keys[slot] = held
-    tt_infos[slot] = (((stamp << 16) | meta) << 8) | (lb << 4) | ub
+    tt_infos[slot] = (tag << 8) | (lb << 4) | ub
 
 
 @njit(cache=True)
@@ -496,7 +492,8 @@ def dd_tricks(hands, leader, trump, follow, seat):
     work = hands.copy()
     tt_keys, tt_infos = new_table(TT_BITS_SINGLE)
     st, mv, um = new_stack()
-    return solve_one(work, leader, trump, follow, seat, tt_keys, tt_infos, 1, st, mv, um)
+    stamp = np.int64(1)  # a plain int64: a literal 1 would compile a second specialisation
+    return solve_one(work, leader, trump, follow, seat, tt_keys, tt_infos, stamp, st, mv, um)
 
 
 @njit(cache=True, parallel=True)

@@ -279,12 +279,23 @@ def finish_hand(hands, n, words, rumba_seat, hero, discard_k, passes, trump, tab
         return
     top = rp[R_TOP_RANK]
     if rumba_seat < 0 and rp[R_EXCHANGE] > 0:
-        # step 6: the stock, with the swiss passers' cards shuffled under it
+        # step 6: each active seat's wish first (kept in scratch_tricks until the lead)
+        total = 0
+        for s in range(n):
+            want = 0
+            if words[s] == W_PLAY:
+                if s == hero:
+                    want = discard_k
+                else:
+                    want = model_discards(hands[s], trump, top, rp[R_EXCHANGE], mp[M_DISCARD])
+            scratch_tricks[s] = want
+            total += want
+        source = stock
         size = stock_len
-        for j in range(stock_len):
-            scratch_cards[j] = stock[j]
-        if rp[R_PUT_AWAY] == 0:
-            first = size
+        if total > stock_len and rp[R_PUT_AWAY] == 0:
+            # the swiss passers' cards, shuffled, go under the stock (only needed when reached)
+            for j in range(stock_len):
+                scratch_cards[j] = stock[j]
             for s in range(n):
                 if words[s] == W_PASS:
                     rest = hands[s]
@@ -292,26 +303,21 @@ def finish_hand(hands, n, words, rumba_seat, hero, discard_k, passes, trump, tab
                         scratch_cards[size] = lowest_card(rest)
                         rest &= rest - U1
                         size += 1
-            count = size - first
+            count = size - stock_len
             for j in range(count):
                 state = next_state(state)
                 k = j + below(state, count - j)
-                tmp = scratch_cards[first + j]
-                scratch_cards[first + j] = scratch_cards[first + k]
-                scratch_cards[first + k] = tmp
+                tmp = scratch_cards[stock_len + j]
+                scratch_cards[stock_len + j] = scratch_cards[stock_len + k]
+                scratch_cards[stock_len + k] = tmp
+            source = scratch_cards
         pointer = 0
         for s in range(n):
-            if words[s] != W_PLAY:
-                continue
-            if s == hero:
-                want = discard_k
-            else:
-                want = model_discards(hands[s], trump, top, rp[R_EXCHANGE], mp[M_DISCARD])
-            take = min(want, size - pointer)
+            take = min(scratch_tricks[s], size - pointer)
             if take > 0:
                 hands[s] &= ~lowest_keep(hands[s], take, trump, top)
                 for j in range(take):
-                    hands[s] |= bit(scratch_cards[pointer])
+                    hands[s] |= bit(source[pointer])
                     pointer += 1
     # step 7: lead
     m = 0
@@ -501,6 +507,12 @@ def evaluate_choices(hands, words, rumba_seat, turned, n, hero, choices, passes,
     """Steps 3-9 for every choice on one accepted deal (common random numbers)."""
     play_hands = hands2[1]
     play_words = ints[1]
+    spoken_hands = hands2[3]
+    spoken_words = ints[3]
+    spoken = -1  # what the hero said in the speaking kept in spoken_*: play0..playK share one
+    final_rumba = -1
+    table = -1
+    void = False
     for slot in range(choices.shape[0]):
         choice = choices[slot]
         out[slot, 0] = 0
@@ -508,12 +520,17 @@ def evaluate_choices(hands, words, rumba_seat, turned, n, hero, choices, passes,
         out[slot, 2] = 0
         if choice == C_THROW_IN:  # void hand, counts as nobody's pass [D-4]
             continue
-        play_hands[:] = hands
-        play_words[:] = words
-        final_rumba, table, void = speak_rest(play_hands, n, hero, choice, play_words, rumba_seat, turned, knocked,
-                                              jack_forced, trump, rp, mp)
+        said = W_PASS if choice == C_PASS else W_RUMBA if choice == C_RUMBA else W_PLAY
+        if said != spoken:
+            spoken_hands[:] = hands
+            spoken_words[:] = words
+            final_rumba, table, void = speak_rest(spoken_hands, n, hero, choice, spoken_words, rumba_seat, turned,
+                                                  knocked, jack_forced, trump, rp, mp)
+            spoken = said
         if void:
             continue
+        play_hands[:] = spoken_hands
+        play_words[:] = spoken_words
         table_mask = bit(table) if table >= 0 else U0
         discard_k = choice - C_PLAY if choice >= C_PLAY else 0
         finish_hand(play_hands, n, play_words, final_rumba, hero, discard_k, passes, trump, table_mask, rp, mp,
