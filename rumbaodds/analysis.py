@@ -53,11 +53,16 @@ class Situation:
         """Choice names open to the hero: pass, play0..playK, rumba, throw-in."""
         rules = self.rules
         jack_forced = rules.jack_of_trump_forces_play and self.trump_card % 16 == RANKS.index("J")
-        names = [] if jack_forced else ["pass"]
-        if self.dealer_knocked or self.rumba_called_before:
+        must_play = jack_forced or (self.rumba_called_before and rules.others_after_rumba == "must-play")
+        names = [] if must_play else ["pass"]
+        if self.dealer_knocked:
             return names + ["play0"]
-        names += [f"play{k}" for k in range(rules.exchange_limit + 1)]
-        names.append("rumba")
+        if self.rumba_called_before:
+            names.append("play0")
+        else:
+            names += [f"play{k}" for k in range(rules.exchange_limit + 1)]
+            names.append("rumba")
+        # throw-in: at his turn, unless the dealer knocked, even after a Rumba call [D-4]
         if rules.throw_in and all(c % 16 < RANKS.index(rules.throw_in_below) for c in self.hand):
             names.append("throw-in")
         return names
@@ -88,6 +93,7 @@ def make_situation(hand, trump, players: int, seat: int, rules="swiss", passes_i
         if seat == players - 1:
             raise RulesError("the dealer cannot ask after his own knock: use `rumbaodds knock`")
     words = _parse_before(before, seat, rules, dealer_knocked)
+    _check_before_jack(words, rules, trump_card)
     return Situation(rules, players, seat, tuple(cards), trump_card, passes_in_a_row, dealer_knocked, words)
 
 
@@ -109,6 +115,11 @@ def _parse_before(before, seat: int, rules: RuleSet, knocked: bool) -> tuple[str
         if "pass" in after:
             raise RulesError(f"--before: in {rules.name}, every seat after a Rumba must play")
     return tuple(items)
+
+
+def _check_before_jack(words: tuple[str, ...], rules: RuleSet, trump_card: int) -> None:
+    if rules.jack_of_trump_forces_play and trump_card % 16 == RANKS.index("J") and "pass" in words:
+        raise RulesError("--before: with the jack of trump turned everybody must play, nobody passes")
 
 
 @dataclass
@@ -328,6 +339,8 @@ def exact_ask(hand, trump, players: int, seat: int, rules, opponents="default", 
         np.uint64(rules_.deck_mask), unknown, np.uint64(mask_of(situation.hand)), situation.trump_card, players,
         seat, kernel.rules_array(rules_), model.as_array(), POLICIES[play], passes_in_a_row, dealer_knocked,
         before_codes, codes)
+    if accepted == 0:
+        raise RulesError("no deal is consistent with what the earlier seats did under this opponent model")
     out: dict[str, dict] = {"_accepted": {"orders": int(accepted)}}
     for c, name in enumerate(names):
         entry = {"ev": sums[c] / accepted}

@@ -53,7 +53,8 @@ class Estimate:
         z2 = Z95 * Z95
         centre = (p + z2 / (2 * n)) / (1 + z2 / n)
         half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-        return cls(p, max(0.0, centre - half), min(1.0, centre + half), n)
+        # rounding can put a limit a hair inside p at 0 or 1: the interval always holds p
+        return cls(p, max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)), n)
 
     def as_dict(self, prefix: str = "ev") -> dict:
         return {prefix: self.mean, f"{prefix}_ci": [self.low, self.high]}

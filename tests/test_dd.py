@@ -45,7 +45,8 @@ def both(hands: np.ndarray, leader: int, trump: str, follow: int, seat: int) -> 
 def test_top_five_trumps_make_every_trick():
     hands = masks("HA HK HQ HJ HT", "SA SK SQ CA CK", "DA DK DQ D6 H6", "C6 C7 C8 S6 S7", "D7 D8 S8 S9 H7")
     for leader in range(5):
-        assert both(hands, leader, "H", SW, 0) == 5
+        assert dd_tricks(hands, leader, parse_suit("H"), SW, 0) == 5
+        assert dd_tricks(hands, leader, parse_suit("H"), FL, 0) == 5
 
 
 def test_top_three_trumps_make_three_and_no_more():
