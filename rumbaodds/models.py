@@ -16,8 +16,6 @@ from pathlib import Path
 
 import numpy as np
 
-from .cards import RANKS
-
 NEVER = 10**6  # a points threshold nobody reaches
 ALWAYS = -(10**6)
 
@@ -33,20 +31,17 @@ class OpponentModel:
     play_points: int = 5  # plays (no Rumba called yet) when hand points >= this
     join_points: int = 8  # joins a called Rumba or a knock when hand points >= this
     discard_below: int = 1  # exchanges cards whose keep value is below this (0: never)
-    knock_rank: str = "A"  # dealer knocks when the turned card ranks at least this ("-": never)
     throw_in: bool = True  # throws in when the rule set allows it
     swap_two: bool = True  # swaps the two of trump for the turned card [D-9]
 
     def as_array(self) -> np.ndarray:
         """Kernel layout, see ``engine/hand.py`` (M_* constants)."""
-        knock = -1 if self.knock_rank == "-" else RANKS.index(self.knock_rank)
         return np.array(
             [
                 self.rumba_points,
                 self.play_points,
                 self.join_points,
                 self.discard_below,
-                knock,
                 int(self.throw_in),
                 int(self.swap_two),
             ],
@@ -59,11 +54,10 @@ class OpponentModel:
 
 MODELS: dict[str, OpponentModel] = {
     "default": OpponentModel("default"),
-    "cautious": OpponentModel("cautious", rumba_points=20, play_points=7, join_points=10, knock_rank="-"),
-    "bold": OpponentModel("bold", rumba_points=15, play_points=3, join_points=6, discard_below=2, knock_rank="K",
-                          throw_in=False),
+    "cautious": OpponentModel("cautious", rumba_points=20, play_points=7, join_points=10),
+    "bold": OpponentModel("bold", rumba_points=15, play_points=3, join_points=6, discard_below=2, throw_in=False),
     "all": OpponentModel("all", rumba_points=NEVER, play_points=ALWAYS, join_points=ALWAYS, discard_below=0,
-                         knock_rank="-", throw_in=False, swap_two=False),
+                         throw_in=False, swap_two=False),
 }
 
 
@@ -98,9 +92,7 @@ def get_model(name_or_path: str | OpponentModel) -> OpponentModel:
             isinstance(value, bool) or not isinstance(value, int)
         ):
             raise ModelError(f"{path}: field {key}: expected {expected.__name__}, got {value!r}")
-        if key == "knock_rank" and (not isinstance(value, str) or (value != "-" and value.upper() not in RANKS)):
-            raise ModelError(f"{path}: field knock_rank: {value!r} is not a rank or '-'")
-        changes[key] = value.upper() if key == "knock_rank" else value
+        changes[key] = value
     return dataclasses.replace(base, **changes)
 
 

@@ -162,8 +162,11 @@ def _chunk_frame(spec: TableSpec, pairs, seats, pair_rows, first: int, results) 
 
 
 def build_table(spec: TableSpec, out_dir: str | Path, chunk_cells: int = 20_000,
-                progress: Callable[[int, int], None] | None = None) -> Path:
-    """Build (or resume) the table of ``spec`` in ``out_dir``; returns the final Parquet path."""
+                progress: Callable[[int, int], None] | None = None, with_knock: bool = True) -> Path:
+    """Build (or resume) the table of ``spec`` in ``out_dir``; returns the final Parquet path.
+
+    ``with_knock``: also the dealer's knock values per trump rank (``knock.parquet``) where the rules knock.
+    """
     out = Path(out_dir)
     chunks_dir = out / "chunks"
     chunks_dir.mkdir(parents=True, exist_ok=True)
@@ -218,7 +221,7 @@ def build_table(spec: TableSpec, out_dir: str | Path, chunk_cells: int = 20_000,
         meta = {b"rumbaodds": json.dumps(manifest).encode()}
         table = table.replace_schema_metadata({**(table.schema.metadata or {}), **meta})
         _write_atomic(table, final)
-    if rules.knock and not (out / "knock.parquet").exists():
+    if with_knock and rules.knock and not (out / "knock.parquet").exists():
         _write_atomic(pa.Table.from_pandas(knock_values(spec), preserve_index=False), out / "knock.parquet")
     return final
 

@@ -51,7 +51,7 @@ assert TINY_FLEMISH.jack_of_trump_forces_play and TINY_FLEMISH.two_of_trump_swap
 # Two cards score at most 11 hand points (trump K 6 + trump Q 5): the `default` model never
 # calls Rumba there. `tiny` is scaled to 2-card hands so earlier seats call Rumba, join,
 # exchange and knock for real.
-TINY_MODEL = OpponentModel("tiny", rumba_points=7, play_points=3, join_points=5, discard_below=1, knock_rank="Q")
+TINY_MODEL = OpponentModel("tiny", rumba_points=7, play_points=3, join_points=5, discard_below=1)
 
 
 @dataclass(frozen=True)
@@ -174,9 +174,10 @@ def test_ask_matches_exact(case):
     assert r.samples == LONG_SAMPLES
     assert set(r.options) == set(ex) - {"_accepted"}
 
-    # the situation is worth testing: choices differ and some are random
+    # the situation is worth testing: some choice is random and, given a choice, they differ
+    # (after a flemish Rumba call the only choice is to play)
     evs = [ex[name]["ev"] for name in r.options]
-    assert max(evs) - min(evs) > 0.5, evs
+    assert len(evs) == 1 or max(evs) - min(evs) > 0.5, evs
     assert any(c.ev.half_width > 0 for c in r.options.values())
 
     misses = []

@@ -9,6 +9,8 @@ in the cache of ``playout.py``: a wrong number, silently.
 
 import hashlib
 import os
+import shutil
+import time
 from pathlib import Path
 
 from numba.core import config
@@ -21,3 +23,17 @@ for _path in sorted(_package.rglob("*.py")):
 _base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
     os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "rumbaodds")
 config.CACHE_DIR = os.path.join(_base, f"numba-{_digest.hexdigest()[:16]}")
+
+
+def _prune_old_caches(keep_days: float = 14.0) -> None:
+    """Forget caches of other source versions unused for ``keep_days`` (they never match again)."""
+    current = Path(config.CACHE_DIR)
+    try:
+        for folder in current.parent.glob("numba-*"):
+            if folder != current and time.time() - folder.stat().st_mtime > keep_days * 86400:
+                shutil.rmtree(folder, ignore_errors=True)
+    except OSError:
+        pass
+
+
+_prune_old_caches()

@@ -21,7 +21,7 @@ from .tricks import beaters, beats, greedy_card, legal_mask, strength, strongest
  R_RUMBA_NO_TRICK, R_SIT_LIMIT, R_SIT_PENALTY, R_RUMBA_FIRST, R_TOP_RANK, R_SIZE) = range(27)
 
 # opponent-model layout (models.OpponentModel.as_array)
-M_RUMBA, M_PLAY, M_JOIN, M_DISCARD, M_KNOCK, M_THROW_IN, M_SWAP = range(7)
+M_RUMBA, M_PLAY, M_JOIN, M_DISCARD, M_THROW_IN, M_SWAP = range(6)
 
 # words
 W_NONE, W_PASS, W_PLAY, W_RUMBA, W_THROW_IN = -1, 0, 1, 2, 3
