@@ -254,3 +254,27 @@ def test_seat_with_every_top_trump_of_its_length_makes_them():
                 sure = sum(1 for c in mine if all(c > o for o in theirs))
                 assert dd_tricks(hands[i], leaders[i], trump, rules.follow_code, seat) >= sure
 
+
+
+@pytest.mark.parametrize(
+    "hands, leader, trump, seat",
+    [
+        (np.array([1, 2, 4, 8, 16, 32, 64, 128], dtype=np.uint64), 0, 0, 0),  # 8 hands
+        (np.array([1], dtype=np.uint64), 0, 0, 0),  # 1 hand
+        (np.array([1, 6], dtype=np.uint64), 0, 0, 0),  # sizes differ
+        (np.array([63, 63 << 16], dtype=np.uint64), 0, 0, 0),  # 6 cards
+        (np.array([1, 2], dtype=np.uint64), 2, 0, 0),  # leader out of range
+        (np.array([1, 2], dtype=np.uint64), 0, 0, 5),  # seat out of range
+        (np.array([1, 2], dtype=np.uint64), 0, 4, 0),  # no such suit
+    ],
+)
+def test_bad_deals_are_refused(hands, leader, trump, seat):
+    with pytest.raises(ValueError, match="double-dummy solver"):
+        dd_tricks(hands, leader, trump, SW, seat)
+    one = np.array([leader], dtype=np.int64)
+    with pytest.raises(ValueError, match="double-dummy solver"):
+        solve_batch(hands[None, :], one, np.array([trump], dtype=np.int64), np.array([seat], dtype=np.int64), SW)
+
+
+def test_empty_hands_make_nothing():
+    assert dd_tricks(np.zeros(3, dtype=np.uint64), 0, 0, SW, 1) == 0

@@ -20,8 +20,7 @@ from rumbaodds.rules import FLEMISH, FOLLOW_FLEMISH, FOLLOW_STECHZWANG, SWISS
 
 ALL = MODELS["all"]
 # Opponents who never play, never join, never call Rumba: every hand is void or lone.
-SILENT = OpponentModel("silent", rumba_points=NEVER, play_points=NEVER, join_points=NEVER, discard_below=0,
-                       knock_rank="-", throw_in=False, swap_two=False)
+SILENT = OpponentModel("silent", rumba_points=NEVER, play_points=NEVER, join_points=NEVER, discard_below=0, throw_in=False, swap_two=False)
 # Opponents who play every normal game but never join a Rumba.
 NO_JOIN = dataclasses.replace(SILENT, name="no-join", play_points=ALWAYS)
 
@@ -447,7 +446,8 @@ def test_expert_follows_with_the_weakest_safe_winner_unless_last():
     kw = dict(led_suit=parse_suit("H"), win_card=card("H9"))
     assert th.expert_card(mine, unseen, trump, FOLLOW_STECHZWANG, **kw) == card("HA")  # HJ falls to HQ
     assert th.expert_card(mine, unseen, trump, FOLLOW_STECHZWANG, last_to_play=True, **kw) == card("HJ")
-    assert th.expert_card(mine, unseen | {card("S6")}, trump, FOLLOW_STECHZWANG, **kw) == card("HJ")  # none safe
+    # none safe (an unseen trump beats both): the strongest, to make overtaking as hard as possible
+    assert th.expert_card(mine, unseen | {card("S6")}, trump, FOLLOW_STECHZWANG, **kw) == card("HA")
 
 
 def test_expert_defender_discards_low_when_partner_wins():

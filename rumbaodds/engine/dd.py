@@ -75,9 +75,31 @@ def popcount(mask):
 
 @njit(cache=True)
 def new_table(bits):
-    """An empty transposition table of ``2**bits`` entries: (keys, infos)."""
+    """An empty transposition table of ``2**bits`` entries: (keys, infos).
+
+    An entry is valid only when its info carries the current stamp (>= 1), so
+    zeroed infos are enough and the keys need no clearing.
+    """
     size = 1 << bits
-    return np.zeros(size, dtype=np.uint64), np.zeros(size, dtype=np.int64)
+    return np.empty(size, dtype=np.uint64), np.zeros(size, dtype=np.int64)
+
+
+@njit(cache=True)
+def check_deal(hands, leader, trump, seat):
+    """Refuse what the solver cannot handle: 2..7 hands of one size 0..5, seats and trump in range."""
+    n = hands.shape[0]
+    if n < 2 or n > MAX_SEATS:
+        raise ValueError("double-dummy solver: a deal has 2..7 hands")
+    size = popcount(hands[0])
+    if size > MAX_HAND:
+        raise ValueError("double-dummy solver: a hand holds at most 5 cards")
+    for p in range(1, n):
+        if popcount(hands[p]) != size:
+            raise ValueError("double-dummy solver: all hands must hold the same number of cards")
+    if leader < 0 or leader >= n or seat < 0 or seat >= n:
+        raise ValueError("double-dummy solver: leader and seat must be seats of the deal")
+    if trump < 0 or trump > 3:
+        raise ValueError("double-dummy solver: trump is a suit 0..3")
 
 
 @njit(cache=True)
@@ -489,6 +511,7 @@ def solve_one(hands, leader, trump, follow, seat, tt_keys, tt_infos, stamp, st, 
 @njit(cache=True)
 def dd_tricks(hands, leader, trump, follow, seat):
     """Double-dummy tricks of ``seat``: ``hands`` uint64 (n,), all the same size 1..5; not modified."""
+    check_deal(hands, leader, trump, seat)
     work = hands.copy()
     tt_keys, tt_infos = new_table(TT_BITS_SINGLE)
     st, mv, um = new_stack()
@@ -504,6 +527,8 @@ def solve_batch(hands, leaders, trumps, seats, follow):
     so the results never depend on the thread count.
     """
     count, n = hands.shape
+    for i in range(count):  # here, not in the parallel loop, which would not pass the error on
+        check_deal(hands[i], leaders[i], trumps[i], seats[i])
     out = np.zeros(count, dtype=np.int64)
     chunks = max(1, min(count, 64))
     for chunk in prange(chunks):

@@ -1,14 +1,19 @@
 """Batched greedy play-outs: many deals at once, split over threads by chunk.
 
 Each chunk owns a slice of the output, so results never depend on the thread
-count; random deals come from the counter-based streams of ``rng.py``.
+count; random deals come from the counter-based streams of ``rng.py``. Both
+kernels play two deals at a time in the strength layout of ``tricks.py``
+(``play_greedy_pair``); tests compare them with the twin deal by deal.
 """
 
 import numpy as np
 from numba import njit, prange
 
-from .rng import deal_one
-from .tricks import play_greedy
+from .bits import U0, U1, popcount
+from .rng import deal_block
+from .tricks import play_greedy_pair, strength_bit, strength_hand
+
+PAIR = 2
 
 
 @njit(cache=True, parallel=True)
@@ -18,10 +23,21 @@ def play_batch(hands, leaders, trumps, follow):
     tricks = np.zeros((count, n), dtype=np.int64)
     chunks = max(1, min(count, 256))
     for chunk in prange(chunks):
-        row = np.empty(n, dtype=np.uint64)
-        for i in range(chunk * count // chunks, (chunk + 1) * count // chunks):
-            row[:] = hands[i]
-            play_greedy(row, leaders[i], trumps[i], follow, tricks[i])
+        row_a = np.empty(n, dtype=np.uint64)
+        row_b = np.empty(n, dtype=np.uint64)
+        spare = np.zeros(n, dtype=np.int64)
+        i = chunk * count // chunks
+        hi = (chunk + 1) * count // chunks
+        while i < hi:
+            rounds = popcount(hands[i, 0])
+            # a partner deal with as many rounds, else deal i again into a spare row
+            other = i + 1 if i + 1 < hi and popcount(hands[i + 1, 0]) == rounds else i
+            for p in range(n):
+                row_a[p] = strength_hand(hands[i, p], trumps[i])
+                row_b[p] = strength_hand(hands[other, p], trumps[other])
+            won_b = tricks[other] if other != i else spare
+            play_greedy_pair(row_a, row_b, n, leaders[i], leaders[other], rounds, follow, tricks[i], won_b)
+            i = other + 1 if other != i else i + 1
     return tricks
 
 
@@ -31,17 +47,37 @@ def random_greedy_playouts(deck_template, players, hand_size, follow, seed, star
 
     Returns tricks per seat as (count, players) int8: the benchmark's unit of
     work and the reference for "p_success equals the greedy share" checks.
+    The deals are ``deal_one``'s, made two at a time by ``deal_block`` as deck
+    places; once the trump card is known, a per-trump table gives each place's
+    bit in the strength layout.
     """
     tricks = np.zeros((count, players), dtype=np.int8)
+    size = deck_template.shape[0]
+    last = players * hand_size  # place of the trump card in the dealing order
+    layout = np.empty((4, size), dtype=np.uint64)  # [trump suit, deck place] -> strength bit
+    for trump in range(4):
+        for j in range(size):
+            layout[trump, j] = U1 << np.uint64(strength_bit(deck_template[j], trump))
     chunks = max(1, min(count, 256))
     for chunk in prange(chunks):
-        deck = np.empty_like(deck_template)
-        row = np.empty(players, dtype=np.uint64)
-        won = np.zeros(players, dtype=np.int64)
-        for i in range(chunk * count // chunks, (chunk + 1) * count // chunks):
-            trump_card, leader = deal_one(deck_template, players, hand_size, seed, start + i, deck, row)
-            won[:] = 0
-            play_greedy(row, leader, trump_card >> 4, follow, won)
-            for p in range(players):
-                tricks[i, p] = won[p]
+        words = np.empty((PAIR, 32), dtype=np.uint64)
+        picks = np.empty((PAIR, 64), dtype=np.uint64)
+        decks = np.empty((PAIR, 64), dtype=np.uint8)
+        dealt = np.empty((PAIR, 64), dtype=np.uint8)
+        leaders = np.empty(PAIR, dtype=np.int64)
+        hands = np.empty((PAIR, players), dtype=np.uint64)
+        spare = np.zeros(players, dtype=np.int8)
+        hi = (chunk + 1) * count // chunks
+        for i in range(chunk * count // chunks, hi, PAIR):
+            # with an odd count the last pair's second deal is dealt and played into a spare row
+            deal_block(size, players, hand_size, seed, start + i, words, picks, decks, dealt, leaders)
+            for b in range(PAIR):
+                trump = deck_template[dealt[b, last]] >> 4
+                for p in range(players):
+                    mask = U0
+                    for j in range(p * hand_size, (p + 1) * hand_size):
+                        mask |= layout[trump, dealt[b, j]]
+                    hands[b, p] = mask
+            won_b = tricks[i + 1] if i + 1 < hi else spare
+            play_greedy_pair(hands[0], hands[1], players, leaders[0], leaders[1], hand_size, follow, tricks[i], won_b)
     return tricks

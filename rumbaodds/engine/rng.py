@@ -90,6 +90,43 @@ def deal_one(deck_template, players, hand_size, seed, index, deck, hands):
     return trump_card, leader
 
 
+@njit(cache=True, inline="always")
+def deal_block(size, players, hand_size, seed, first, words, picks, decks, dealt, leaders):
+    """Deal samples ``first .. first+B-1`` (``B = dealt.shape[0]``) as ``deal_one`` does, as deck places.
+
+    ``dealt[b, j]`` is the place in the deck template of the ``j``-th card dealt
+    (seat ``p`` gets ``j`` in ``[p * hand_size, (p + 1) * hand_size)``, the trump card
+    is ``j = players * hand_size``) and ``leaders[b]`` the leader: the same draws as
+    ``deal_one``. Faster: a sample's 64-bit outputs are independent of each other
+    (state ``s0 + q * GOLDEN``), so they are made in one vectorisable loop, and the
+    shuffles of the ``B`` samples are interleaved so that their chains of loads and
+    stores overlap. Scratch: ``words`` (B, >= 32) uint64, ``picks`` (B, 64) uint64,
+    ``decks`` (B, 64) uint8; ``dealt`` (B, 64) uint8, ``leaders`` (B,) int64.
+    """
+    block = dealt.shape[0]
+    count = players * hand_size + 1
+    used = (count + 1) >> 1  # 64-bit outputs of the shuffle; the next one draws the leader
+    made = (used + 8) & ~7
+    for b in range(block):
+        start = stream_start(seed, first + b)
+        for q in range(made):
+            words[b, q] = mix64(start + GOLDEN * np.uint64(q + 1))
+    for b in range(block):
+        for q in range(used):
+            j = 2 * q
+            word = words[b, q]
+            picks[b, j] = np.uint64(j) + (((word & LOW32) * np.uint64(size - j)) >> np.uint64(32))
+            picks[b, j + 1] = np.uint64(j + 1) + (((word >> np.uint64(32)) * np.uint64(size - j - 1)) >> np.uint64(32))
+        leaders[b] = np.int64(((words[b, used] & LOW32) * np.uint64(players)) >> np.uint64(32))
+        for j in range(size):
+            decks[b, j] = j
+    for j in range(count):
+        for b in range(block):
+            k = picks[b, j]
+            dealt[b, j] = decks[b, k]
+            decks[b, k] = decks[b, j]
+
+
 @njit(cache=True, parallel=True)
 def deal_batch(deck_template, players, hand_size, seed, start, count):
     """Deals ``start .. start+count-1`` of the stream: hands (count, players), trump cards, leaders."""

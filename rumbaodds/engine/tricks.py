@@ -226,12 +226,12 @@ def play_greedy_pair(hands_a, hands_b, players, leader_a, leader_b, rounds, foll
             trumps_b = hand_b & only_trumps
             legal_a = suit_a if suit_a else (trumps_a if trumps_a else hand_a)
             legal_b = suit_b if suit_b else (trumps_b if trumps_b else hand_b)
-            beat_a = legal_a & (U0 - (win_a << U1)) & can_win_a
-            beat_b = legal_b & (U0 - (win_b << U1)) & can_win_b
+            beat_a = legal_a & ~((win_a << U1) - U1) & can_win_a
+            beat_b = legal_b & ~((win_b << U1) - U1) & can_win_b
             pick_a = beat_a if beat_a else legal_a
             pick_b = beat_b if beat_b else legal_b
-            card_a = pick_a & (U0 - pick_a)
-            card_b = pick_b & (U0 - pick_b)
+            card_a = pick_a & ~(pick_a - U1)  # lowest bit
+            card_b = pick_b & ~(pick_b - U1)
             hands_a[seat_a] = hand_a ^ card_a
             hands_b[seat_b] = hand_b ^ card_b
             if beat_a:
