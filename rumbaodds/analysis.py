@@ -62,8 +62,8 @@ class Situation:
         else:
             names += [f"play{k}" for k in range(rules.exchange_limit + 1)]
             names.append("rumba")
-        # throw-in: at his turn, unless the dealer knocked, even after a Rumba call [D-4]
-        if rules.throw_in and all(c % 16 < RANKS.index(rules.throw_in_below) for c in self.hand):
+        # throw-in: at his turn, unless the dealer knocked [D-4]; after a Rumba call where the rules say so
+        if rules.throw_in and (not self.rumba_called_before or rules.throw_in_after_rumba) and all(c % 16 < RANKS.index(rules.throw_in_below) for c in self.hand):
             names.append("throw-in")
         return names
 

@@ -62,6 +62,16 @@ def parse_card(token: str) -> int:
     return card_id(SUITS.index(letter), RANKS.index(rank_text))
 
 
+def _card_of(token) -> int:
+    """A card id from text, or an id already (API callers pass either)."""
+    if isinstance(token, str):
+        return parse_card(token)
+    card = int(token)
+    if not (0 <= card < 64 and card % SUIT_BITS < len(RANKS)):
+        raise CardError(f"unknown card id {token!r}", str(token))
+    return card
+
+
 def format_card(card: int) -> str:
     return SUITS[card_suit(card)] + RANKS[card_rank(card)]
 
@@ -92,7 +102,7 @@ def parse_hand(text: str | Iterable[str]) -> list[int]:
     tokens = text.replace(",", " ").split() if isinstance(text, str) else list(text)
     cards: list[int] = []
     for token in tokens:
-        card = parse_card(token)
+        card = _card_of(token)
         if card in cards:
             raise CardError(f"duplicate card {format_card(card)}", str(token))
         cards.append(card)

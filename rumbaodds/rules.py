@@ -78,6 +78,13 @@ class RuleSet:
     # Sitting out (swiss rule 17): the sit_out_limit-th pass in a row costs sit_out_penalty (0: no limit).
     sit_out_limit: int = 3
     sit_out_penalty: int = 5
+    # Open in the seeds, decided here (see docs/SIMULATION.md "Decisions"):
+    # every further pass in a row costs the penalty too (False: the streak restarts after a penalty);
+    sit_out_repeats: bool = True
+    # a hand nobody plays [D-6] still counts as a pass for the sit-out streak (a throw-in never does, [D-4]);
+    void_counts_as_pass: bool = False
+    # a player may throw in at his turn even after a Rumba was called (RULES.md §4.3 only excludes a knock).
+    throw_in_after_rumba: bool = True
     description: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
@@ -177,6 +184,15 @@ class RuleSet:
     def check_suit(self, suit: int) -> None:
         if SUITS[suit] not in self.suits:
             raise CardError(f"suit {SUITS[suit]} is not in the {self.name} deck", SUITS[suit])
+
+    def pass_penalty(self, passes_before: int) -> int:
+        """Score change for passing a hand that is played, after ``passes_before`` passes in a row."""
+        limit = self.sit_out_limit
+        if limit <= 0:
+            return 0
+        streak = passes_before + 1
+        due = streak >= limit if self.sit_out_repeats else streak % limit == 0
+        return self.sit_out_penalty if due else 0
 
     def ranks_text(self) -> str:
         return f"suits {' '.join(self.suits)}, ranks {self.ranks[0]}..{self.ranks[-1]}"

@@ -56,6 +56,8 @@ _NCOLS = 9
 # Columns of the per-ply mask stack.
 _HELD = 0  # every card still in a hand
 _TABLE = 1  # cards on the table in the current trick
+_KEY_LO = 2  # table key of the node (two words)
+_KEY_HI = 3
 
 
 _M1 = np.uint64(0x5555555555555555)
@@ -75,13 +77,13 @@ def popcount(mask):
 
 @njit(cache=True)
 def new_table(bits):
-    """An empty transposition table of ``2**bits`` entries: (keys, infos).
+    """An empty transposition table of ``2**bits`` entries: (keys (two words each), infos).
 
     An entry is valid only when its info carries the current stamp (>= 1), so
     zeroed infos are enough and the keys need no clearing.
     """
     size = 1 << bits
-    return np.empty(size, dtype=np.uint64), np.zeros(size, dtype=np.int64)
+    return np.empty((size, 2), dtype=np.uint64), np.zeros(size, dtype=np.int64)
 
 
 @njit(cache=True)
@@ -104,17 +106,48 @@ def check_deal(hands, leader, trump, seat):
 
 @njit(cache=True)
 def new_stack():
-    """Scratch for one search: (per-ply integers, candidate cards and scores, per-ply masks)."""
+    """Scratch for one deal at a time: (per-ply integers, candidate cards, per-ply masks, spare).
+
+    ``mv[d, :8]`` are the cards to try at ply ``d`` and ``mv[d, 8:]`` their
+    ordering scores. ``spare[:64]`` holds each card's owner code (seat + 1);
+    ``spare[64:]`` and ``st[-1]`` are the hands and tricks of the greedy guess.
+    """
     return (
-        np.zeros((MAX_PLIES + 1, _NCOLS), dtype=np.int64),
+        np.zeros((MAX_PLIES + 2, _NCOLS), dtype=np.int64),
         np.zeros((MAX_PLIES + 1, 16), dtype=np.int64),
-        np.zeros((MAX_PLIES + 1, 2), dtype=np.uint64),
+        np.zeros((MAX_PLIES + 1, 4), dtype=np.uint64),
+        np.zeros(64 + MAX_SEATS, dtype=np.uint64),
     )
 
 
 @njit(cache=True, inline="always")
-def _slot(held, meta, size_mask):
-    return np.int64(mix64(held ^ (np.uint64(meta + 1) * np.uint64(0x9E3779B97F4A7C15))) & size_mask)
+def _slot(lo, hi, meta, size_mask):
+    z = mix64(lo ^ (np.uint64(meta + 1) * np.uint64(0x9E3779B97F4A7C15))) ^ hi
+    return np.int64(mix64(z) & size_mask)
+
+
+@njit(cache=True, inline="always")
+def _shape_key(held, owner):
+    """Exact key of a trick-boundary state up to the ranks of the cards gone.
+
+    Suit by suit, low to high, the owner code (seat + 1) of every card still
+    held, 3 bits each, and a 0 after each suit: at most 35 + 4 codes, 117 bits,
+    in two words. Two states with the same codes differ only in which cards
+    have been played, so each card has the same rank among the live cards of
+    its suit: the same game from here on.
+    """
+    lo = U0
+    hi = U0
+    for suit in range(4):
+        lane = held & suit_lane(suit)
+        while lane:
+            c = lowest_card(lane)
+            lane &= lane - U1
+            hi = (hi << np.uint64(3)) | (lo >> np.uint64(61))
+            lo = (lo << np.uint64(3)) | owner[c]
+        hi = (hi << np.uint64(3)) | (lo >> np.uint64(61))
+        lo = lo << np.uint64(3)
+    return lo, hi
 
 
 @njit(cache=True, inline="always")
@@ -124,12 +157,13 @@ def _meta(st, d):
 
 
 @njit(cache=True, inline="always")
-def trick_bounds(hands, n, seat, on_lead, trump, left, pending):
+def trick_bounds(hands, n, seat, held, on_lead, trump, left, pending):
     """Cheap (lower, upper) bounds of the tricks MAX (``seat``) makes in the next ``left`` tricks.
 
-    ``on_lead``: MAX leads the first of them. ``pending``: bit mask of the
-    seats still to play to the current trick (0 at a trick boundary); each of
-    them will hold one card fewer than now, which the bounds allow for.
+    ``held``: every card in a hand. ``on_lead``: MAX leads the first of those
+    tricks. ``pending``: bit mask of the seats still to play to the current
+    trick (0 at a trick boundary); each will hold one card fewer than now,
+    which the bounds allow for.
 
     Lower: MAX's trumps above every other live trump win whenever played. On
     lead, MAX also cashes its top cards of a side suit for as many rounds as
@@ -141,21 +175,21 @@ def trick_bounds(hands, n, seat, on_lead, trump, left, pending):
     lane = suit_lane(trump)
     own = hands[seat]
     mine = own & lane
-    others = U0
-    most = 0
-    for p in range(n):
-        if p != seat:
-            others |= hands[p]
-            m = popcount(hands[p] & lane)
-            if m > most:
-                most = m
+    others = held & ~own
     other_trumps = others & lane
     if other_trumps == U0:
         top = mine
     else:
         top = mine & above_in_suit(highest_card(other_trumps))
     lower = popcount(top)
-    if on_lead:
+    if on_lead and own != top:
+        most = 0
+        if other_trumps != U0:
+            for p in range(n):
+                if p != seat:
+                    m = popcount(hands[p] & lane)
+                    if m > most:
+                        most = m
         drawn = lower >= most
         if drawn:
             lower = popcount(mine)
@@ -183,11 +217,12 @@ def trick_bounds(hands, n, seat, on_lead, trump, left, pending):
     else:
         over = above_in_suit(highest_card(mine))
     worst = 0
-    for p in range(n):
-        if p != seat:
-            m = popcount(hands[p] & over) - ((pending >> p) & 1)
-            if m > worst:
-                worst = m
+    if (others & over) != U0:
+        for p in range(n):
+            if p != seat:
+                m = popcount(hands[p] & over) - ((pending >> p) & 1)
+                if m > worst:
+                    worst = m
     return lower, left - worst
 
 
@@ -259,7 +294,7 @@ def gen_moves(hands, n, cur, seat, pos, tlead, led, wcard, wseat, trump, follow,
 
 
 @njit(cache=True)
-def can_make(hands, leader, trump, follow, seat, k, tt_keys, tt_infos, stamp, st, mv, um):
+def can_make(hands, leader, trump, follow, seat, k, tt_keys, tt_infos, stamp, st, mv, um, owner):
     """Can ``seat`` make at least ``k`` tricks? ``hands`` is restored on return."""
     n = hands.shape[0]
     size_mask = np.uint64(tt_keys.shape[0] - 1)
@@ -276,6 +311,11 @@ def can_make(hands, leader, trump, follow, seat, k, tt_keys, tt_infos, stamp, st
         held |= hands[p]
     um[0, _HELD] = held
     um[0, _TABLE] = U0
+    for p in range(n):
+        rest = hands[p]
+        while rest:
+            owner[lowest_card(rest)] = np.uint64(p + 1)
+            rest &= rest - U1
     entering = True
     while True:
         if entering:
@@ -310,7 +350,7 @@ def can_make(hands, leader, trump, follow, seat, k, tt_keys, tt_infos, stamp, st
                     result = ws == seat
                     decided = True
                 else:
-                    lower, upper = trick_bounds(hands, n, seat, st[d, _TLEAD] == seat, trump, left, 0)
+                    lower, upper = trick_bounds(hands, n, seat, um[d, _HELD], st[d, _TLEAD] == seat, trump, left, 0)
                     if lower >= need:
                         result = True
                         decided = True
@@ -349,7 +389,7 @@ def can_make(hands, leader, trump, follow, seat, k, tt_keys, tt_infos, stamp, st
                     elif w_hi + left - 1 < k:
                         decided = True
                     else:
-                        lower, upper = trick_bounds(hands, n, seat, w_lo > won, trump, left - 1, pending)
+                        lower, upper = trick_bounds(hands, n, seat, um[d, _HELD], w_lo > won, trump, left - 1, pending)
                         if w_lo + lower >= k:
                             result = True
                             decided = True
@@ -363,14 +403,14 @@ def can_make(hands, leader, trump, follow, seat, k, tt_keys, tt_infos, stamp, st
                     probe = pos >= TT_MIN_POS
             if probe:
                 meta = _meta(st, d)
-                held = um[d, _HELD]
-                slot = _slot(held, meta, size_mask)
-                tag = (stamp << 19) | (left << 16) | meta
-                info = tt_infos[slot]
-                if tt_keys[slot] != held or (info >> 8) != tag:
-                    info = tt_infos[slot ^ 1]
-                    if tt_keys[slot ^ 1] != held or (info >> 8) != tag:
-                        info = -1
+                if pos == 0:
+                    lo, hi = _shape_key(um[d, _HELD], owner)
+                else:
+                    lo = um[d, _HELD]
+                    hi = U0
+                um[d, _KEY_LO] = lo
+                um[d, _KEY_HI] = hi
+                info = _probe(lo, hi, (stamp << 19) | (left << 16) | meta, tt_keys, tt_infos, size_mask)
                 if info >= 0:
                     if ((info >> 4) & 15) >= need:
                         result = True
@@ -433,8 +473,9 @@ def can_make(hands, leader, trump, follow, seat, k, tt_keys, tt_infos, stamp, st
         # node d is decided with ``result``: store, undo, and go up while parents are decided too
         while True:
             if st[d, _STORE] == 1:
-                _store(um[d, _HELD], _meta(st, d), hsize - d // n, k - st[d, _WON], result,
-                       tt_keys, tt_infos, stamp, size_mask)
+                left = hsize - d // n
+                _store(um[d, _KEY_LO], um[d, _KEY_HI], (stamp << 19) | (left << 16) | _meta(st, d), left,
+                       k - st[d, _WON], result, tt_keys, tt_infos, size_mask)
             if d == 0:
                 return result
             d -= 1
@@ -445,64 +486,85 @@ def can_make(hands, leader, trump, follow, seat, k, tt_keys, tt_infos, stamp, st
 
 
 @njit(cache=True, inline="always")
-def _store(held, meta, left, need, result, tt_keys, tt_infos, stamp, size_mask):
+def _probe(lo, hi, tag, tt_keys, tt_infos, size_mask):
+    """Info word of the entry for this key and tag, or -1. Entries live in buckets of two slots."""
+    slot = _slot(lo, hi, tag & 0xFFFF, size_mask)
+    for _ in range(2):
+        info = tt_infos[slot]
+        if (info >> 8) == tag and tt_keys[slot, 0] == lo and tt_keys[slot, 1] == hi:
+            return info
+        slot ^= 1
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _store(lo, hi, tag, left, need, result, tt_keys, tt_infos, size_mask):
     """Record that MAX can (``result``) or cannot make ``need`` more tricks from this state.
 
-    Entries live in buckets of two slots. A new entry takes the slot left by
-    an earlier deal, else the one holding fewer cards (the cheaper state).
+    ``tag``: stamp of the deal, tricks left and the trick in progress. A new
+    entry takes the slot of its bucket left by an earlier deal, else the one
+    with fewer tricks left (the cheaper state to search again).
     """
-    slot = _slot(held, meta, size_mask)
-    tag = (stamp << 19) | (left << 16) | meta
+    slot = _slot(lo, hi, tag & 0xFFFF, size_mask)
     lb = 0
     ub = left
-    info = tt_infos[slot]
-    if tt_keys[slot] == held and (info >> 8) == tag:
-        lb = (info >> 4) & 15
-        ub = info & 15
-    else:
-        other = slot ^ 1
-        info2 = tt_infos[other]
-        if tt_keys[other] == held and (info2 >> 8) == tag:
-            slot = other
-            lb = (info2 >> 4) & 15
-            ub = info2 & 15
-        elif (info >> 27) == stamp and ((info2 >> 27) != stamp or ((info2 >> 24) & 7) < ((info >> 24) & 7)):
-            slot = other
+    found = False
+    for _ in range(2):
+        info = tt_infos[slot]
+        if (info >> 8) == tag and tt_keys[slot, 0] == lo and tt_keys[slot, 1] == hi:
+            lb = (info >> 4) & 15
+            ub = info & 15
+            found = True
+            break
+        slot ^= 1
+    if not found:
+        # slot is back at the first of the pair
+        stamp = tag >> 19
+        first = tt_infos[slot]
+        second = tt_infos[slot ^ 1]
+        if (first >> 27) == stamp and ((second >> 27) != stamp or ((second >> 24) & 7) < ((first >> 24) & 7)):
+            slot ^= 1
     if result:
         if need > lb:
             lb = need
     elif need - 1 < ub:
         ub = need - 1
-    tt_keys[slot] = held
+    tt_keys[slot, 0] = lo
+    tt_keys[slot, 1] = hi
     tt_infos[slot] = (tag << 8) | (lb << 4) | ub
 
 
 @njit(cache=True)
-def solve_one(hands, leader, trump, follow, seat, tt_keys, tt_infos, stamp, st, mv, um):
+def solve_one(hands, leader, trump, follow, seat, tt_keys, tt_infos, stamp, st, mv, um, owner):
     """Double-dummy tricks of ``seat``, with the scratch given; ``stamp`` must be new for the table.
 
     ``hands`` is used as work space and restored on return.
     """
     n = hands.shape[0]
     left = popcount(hands[0])
-    lower, upper = trick_bounds(hands, n, seat, leader == seat, trump, left, 0)
+    held = U0
+    for p in range(n):
+        held |= hands[p]
+    lower, upper = trick_bounds(hands, n, seat, held, leader == seat, trump, left, 0)
     if lower >= upper:
         return lower
     # first question: can the seat make what a greedy play-out gives it?
-    trial = hands.copy()
-    won = np.zeros(n, dtype=np.int64)
+    trial = owner[64:64 + n]
+    trial[:] = hands
+    won = st[MAX_PLIES + 1, :n]
+    won[:] = 0
     play_greedy(trial, leader, trump, follow, won)
     k = min(max(won[seat], lower + 1), upper)
-    if can_make(hands, leader, trump, follow, seat, k, tt_keys, tt_infos, stamp, st, mv, um):
+    if can_make(hands, leader, trump, follow, seat, k, tt_keys, tt_infos, stamp, st, mv, um, owner):
         lower = k
         while lower < upper:
-            if not can_make(hands, leader, trump, follow, seat, lower + 1, tt_keys, tt_infos, stamp, st, mv, um):
+            if not can_make(hands, leader, trump, follow, seat, lower + 1, tt_keys, tt_infos, stamp, st, mv, um, owner):
                 break
             lower += 1
         return lower
     upper = k - 1
     while upper > lower:
-        if can_make(hands, leader, trump, follow, seat, upper, tt_keys, tt_infos, stamp, st, mv, um):
+        if can_make(hands, leader, trump, follow, seat, upper, tt_keys, tt_infos, stamp, st, mv, um, owner):
             break
         upper -= 1
     return upper
@@ -514,9 +576,9 @@ def dd_tricks(hands, leader, trump, follow, seat):
     check_deal(hands, leader, trump, seat)
     work = hands.copy()
     tt_keys, tt_infos = new_table(TT_BITS_SINGLE)
-    st, mv, um = new_stack()
+    st, mv, um, owner = new_stack()
     stamp = np.int64(1)  # a plain int64: a literal 1 would compile a second specialisation
-    return solve_one(work, leader, trump, follow, seat, tt_keys, tt_infos, stamp, st, mv, um)
+    return solve_one(work, leader, trump, follow, seat, tt_keys, tt_infos, stamp, st, mv, um, owner)
 
 
 @njit(cache=True, parallel=True)
@@ -535,12 +597,12 @@ def solve_batch(hands, leaders, trumps, seats, follow):
         lo = chunk * count // chunks
         hi = (chunk + 1) * count // chunks
         tt_keys, tt_infos = new_table(TT_BITS)
-        st, mv, um = new_stack()
+        st, mv, um, owner = new_stack()
         work = np.empty(n, dtype=np.uint64)
         for i in range(lo, hi):
             work[:] = hands[i]
             out[i] = solve_one(work, leaders[i], trumps[i], follow, seats[i], tt_keys, tt_infos, i - lo + 1,
-                               st, mv, um)
+                               st, mv, um, owner)
     return out
 
 

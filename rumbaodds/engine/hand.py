@@ -18,7 +18,8 @@ from .tricks import beaters, beats, greedy_card, legal_mask, strength, strongest
 (R_FOLLOW, R_HAND, R_EXCHANGE, R_PUT_AWAY, R_KNOCK, R_THROW_IN, R_THROW_BELOW, R_JACK_FORCES, R_TWO_SWAP,
  R_RUMBA_LEAD_FIRST, R_MUST_PLAY, R_LONE_RUMBA_OK, R_LONE_RUMBA_SCORE, R_LONE_PLAYER, R_MIN_TRICKS,
  R_WIN_PER_TRICK, R_WIN_FLAT, R_FAIL, R_NORMAL_PER_TRICK, R_NORMAL_NO_TRICK, R_RUMBA_PER_TRICK,
- R_RUMBA_NO_TRICK, R_SIT_LIMIT, R_SIT_PENALTY, R_RUMBA_FIRST, R_TOP_RANK, R_SIZE) = range(27)
+ R_RUMBA_NO_TRICK, R_SIT_LIMIT, R_SIT_PENALTY, R_RUMBA_FIRST, R_TOP_RANK, R_SIT_REPEATS, R_VOID_PASS,
+ R_THROW_AFTER_RUMBA, R_SIZE) = range(30)
 
 # opponent-model layout (models.OpponentModel.as_array)
 M_RUMBA, M_PLAY, M_JOIN, M_DISCARD, M_THROW_IN, M_SWAP = range(6)
@@ -65,6 +66,9 @@ def rules_array(rules) -> np.ndarray:
         R_SIT_PENALTY: rules.sit_out_penalty,
         R_RUMBA_FIRST: rules.speaking_order == "rumba-first",
         R_TOP_RANK: RANKS.index(rules.ranks[-1]),
+        R_SIT_REPEATS: rules.sit_out_repeats,
+        R_VOID_PASS: rules.void_counts_as_pass,
+        R_THROW_AFTER_RUMBA: rules.throw_in_after_rumba,
     }
     out = np.zeros(R_SIZE, dtype=np.int64)
     for key, value in values.items():
@@ -248,13 +252,23 @@ def join_word(points, mp):
     return W_PLAY if points >= mp[M_JOIN] else W_PASS
 
 
+@njit(cache=True, inline="always")
+def pass_penalty(passes, rp):
+    """RuleSet.pass_penalty: the sit-out penalty due for this pass, if any (swiss rule 17)."""
+    limit = rp[R_SIT_LIMIT]
+    if limit <= 0:
+        return 0
+    streak = passes + 1
+    due = streak >= limit if rp[R_SIT_REPEATS] else streak % limit == 0
+    return rp[R_SIT_PENALTY] if due else 0
+
+
 @njit(cache=True)
 def finish_hand(hands, n, words, rumba_seat, hero, discard_k, passes, trump, table_mask, rp, mp, policy,
                 deck_mask, stock, stock_len, state, scratch_hands, scratch_tricks, scratch_cards, out, slot):
     """Steps 5-9 of docs/SIMULATION.md for one choice; writes hero score, tricks, contested."""
     hero_word = words[hero]
-    limit = rp[R_SIT_LIMIT]
-    pass_score = rp[R_SIT_PENALTY] if limit > 0 and passes + 1 >= limit else 0
+    pass_score = pass_penalty(passes, rp)
     active = 0
     for s in range(n):
         if words[s] == W_PLAY or words[s] == W_RUMBA:
@@ -262,7 +276,7 @@ def finish_hand(hands, n, words, rumba_seat, hero, discard_k, passes, trump, tab
     out[slot, 1] = -1
     out[slot, 2] = 0
     if active == 0:  # void hand [D-6]
-        out[slot, 0] = 0
+        out[slot, 0] = pass_score if rp[R_VOID_PASS] and hero_word == W_PASS else 0
         return
     if rumba_seat >= 0 and active == 1:
         if rp[R_LONE_RUMBA_OK]:
@@ -364,7 +378,8 @@ def model_word(hand, s, n, rumba_seat, knocked, rumba_first, jack_forced, words,
         if s == n - 1:
             return W_RUMBA
         return W_PLAY if jack_forced else join_word(points, mp)
-    if rp[R_THROW_IN] and mp[M_THROW_IN] and may_throw_in(hand, rp[R_THROW_BELOW]):
+    if rp[R_THROW_IN] and mp[M_THROW_IN] and (rumba_seat < 0 or rp[R_THROW_AFTER_RUMBA]) \
+            and may_throw_in(hand, rp[R_THROW_BELOW]):
         return W_THROW_IN  # at his turn, unless the dealer knocked [D-4]
     if rumba_seat >= 0:
         if rumba_first:

@@ -13,7 +13,7 @@ from .bits import U0, U1, popcount
 from .rng import deal_block
 from .tricks import play_greedy_pair, strength_bit, strength_hand
 
-PAIR = 2
+BLOCK = 4  # deals dealt together (an even number: they are played in pairs)
 
 
 @njit(cache=True, parallel=True)
@@ -47,37 +47,45 @@ def random_greedy_playouts(deck_template, players, hand_size, follow, seed, star
 
     Returns tricks per seat as (count, players) int8: the benchmark's unit of
     work and the reference for "p_success equals the greedy share" checks.
-    The deals are ``deal_one``'s, made two at a time by ``deal_block`` as deck
-    places; once the trump card is known, a per-trump table gives each place's
-    bit in the strength layout.
+    The deals are ``deal_one``'s, made ``BLOCK`` at a time by ``deal_block`` as
+    deck places; once the trump card is known, a per-trump table gives each
+    place's bit in the strength layout; then ``play_greedy_pair`` plays them.
     """
     tricks = np.zeros((count, players), dtype=np.int8)
     size = deck_template.shape[0]
     last = players * hand_size  # place of the trump card in the dealing order
-    layout = np.empty((4, size), dtype=np.uint64)  # [trump suit, deck place] -> strength bit
-    for trump in range(4):
-        for j in range(size):
+    layout = np.zeros((4, 64), dtype=np.uint64)  # [trump suit, deck place] -> strength bit
+    suits = np.zeros(64, dtype=np.uint8)  # deck place -> suit
+    for j in range(size):
+        suits[j] = deck_template[j] >> 4
+        for trump in range(4):
             layout[trump, j] = U1 << np.uint64(strength_bit(deck_template[j], trump))
     chunks = max(1, min(count, 256))
     for chunk in prange(chunks):
-        words = np.empty((PAIR, 32), dtype=np.uint64)
-        picks = np.empty((PAIR, 64), dtype=np.uint64)
-        decks = np.empty((PAIR, 64), dtype=np.uint8)
-        dealt = np.empty((PAIR, 64), dtype=np.uint8)
-        leaders = np.empty(PAIR, dtype=np.int64)
-        hands = np.empty((PAIR, players), dtype=np.uint64)
-        spare = np.zeros(players, dtype=np.int8)
+        words = np.empty((BLOCK, 32), dtype=np.uint64)
+        picks = np.empty((BLOCK, 64), dtype=np.uint64)
+        decks = np.empty((BLOCK, 64), dtype=np.uint8)
+        dealt = np.empty((BLOCK, 64), dtype=np.uint8)
+        leaders = np.empty(BLOCK, dtype=np.int64)
+        hands = np.empty((BLOCK, players), dtype=np.uint64)
+        spare = np.zeros((BLOCK, players), dtype=np.int8)
         hi = (chunk + 1) * count // chunks
-        for i in range(chunk * count // chunks, hi, PAIR):
-            # with an odd count the last pair's second deal is dealt and played into a spare row
+        for i in range(chunk * count // chunks, hi, BLOCK):
+            # past the chunk's end, the block's last deals are dealt and played into spare rows
             deal_block(size, players, hand_size, seed, start + i, words, picks, decks, dealt, leaders)
-            for b in range(PAIR):
-                trump = deck_template[dealt[b, last]] >> 4
+            for b in range(BLOCK):
+                row = dealt[b]
+                bits = layout[suits[row[last]]]
+                seats = hands[b]
                 for p in range(players):
                     mask = U0
-                    for j in range(p * hand_size, (p + 1) * hand_size):
-                        mask |= layout[trump, dealt[b, j]]
-                    hands[b, p] = mask
-            won_b = tricks[i + 1] if i + 1 < hi else spare
-            play_greedy_pair(hands[0], hands[1], players, leaders[0], leaders[1], hand_size, follow, tricks[i], won_b)
+                    first = p * hand_size
+                    for j in range(hand_size):
+                        mask |= bits[row[first + j]]
+                    seats[p] = mask
+            for b in range(0, BLOCK, 2):
+                won_a = tricks[i + b] if i + b < hi else spare[b]
+                won_b = tricks[i + b + 1] if i + b + 1 < hi else spare[b + 1]
+                play_greedy_pair(hands[b], hands[b + 1], players, leaders[b], leaders[b + 1], hand_size, follow,
+                                 won_a, won_b)
     return tricks

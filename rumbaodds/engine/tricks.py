@@ -188,9 +188,10 @@ def play_greedy_pair(hands_a, hands_b, players, leader_a, leader_b, rounds, foll
 
     Adds tricks won to ``won_a`` / ``won_b``. Interleaving two independent deals
     lets the processor overlap their dependency chains. Per card: the legal cards
-    are the led suit if held, else (swiss) the trumps if held, else the hand; the
-    card is the lowest legal bit that beats the trick's winner, else the lowest
-    legal bit; ``legal & above(winner) & (led suit | trumps)`` are the winners,
+    are the led suit if held, else (swiss) the trumps if held, else the hand (flemish
+    [D-1] only bars losing trumps when a winning one is held, and then a winner is
+    chosen anyway); the card is the lowest legal bit that beats the trick's winner,
+    else the lowest legal bit; ``legal & above(winner) & (led suit | trumps)`` are the winners,
     since the winner is always of the led suit or a trump. Branch-free, and seats
     are unsigned so that indexing needs no wraparound test.
     """

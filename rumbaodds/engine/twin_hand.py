@@ -81,9 +81,14 @@ def stream_at(state: int) -> Stream:
 
 def passer_change(rules: RuleSet, passes_before: int) -> int:
     """Score change of a player who passes a hand that is not void (swiss rule 17)."""
-    if rules.sit_out_limit > 0 and passes_before + 1 >= rules.sit_out_limit:
-        return rules.sit_out_penalty
-    return 0
+    if rules.sit_out_limit <= 0:
+        return 0
+    streak = passes_before + 1
+    if rules.sit_out_repeats:  # every pass from the limit on costs the penalty
+        due = streak >= rules.sit_out_limit
+    else:  # the streak restarts after a penalty: every limit-th pass costs it
+        due = streak % rules.sit_out_limit == 0
+    return rules.sit_out_penalty if due else 0
 
 
 def full_deck() -> list[int]:
@@ -365,9 +370,10 @@ def speak(sit: Situation, hands: list[set[int]], earlier: list[str | None], hero
             words[seat] = hero_word
         for s in range(seat + 1, n):
             swap_if_model_does(s)
-            if sit.throws_in(hands[s]):
-                # Decision: a throw-in is possible at a seat's turn even after a
-                # Rumba call (RULES.md §4.3 only excludes a knock).
+            if sit.throws_in(hands[s]) and (rumba_seat is None or rules.throw_in_after_rumba):
+                # A throw-in is possible at a seat's turn even after a Rumba
+                # call (RULES.md §4.3 only excludes a knock), unless the rule
+                # set's throw_in_after_rumba says otherwise.
                 return result(True, rumba_seat)
             nobody_else_plays = all(w == PASS for w in words[:s])
             lone_dealer = not rules.lone_rumba_allowed and s == sit.dealer and nobody_else_plays
@@ -384,7 +390,7 @@ def speak(sit: Situation, hands: list[set[int]], earlier: list[str | None], hero
     rumba_seat = seat if hero_word == RUMBA else None
     for s in range(seat + 1, n):  # seats before the hero: conditioned, nothing happened
         swap_if_model_does(s)
-        if sit.throws_in(hands[s]):
+        if sit.throws_in(hands[s]) and (rumba_seat is None or rules.throw_in_after_rumba):
             return result(True, rumba_seat)
         # Decision: in round one nobody knows yet who will play, so the dealer
         # may call Rumba; a Rumba nobody joins where the rules forbid a lone
@@ -549,7 +555,11 @@ def score_changes(rules: RuleSet, players: int, words, tricks, rumba_seat: int |
         rumba_seat = players - 1 if knocked else next((s for s, w in enumerate(words) if w == RUMBA), None)
     changes = [0] * players
     active = [s for s, w in enumerate(words) if w in (PLAY, RUMBA)]
-    if THROW_IN in words or not active:  # [D-4], [D-6]: void, nobody's pass
+    if THROW_IN in words:  # [D-4]: void, nobody's pass
+        return changes
+    if not active:  # [D-6]: void; a pass only where the rule set counts it
+        if rules.void_counts_as_pass:
+            changes = [passer_change(rules, passes[s]) for s in range(players)]
         return changes
     for s, w in enumerate(words):
         if w == PASS:
@@ -587,8 +597,11 @@ def finish_hand(sit: Situation, hands: list[set[int]], spoken: Speaking, stock: 
     """(score change of seat ``sit.seat``, his tricks or -1, contested) of one hand after speaking."""
     n, seat, rules = sit.players, sit.seat, sit.rules
     active = spoken.active
-    if spoken.void or not active:  # step 5: void, all scores 0 (nobody's pass)
+    if spoken.void:  # step 5: a throw-in, void, nobody's pass [D-4]
         return 0, -1, False
+    if not active:  # nobody plays: void [D-6]; a pass only where the rule set counts it
+        counts = rules.void_counts_as_pass and spoken.words[seat] == PASS
+        return (passer_change(rules, passes) if counts else 0), -1, False
     contested = len(active) >= 2
     if spoken.words[seat] == PASS:
         # Decision: the hero's score as a passer does not depend on the tricks,

@@ -1,0 +1,386 @@
+"""Strategy tables (rumbaodds.tables): resumable builds, determinism, agreement with ``ask``, lookup.
+
+- Kill-and-resume is done for real: a ``rumbaodds tables build`` subprocess
+  is interrupted (SIGINT, then SIGKILL) part way and run again; no finished
+  chunk is rewritten or lost and the table equals an uninterrupted build.
+- Agreement: 50 random cells of a small table against independent ``ask``
+  runs, within the combined 95% intervals widened for multiple comparisons,
+  with a negative control showing the check has power.
+
+Rule sets are data: ``TINY`` (3 suits of 4 ranks, 2-card hands) has 124
+(trump rank, class) pairs, so its full table builds in about a second. Knock
+is switched off in the rule sets built here: ``knock.parquet`` is a nested
+simulation that would dominate the runtime and is not what these tests check.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+import types
+from pathlib import Path
+from statistics import NormalDist
+
+import numpy as np
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+
+from rumbaodds import analysis, tables
+from rumbaodds.cards import SUITS, format_card, mask_of
+from rumbaodds.handclasses import canonical_hand, enumerate_trump_rank_pairs
+from rumbaodds.models import get_model
+from rumbaodds.rules import RuleSet, get_rules
+from rumbaodds.tables import (TableError, TableSpec, answer_from_table, build_table, load_table, package_version,
+                              table_cell)
+
+TINY = RuleSet(name="tiny", suits="CDH", ranks="TJQK", hand_size=2, min_players=2, max_players=3, exchange_limit=1,
+               rumba_min_tricks=2, throw_in_below="J", knock=False)
+MODEL = get_model("default")
+PLAY = "expert"
+AGREE_SAMPLES = 2_000
+
+
+def _cards(mask: int) -> list[int]:
+    return [c for c in range(64) if (mask >> c) & 1]
+
+
+def _hand_text(mask: int) -> str:
+    return " ".join(format_card(c) for c in _cards(mask))
+
+
+def _relabel(mask: int, trump_card: int, perm: dict[int, int]) -> tuple[int, int]:
+    """The same hand and trump card with suits renamed by ``perm`` (suit index -> suit index)."""
+    out = 0
+    for c in _cards(mask):
+        out |= 1 << (perm[c // 16] * 16 + c % 16)
+    return out, perm[trump_card // 16] * 16 + trump_card % 16
+
+
+def _random_relabel(rng: random.Random, rules: RuleSet) -> dict[int, int]:
+    suits = rules.suit_indices
+    shuffled = suits[:]
+    rng.shuffle(shuffled)
+    return dict(zip(suits, shuffled))
+
+
+def _situation(row, rules: RuleSet, players: int, perm: dict[int, int] | None = None):
+    trump = enumerate_trump_rank_pairs(rules).classes.trump_suit
+    hand, trump_card = int(row["hand"]), trump * 16 + int(row["trump_rank"])
+    if perm is not None:
+        hand, trump_card = _relabel(hand, trump_card, perm)
+    return analysis.make_situation(_hand_text(hand), format_card(trump_card), players, int(row["seat"]), rules)
+
+
+@pytest.fixture(scope="module")
+def tiny_table(tmp_path_factory):
+    """The full TINY table, 3 players, built once for the module."""
+    spec = TableSpec(TINY, 3, MODEL, PLAY, samples_per_cell=AGREE_SAMPLES, seed=11)
+    out = tmp_path_factory.mktemp("tiny") / "full"
+    build_table(spec, out, chunk_cells=100)
+    return spec, out, load_table(out)
+
+
+# ---------------------------------------------------------------------------
+# 1. kill and resume, for real
+# ---------------------------------------------------------------------------
+SWISS_NO_KNOCK = """base = "swiss"
+name = "swiss-noknock"
+knock = false
+"""
+
+
+def _build_cmd(rules_file: Path, out: Path) -> list[str]:
+    return [sys.executable, "-c", "import sys; from rumbaodds.cli import main; sys.argv[0] = 'rumbaodds'; main()",
+            "tables", "build", "--rules", str(rules_file), "--players", "3", "--cells", "400",
+            "--samples-per-cell", "100", "--chunk-cells", "40", "--seed", "5", "--out", str(out), "--no-progress"]
+
+
+N_CHUNKS = 30  # 3 seats x 400 cells / 40
+
+
+def _chunks(out: Path) -> dict[str, tuple[int, str]]:
+    return {p.name: (p.stat().st_mtime_ns, hashlib.sha256(p.read_bytes()).hexdigest())
+            for p in sorted((out / "chunks").glob("chunk-*.parquet"))}
+
+
+def _run_until(cmd, out: Path, at_least: int, sig: int, timeout: float = 300.0) -> subprocess.CompletedProcess:
+    """Start ``cmd``; once ``at_least`` chunk files exist send ``sig``; return the finished process."""
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + timeout
+    try:
+        while proc.poll() is None and time.monotonic() < deadline:
+            if len(list((out / "chunks").glob("chunk-*.parquet"))) >= at_least:
+                proc.send_signal(sig)
+                break
+            time.sleep(0.01)
+        stdout, stderr = proc.communicate(timeout=timeout)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    return subprocess.CompletedProcess(cmd, proc.returncode, stdout, stderr)
+
+
+def test_kill_and_resume_recomputes_nothing_and_equals_an_uninterrupted_build(tmp_path, monkeypatch):
+    rules_file = tmp_path / "swiss-noknock.toml"
+    rules_file.write_text(SWISS_NO_KNOCK)
+    out = tmp_path / "interrupted"
+    cmd = _build_cmd(rules_file, out)
+
+    # Ctrl-C: finished chunks stay. (The message is checked in test_cli_tables.py: a Ctrl-C that lands inside
+    # the Numba kernel, nearly always, comes out as a SystemError traceback with exit code 1, not 130.)
+    first = _run_until(cmd, out, 2, signal.SIGINT)
+    assert first.returncode in (1, 130), (first.returncode, first.stderr)
+    assert "KeyboardInterrupt" in first.stderr or "interrupted; finished chunks are kept in" in first.stderr
+    after_int = _chunks(out)
+    assert 2 <= len(after_int) < N_CHUNKS
+
+    # SIGKILL half way: nothing gets to clean up.
+    second = _run_until(cmd, out, len(after_int) + 3, signal.SIGKILL)
+    assert second.returncode == -signal.SIGKILL, ("the build ended before it could be killed", second.stderr)
+    before = _chunks(out)
+    assert len(after_int) + 3 <= len(before) < N_CHUNKS, len(before)
+    assert not (out / "table.parquet").exists()
+    for name, stamp in after_int.items():  # the second run skipped what the first finished
+        assert before[name] == stamp, name
+    for name in before:  # every chunk file is complete (written atomically)
+        assert pq.read_table(out / "chunks" / name).num_rows == 40
+
+    third = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert third.returncode == 0, third.stderr
+    assert "table written" in third.stdout
+    after = _chunks(out)
+    assert sorted(after) == [f"chunk-{i:05d}.parquet" for i in range(N_CHUNKS)]  # none missing
+    for name, (mtime, digest) in before.items():  # none rewritten
+        assert after[name] == (mtime, digest), f"{name} was recomputed"
+
+    # The same build without interruption, started at the same second (the start time is part of the metadata).
+    interrupted = load_table(out)
+    started = dt.datetime.fromisoformat(interrupted.manifest["started"])
+    fake = types.SimpleNamespace(UTC=dt.UTC, datetime=types.SimpleNamespace(now=lambda tz=None: started))
+    monkeypatch.setattr(tables, "_dt", fake)
+    spec = TableSpec(get_rules(str(rules_file)), 3, MODEL, PLAY, samples_per_cell=100, seed=5, cells=400)
+    clean_out = tmp_path / "clean"
+    build_table(spec, clean_out, chunk_cells=40)
+    clean = load_table(clean_out)
+
+    pd.testing.assert_frame_equal(interrupted.frame, clean.frame, check_exact=True)
+    assert interrupted.manifest == clean.manifest
+    assert len(interrupted.frame) == 3 * 400 and interrupted.frame["cell"].tolist() == list(range(1200))
+    assert {n: d for n, (_, d) in after.items()} == {n: d for n, (_, d) in _chunks(clean_out).items()}
+    # byte-identical when started in the same second; otherwise only the manifest's "started" differs
+    assert (out / "table.parquet").read_bytes() == (clean_out / "table.parquet").read_bytes()
+
+
+def test_other_settings_in_the_same_folder_are_refused(tiny_table, tmp_path):
+    spec, _, _ = tiny_table
+    out = tmp_path / "t"
+    small = TableSpec(TINY, 2, MODEL, PLAY, samples_per_cell=50, seed=1, cells=5)
+    build_table(small, out, chunk_cells=4)
+    for field, other in (("seed", dict(seed=2)), ("samples_per_cell", dict(samples_per_cell=60)),
+                         ("players", dict(players=3)), ("play", dict(play="greedy")), ("cells", dict(cells=6)),
+                         ("opponents", dict(opponents=get_model("bold"))),
+                         ("rules", dict(rules=TINY.replace(lone_rumba_score=-4)))):
+        changed = TableSpec(**{**small.__dict__, **other})
+        with pytest.raises(TableError, match=rf"\({field} differs\)"):
+            build_table(changed, out, chunk_cells=4)
+    build_table(small, out, chunk_cells=4)  # the same settings still resume (here: nothing to do)
+
+
+@pytest.mark.xfail(strict=True, reason="BUG rumbaodds/tables.py build_table: chunk_cells is not in the manifest and "
+                                       "chunk files are named by index, so resuming with another --chunk-cells "
+                                       "silently reuses chunks with other boundaries: cells go missing")
+def test_resume_with_another_chunk_size_is_refused_or_correct(tmp_path):
+    spec = TableSpec(TINY, 3, MODEL, PLAY, samples_per_cell=50, seed=3)
+    out = tmp_path / "t"
+    build_table(spec, out, chunk_cells=10)
+    (out / "table.parquet").unlink()  # as if killed after chunk 4 of 38
+    for path in sorted((out / "chunks").glob("chunk-*.parquet"))[5:]:
+        path.unlink()
+    try:
+        build_table(spec, out, chunk_cells=20)
+    except TableError as exc:
+        assert "chunk" in str(exc)
+        return
+    frame = load_table(out).frame  # got: 322 rows, cells 50..99 missing
+    assert frame["cell"].tolist() == list(range(3 * 124))
+
+
+# ---------------------------------------------------------------------------
+# 3. determinism and metadata
+# ---------------------------------------------------------------------------
+def test_same_spec_twice_gives_the_same_table_whatever_the_chunking(tiny_table, tmp_path):
+    spec, _, first = tiny_table
+    build_table(spec, tmp_path / "again", chunk_cells=37)
+    again = load_table(tmp_path / "again")
+    pd.testing.assert_frame_equal(first.frame, again.frame, check_exact=True)
+    assert len(first.frame) == 3 * len(enumerate_trump_rank_pairs(TINY))
+    assert first.frame["cell"].tolist() == list(range(len(first.frame)))
+    other_seed = TableSpec(**{**spec.__dict__, "seed": spec.seed + 1})
+    build_table(other_seed, tmp_path / "seed", chunk_cells=200)
+    assert not np.array_equal(load_table(tmp_path / "seed").frame["ev_rumba"], first.frame["ev_rumba"])
+
+
+def test_manifest_holds_everything_that_made_the_table(tiny_table):
+    spec, out, table = tiny_table
+    m = table.manifest
+    assert m["rules"] == TINY.to_dict() and table.rules == TINY  # every field of the rule set
+    assert m["players"] == 3 and table.players == 3
+    assert m["opponents"] == MODEL.to_dict()
+    assert m["play"] == PLAY
+    assert m["samples_per_cell"] == AGREE_SAMPLES and (table.frame["samples"] == AGREE_SAMPLES).all()
+    assert m["seed"] == 11
+    assert m["cells"] is None
+    assert m["version"] == package_version() != ""
+    started = dt.datetime.fromisoformat(m["started"])
+    assert started.tzinfo is not None and abs(dt.datetime.now(dt.UTC) - started) < dt.timedelta(hours=1)
+    assert json.loads((out / "manifest.json").read_text()) == m
+    assert "tiny" in table.describe() and "2,000 deals per cell" in table.describe()
+
+
+# ---------------------------------------------------------------------------
+# 2. agreement with ask, and the lookup
+# ---------------------------------------------------------------------------
+N_CELLS = 50
+# Each cell gives 4 comparisons (rumba, play0, play1, best play), 200 in all. Under the null hypothesis
+# (table and ask estimate the same value from independent deals) (EV_table - EV_ask) / sqrt(s1^2 + s2^2)
+# is about standard normal, s = half-width / 1.96. For a family-wise false-alarm rate of 1e-3 over all 200
+# comparisons, Bonferroni gives z = Phi^-1(1 - 1e-3 / (2 * 200)) = 4.56: the combined 95% interval widened
+# by 4.56 / 1.96. With 2,000 deals per side that is about 0.6-1.0 points, so a 1.5-point error is caught
+# (the negative control below).
+FAMILY_ALPHA = 1e-3
+COMPARISONS = ("rumba", "play0", "play1", "play")
+Z_FAMILY = NormalDist().inv_cdf(1 - FAMILY_ALPHA / (2 * N_CELLS * len(COMPARISONS)))
+
+
+@pytest.fixture(scope="module")
+def agreement(tiny_table):
+    """(table value, table half, ask value, ask half) per comparison, for 50 random cells."""
+    spec, _, table = tiny_table
+    rng = random.Random(20240607)
+    rows = rng.sample(range(len(table.frame)), N_CELLS)
+    values = {name: [] for name in COMPARISONS}
+    for i, r in enumerate(rows):
+        # the hand as the table writes it (its trump suit, canonical side suits): the engine is not symmetric
+        # under renaming suits, see test_table_answer_for_renamed_suits_agrees_with_ask
+        situation = _situation(table.frame.iloc[r], TINY, spec.players)
+        row = table_cell(table, situation)
+        assert row is not None and int(row["cell"]) == int(table.frame.iloc[r]["cell"])
+        result = analysis.ask([format_card(c) for c in situation.hand], format_card(situation.trump_card),
+                              spec.players, situation.seat, rules=TINY, opponents=MODEL, play=PLAY,
+                              samples=spec.samples_per_cell, seed=10_000 + i)  # independent of the table's seed 11
+        for name in COMPARISONS:
+            ask_ev = (result.actions["play"] if name == "play" else result.options[name]).ev
+            column = {"rumba": "ev_rumba", "play": "ev_play"}.get(name, f"ev_{name}")
+            values[name].append((float(row[column]), float(row[column + "_half"]), ask_ev.mean, ask_ev.half_width))
+    return {name: np.array(v) for name, v in values.items()}
+
+
+def _outside(values: np.ndarray, shift: float = 0.0) -> np.ndarray:
+    table_ev, table_half, ask_ev, ask_half = values.T
+    combined = np.hypot(table_half, ask_half) / 1.959963984540054 * Z_FAMILY
+    return np.abs(table_ev + shift - ask_ev) > combined + 1e-9
+
+
+def test_table_agrees_with_ask_on_50_random_cells(agreement):
+    for name, values in agreement.items():
+        bad = np.flatnonzero(_outside(values))
+        assert bad.size == 0, (name, values[bad])
+    # the comparison is not vacuous: the values spread over points, the intervals are tight
+    assert np.ptp(agreement["rumba"][:, 0]) > 3 and np.median(agreement["rumba"][:, 1]) < 0.5
+
+
+def test_agreement_check_catches_a_shifted_table(agreement):
+    """Negative control: the same check on values shifted by 1.5 points fails, for rumba and for play."""
+    assert _outside(agreement["rumba"], shift=1.5).sum() >= 10
+    assert _outside(agreement["play"], shift=1.5).sum() >= 10
+    assert _outside(agreement["rumba"], shift=-1.5).any()
+
+
+def test_answer_is_the_same_for_any_trump_suit_and_side_suit_order(tiny_table):
+    spec, _, table = tiny_table
+    rng = random.Random(3)
+    for r in rng.sample(range(len(table.frame)), 20):
+        row = table.frame.iloc[r]
+        base = answer_from_table(table, _situation(row, TINY, spec.players), MODEL, PLAY)
+        assert base is not None and base.meta["cell"] == int(row["cell"])
+        for _ in range(3):
+            perm = _random_relabel(rng, TINY)
+            other = answer_from_table(table, _situation(row, TINY, spec.players, perm), MODEL, PLAY)
+            assert other is not None and other.meta == base.meta
+            a, b = base.to_dict(), other.to_dict()
+            for d in (a, b):
+                trump = d.pop("trump")[0]
+                d.pop("hand")
+                for section in ("actions", "play_options"):
+                    for option in d[section].values():  # the same discards up to renamed suits
+                        option["discard"] = sorted((c[0] == trump, c[1:]) for c in option.get("discard", []))
+            assert a == b
+
+
+def test_table_row_is_the_canonical_hand(tiny_table):
+    _, _, table = tiny_table
+    trump = enumerate_trump_rank_pairs(TINY).classes.trump_suit
+    hands = table.frame["hand"].to_numpy()
+    assert all(canonical_hand(int(h), trump, TINY) == int(h) for h in np.unique(hands))
+    assert SUITS[trump] == TINY.suits[-1]
+
+
+def test_subset_table_has_no_row_for_other_hands(tmp_path):
+    spec = TableSpec(TINY, 2, MODEL, PLAY, samples_per_cell=50, seed=4, cells=10)
+    build_table(spec, tmp_path, chunk_cells=8)
+    table = load_table(tmp_path)
+    assert len(table.frame) == 2 * 10
+    pairs = enumerate_trump_rank_pairs(TINY)
+    covered = set(zip(table.frame["trump_rank"].astype(int), table.frame["hand"].astype(np.uint64).tolist()))
+    missing = next(i for i in range(len(pairs))
+                   if (int(pairs.trump_ranks[i]), int(pairs.classes.hands[pairs.class_rows[i]])) not in covered)
+    row = {"hand": int(pairs.classes.hands[pairs.class_rows[missing]]), "trump_rank": int(pairs.trump_ranks[missing]),
+           "seat": 0}
+    situation = _situation(row, TINY, 2)
+    assert table_cell(table, situation) is None
+    assert answer_from_table(table, situation, MODEL, PLAY) is None
+    present = _situation(table.frame.iloc[0], TINY, 2)
+    assert table_cell(table, present) is not None
+    # a table answers only for its own models, player count and an unknown history
+    assert answer_from_table(table, present, MODEL, PLAY) is not None
+    assert answer_from_table(table, present, get_model("bold"), PLAY) is None
+    assert answer_from_table(table, present, MODEL, "greedy") is None
+    three = analysis.make_situation(_hand_text(mask_of(present.hand)), format_card(present.trump_card), 3, 0, TINY)
+    assert answer_from_table(table, three, MODEL, PLAY) is None
+    seat1 = _situation(table.frame[table.frame["seat"] == 1].iloc[0], TINY, 2)
+    said = analysis.make_situation(_hand_text(mask_of(seat1.hand)), format_card(seat1.trump_card), 2, 1, TINY,
+                                   before="play")
+    assert answer_from_table(table, seat1, MODEL, PLAY) is not None
+    assert answer_from_table(table, said, MODEL, PLAY) is None
+
+
+def test_no_table_is_an_error_naming_the_command(tmp_path):
+    with pytest.raises(TableError, match="tables build"):
+        load_table(tmp_path)
+    assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.xfail(strict=True, reason="BUG (rumbaodds/tables.py table_cell + handclasses.py premise): the lookup "
+                   "answers a hand with renamed suits from its class row, but the engine is not suit-symmetric: "
+                   "RULES.md 6 breaks ties between side suits C < D < H < S (greedy, expert, lowest_keep), so in tiny, "
+                   "3 players, seat 2, trump HJ: ask rumba EV is -1.08 for CJ HK but -0.35 for DJ HK (+-0.06, 40k "
+                   "deals), one class, one table row")
+def test_table_answer_for_renamed_suits_agrees_with_ask(tiny_table):
+    spec, _, table = tiny_table
+    z = NormalDist().inv_cdf(1 - 1e-3 / 2)
+    for hand in ("CJ HK", "DJ HK"):  # the same class: DJ HK is CJ HK with the side suits C and D swapped
+        situation = analysis.make_situation(hand, "HJ", 3, 2, TINY)
+        from_table = answer_from_table(table, situation, MODEL, PLAY).options["rumba"].ev
+        asked = analysis.ask(hand, "HJ", 3, 2, rules=TINY, opponents=MODEL, play=PLAY, samples=40_000,
+                             seed=99).options["rumba"].ev
+        sd = np.hypot(from_table.half_width, asked.half_width) / 1.959963984540054
+        assert abs(from_table.mean - asked.mean) <= z * sd, (hand, from_table, asked)
