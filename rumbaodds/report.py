@@ -42,6 +42,7 @@ import html
 import io
 import json
 import shlex
+import textwrap
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -62,7 +63,7 @@ if TYPE_CHECKING:  # matplotlib is imported when a chart is drawn (keeps the CLI
     from matplotlib.figure import Figure
 
 # -- budget -------------------------------------------------------------------------------
-QUICK_CELLS = 2_000  # (trump rank, class) pairs per seat in a quick table
+QUICK_CELLS = 3_000  # (trump rank, class) pairs per seat in a quick table
 QUICK_SAMPLES = 200  # deals per cell
 QUICK_KNOCK_SAMPLES = 400  # deals per trump rank for knock.parquet
 QUICK_KNOCK_INNER = 50  # inner deals per deal for the no-knock choice
@@ -72,7 +73,7 @@ REPORT_MODELS = ("default", "cautious", "bold")
 MODEL_PLAYERS = {"swiss": 5, "flemish": 4}  # the usual table for the opponent-model comparison
 COUNT_DOWN = "Scores count down: a negative change is good, the best choice has the lowest expected change."
 MIN_CELLS = 3  # a heatmap box or a point of a line needs at least this many cells
-DPI = 72
+DPI = 90
 KINDS = ("pass", "rumba", "play")  # tie order of the table kernel: pass, Rumba, play
 
 COLUMNS = ["seat", "trump_rank", "class_row", "weight", "n_trumps", "top_trump", "side_aces", "side_kings",
@@ -402,21 +403,19 @@ class RuleCard:
 
     def lines(self, rules: RuleSet) -> list[str]:
         out = [f"Call Rumba when {self.normal.rumba.text(rules)}."]
-        if self.normal.sit_below <= 0:
-            out.append("Never sit out: always play.")
-        else:
-            out.append(f"Sit out when your hand is worth less than {self.normal.sit_below} points.")
+        out.append(f"Sit out when {_below(self.normal.sit_below)}." if self.normal.sit_below > 0
+                   else "Never sit out: always play.")
         if self.third is not None:
-            nth = _ordinal(rules.sit_out_limit)
-            if self.third.sit_below <= 0:
-                out.append(f"With {rules.sit_out_limit - 1} passes behind you (the {nth} costs "
-                           f"{rules.sit_out_penalty}): always play, or throw in when you may.")
-            else:
-                out.append(f"With {rules.sit_out_limit - 1} passes behind you (the {nth} costs "
-                           f"{rules.sit_out_penalty}): sit out only below {self.third.sit_below} points.")
+            behind = f"After {rules.sit_out_limit - 1} passes in a row (the next costs {rules.sit_out_penalty})"
+            out.append(f"{behind}: sit out only when {_below(self.third.sit_below)}." if self.third.sit_below > 0
+                       else f"{behind}: always play, or throw in if you may.")
         if self.knock is not None:
             out.append(f"Dealer: knock when {self.knock.text()}.")
         return out
+
+
+def _below(q: int) -> str:
+    return "your hand is worth 0 points" if q == 1 else f"your hand is worth less than {q} points"
 
 
 def _ordinal(n: int) -> str:
@@ -479,7 +478,15 @@ def new_figure(width: float, height: float) -> Figure:
 
 
 def _footer(fig: Figure, note: str) -> None:
-    fig.supxlabel(f"{note}\n{COUNT_DOWN}", fontsize=8.5, color="#333333")
+    """Sample counts and the sign convention under the charts, wrapped to the figure's width."""
+    width = max(60, int(fig.get_figwidth() * 14.5))
+    text = "\n".join(textwrap.wrap(note, width) + textwrap.wrap(COUNT_DOWN, width))
+    fig.supxlabel(text, fontsize=8.5, color="#333333")
+
+
+def _title(fig: Figure, title: str) -> None:
+    width = max(40, int(fig.get_figwidth() * 8))
+    fig.suptitle("\n".join(textwrap.wrap(title, width)), fontsize=13, fontweight="bold")
 
 
 def fig_png(fig: Figure, dpi: int = DPI) -> bytes:
@@ -502,15 +509,18 @@ def fig_png(fig: Figure, dpi: int = DPI) -> bytes:
 
 def _heatmap(ax, fig, grid: pd.DataFrame, title: str, label: str, fmt: str, cmap: str, vmin: float, vmax: float,
              xlabel: str, ylabel: str):
+    if grid.size == 0:  # too few cells for any box: an empty (grey) map that still says what it is
+        grid = pd.DataFrame([[np.nan]], index=["-"], columns=["-"])
     data = np.ma.masked_invalid(grid.to_numpy(dtype=float))
-    cm = _mpl().colormaps[cmap].copy()
-    cm.set_bad("#e8e8e8")
+    cm = _mpl().colormaps[cmap].with_extremes(bad="#e8e8e8")
     im = ax.imshow(data, origin="lower", aspect="auto", cmap=cm, vmin=vmin, vmax=vmax)
     ax.set_xticks(range(grid.shape[1]), [str(c) for c in grid.columns])
     ax.set_yticks(range(grid.shape[0]), [str(r) for r in grid.index])
     ax.set_title(title, fontsize=10)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
+    if grid.shape[1] > 10 and fmt.endswith(".1f"):  # many boxes: whole points fit, tenths would overlap
+        fmt = fmt[:-3] + ".0f"
     span = vmax - vmin
     for i in range(grid.shape[0]):
         for j in range(grid.shape[1]):
@@ -548,10 +558,23 @@ def _seat_lines(ax, frame, players, value, scale, min_cells, ylabel, title):
             continue
         ax.plot(g["hand_points"], g[value] * scale, marker="o", ms=2.5, lw=1.3, color=colors(seat % 10),
                 label=seat_label(seat, players))
-    ax.set_xlabel("hand points (sum of keep values)")
+    _points_axis(ax)
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=10)
     ax.grid(alpha=0.3)
+
+
+def _legend(ax, **kwargs) -> None:
+    """A legend where there is something to name (a chart with too few cells may have no lines)."""
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(**kwargs)
+
+
+def _points_axis(ax) -> None:
+    from matplotlib.ticker import MaxNLocator
+
+    ax.set_xlabel("hand points (sum of keep values)")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
 
 
 def sample_note(cells_per_seat: int, seats: int, samples: int, quick: bool) -> str:
@@ -568,7 +591,8 @@ def call_chart(frame: pd.DataFrame, rules: RuleSet, players: int, note: str, min
     with_trumps = frame[frame["n_trumps"] > 0]
     ps = _grid(with_trumps, "n_trumps", "top_trump", "p_success", min_cells, 100.0, ranks)
     edge = _grid(with_trumps, "n_trumps", "top_trump", "rumba_edge", min_cells, 1.0, ranks)
-    hon = frame.assign(honours=[honours(a, k) for a, k in zip(frame["side_aces"], frame["side_kings"])])
+    hon = frame.assign(honours=[honours(min(a, 2), min(k, 2)) for a, k in zip(frame["side_aces"],
+                                                                                frame["side_kings"])])
     hon_order = sorted(set(hon["honours"]), key=lambda s: (3 * s.count("A") + s.count("K"), s))
     edge_h = _grid(hon, "n_trumps", "honours", "rumba_edge", min_cells, 1.0, hon_order)
     for g in (ps, edge):
@@ -582,7 +606,7 @@ def call_chart(frame: pd.DataFrame, rules: RuleSet, players: int, note: str, min
              "highest trump held", "number of trumps held (cards)")
     _heatmap(axs[0, 2], fig, edge_h, "Same edge by side aces (A) and kings (K) held",
              "points per hand (negative: Rumba better)", "+.1f", "RdBu_r", -lim, lim,
-             "side aces and kings held ('-': none)", "number of trumps held (cards)")
+             "side aces and kings held ('-': none; 3 counted as 2)", "number of trumps held (cards)")
     _seat_lines(axs[1, 0], frame, players, "p_success", 100.0, min_cells, "P(Rumba succeeds), % of hands",
                 "P(success) by hand points and seat")
     axs[1, 0].set_ylim(0, 100)
@@ -593,8 +617,8 @@ def call_chart(frame: pd.DataFrame, rules: RuleSet, players: int, note: str, min
     _seat_lines(axs[1, 2], frame, players, "rumba_best", 100.0, min_cells, "hands where Rumba is best, %",
                 "Share of hands where Rumba is the best choice")
     axs[1, 2].set_ylim(-2, 102)
-    axs[1, 0].legend(fontsize=7.5, loc="upper left", title="speaking seat", title_fontsize=7.5)
-    fig.suptitle(f"{rules.name}, {players} players: when to call Rumba", fontsize=13, fontweight="bold")
+    _legend(axs[1, 0], fontsize=7.5, loc="upper left", title="speaking seat", title_fontsize=7.5)
+    _title(fig, f"{rules.name}, {players} players: when to call Rumba")
     _footer(fig, note)
     return fig
 
@@ -626,7 +650,7 @@ def knock_chart(knocks: dict[int, pd.DataFrame], rules: RuleSet, note: str) -> F
     ax1.set_ylabel("EV(knock) - EV(no knock), points per hand")
     ax1.set_title("Knocking minus not knocking, 95% intervals (below 0: knock)", fontsize=10)
     ax1.legend(fontsize=7.5)
-    fig.suptitle(f"{rules.name}: should the dealer knock?", fontsize=13, fontweight="bold")
+    _title(fig, f"{rules.name}: should the dealer knock?")
     _footer(fig, note)
     return fig
 
@@ -642,12 +666,12 @@ def sitout_chart(frames: dict[int, pd.DataFrame], rules: RuleSet, note: str,
     for j, (players, f) in enumerate(sorted(frames.items())):
         ax = axs[0, j]
         _seat_lines(ax, f, players, "ev_play", 1.0, min_cells, "EV(play, best exchange), points per hand",
-                    f"{players} players: EV of playing")
+                    f"{players} players: EV of playing\n(above a line: passing is better)")
         ax.axhline(0, color="black", lw=1, label="pass (0)")
         if third:
             pen = float((f["ev_pass_penalised"] * f["w"]).sum() / f["w"].sum())
             ax.axhline(pen, color="crimson", lw=1, ls="--", label=f"{nth} pass in a row ({pen:+.1f})")
-        ax.legend(fontsize=6.5, loc="upper right")
+        _legend(ax, fontsize=6.5, loc="upper right")
         ax = axs[1, j]
         g = grouped(f, "hand_points", "sit_best", min_cells)
         ax.plot(g["hand_points"], g["sit_best"] * 100, color="black", marker="o", ms=3, label="usual pass (0)")
@@ -659,13 +683,12 @@ def sitout_chart(frames: dict[int, pd.DataFrame], rules: RuleSet, note: str,
             ax.axvline(cards[players].normal.sit_below - 0.5, color="grey", ls=":",
                        label=f"card: sit out below {cards[players].normal.sit_below}")
         ax.set_ylim(-2, 102)
-        ax.set_xlabel("hand points (sum of keep values)")
+        _points_axis(ax)
         ax.set_ylabel("hands where sitting out is best, %")
-        ax.set_title(f"{players} players: sitting out is best (all seats)", fontsize=10)
+        ax.set_title(f"{players} players: sitting out is best\n(all seats)", fontsize=10)
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=6.5, loc="upper right")
-    fig.suptitle(f"{rules.name}: when to sit out (top: passing beats playing where the curve is above the line)",
-                 fontsize=12.5, fontweight="bold")
+        _legend(ax, fontsize=6.5, loc="upper right")
+    _title(fig, f"{rules.name}: when to sit out")
     _footer(fig, note)
     return fig
 
@@ -691,11 +714,11 @@ def model_chart(frames: dict[str, pd.DataFrame], rules: RuleSet, players: int, n
     ax0.set_title("Rumba is best (dotted: call threshold)", fontsize=10)
     ax1.set_title("Sitting out is best", fontsize=10)
     for ax in (ax0, ax1):
-        ax.set_xlabel("hand points (sum of keep values)")
+        _points_axis(ax)
         ax.set_ylabel("share of hands, %")
         ax.set_ylim(-2, 102)
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=7.5, title="opponent model", title_fontsize=7.5)
+        _legend(ax, fontsize=7.5, title="opponent model", title_fontsize=7.5)
     x = np.arange(3)
     width = 0.8 / max(1, len(shares))
     for i, (name, vals) in enumerate(shares.items()):
@@ -707,8 +730,7 @@ def model_chart(frames: dict[str, pd.DataFrame], rules: RuleSet, players: int, n
     ax2.set_ylabel("share of all hands (weighted), %")
     ax2.set_title("How often each choice is best", fontsize=10)
     ax2.legend(fontsize=7.5, title="opponent model", title_fontsize=7.5)
-    fig.suptitle(f"{rules.name}, {players} players: how the answers move with the opponents' style",
-                 fontsize=13, fontweight="bold")
+    _title(fig, f"{rules.name}, {players} players: how the answers move with the opponents' style")
     _footer(fig, note)
     return fig
 
@@ -756,7 +778,7 @@ table{border-collapse:collapse;font-size:.92em}td,th{border:1px solid #ccc;paddi
 th{background:#f2f2f2;text-align:left}.card td{font-size:.95em}.num{text-align:right;white-space:nowrap}
 figure{margin:10px 0 24px}figure img{max-width:100%;height:auto;border:1px solid #ddd}
 figcaption{font-size:.9em;color:#333}code,pre{background:#f4f4f4;font-size:.9em}pre{padding:8px;overflow-x:auto}
-.small{font-size:.85em;color:#444}
+.small{font-size:.85em;color:#444}td.rule{min-width:560px}
 """
 
 
@@ -777,15 +799,15 @@ def card_html(data: ReportData) -> str:
         if rules.knock:
             knock = "<td class=num>—</td>" if card.knock is None else \
                 f"<td class=num>{_pct(card.knock.agreement)} / {card.knock.points_lost:.2f}</td>"
-        rows.append(f"<tr><th>{card.players}</th><td>{'<br>'.join(html.escape(x) for x in lines)}</td>"
+        rows.append(f"<tr><th>{card.players}</th><td class=rule>{'<br>'.join(html.escape(x) for x in lines)}</td>"
                     f"<td class=num>{_pct(card.normal.agreement)}</td><td class=num>{card.normal.points_lost:.2f}</td>"
                     f"<td class=num>{held}</td>{third}{knock}</tr>")
     head = ("<tr><th>players</th><th>the card</th><th>agrees with the table</th>"
-            "<th>points given away per hand</th><th>same, held-out half</th>")
+            "<th>points given away per hand</th><th>same, held-out</th>")
     if rules.sit_out_limit > 0:
-        head += f"<th>{_ordinal(rules.sit_out_limit)} pass in a row: agrees / points</th>"
+        head += f"<th>after {rules.sit_out_limit - 1} passes: agrees / points</th>"
     if rules.knock:
-        head += "<th>knock: trump ranks agreeing / points</th>"
+        head += "<th>knock: ranks agreeing / points</th>"
     head += "</tr>"
     return (f"<p class=small>{html.escape(data.hand_points_text)}</p>"
             f"<table class=card>{head}{''.join(rows)}</table>")

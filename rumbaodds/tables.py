@@ -172,13 +172,19 @@ def build_table(spec: TableSpec, out_dir: str | Path, chunk_cells: int = 20_000,
     chunks_dir.mkdir(parents=True, exist_ok=True)
     manifest_path = out / "manifest.json"
     manifest = spec.manifest()
+    manifest["chunk_cells"] = chunk_cells  # chunk files are numbered: a resume must cut the plan the same way
     if manifest_path.exists():
         previous = json.loads(manifest_path.read_text())
+        if previous.get("chunk_cells") != chunk_cells:
+            raise TableError(f"{out} was started with --chunk-cells {previous.get('chunk_cells')}: resume with the "
+                             f"same value")
         for key, value in manifest.items():
             if previous.get(key) != value:
                 raise TableError(f"{out} holds a build with other settings ({key} differs); use another --out "
                                  f"folder or remove it")
         manifest = previous
+        for stale in chunks_dir.glob("chunk-*.tmp*"):  # a write cut short by a kill
+            stale.unlink(missing_ok=True)
     else:
         manifest["started"] = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
         manifest["version"] = package_version()

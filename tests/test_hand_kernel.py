@@ -246,6 +246,7 @@ def test_knock_batch_independent_of_threads_and_split():
 # =============================================================================
 # ask_exact on a tiny rule set
 # =============================================================================
+RENAMINGS = 2  # orders of TINY's two side suits (SIMULATION.md step 2b)
 TINY = SWISS.replace(name="tiny", suits="DHS", ranks="QKA", hand_size=2, min_players=2, max_players=3,
                      exchange_limit=1, passer_cards="put-away", rumba_min_tricks=2)
 # hand points of two cards reach 11: a model that calls Rumba and plays often enough to reject orders
@@ -253,39 +254,47 @@ TINY_MODEL = OpponentModel("tiny", rumba_points=9, play_points=5, join_points=6,
 
 
 def _twin_enumeration(rules, n, seat, hand, trump_card, model, policy, passes, knocked, before):
-    """(accepted orders, {choice: sum of the hero's score}) over every order of the unknown cards, by the twin."""
+    """(accepted (order, side-suit renaming) pairs, {choice: sum of the hero's score}), by the twin."""
     sit = th.Situation(rules, n, seat, trump_card, model, knocked)
     choices = th.hero_choices(rules, n, seat, hand, trump_card, knocked)
     unknown = sorted(th.unknown_cards(rules, hand, trump_card))
     accepted = 0
     sums = dict.fromkeys(choices, 0)
     for order in itertools.permutations(unknown):
-        hands, stock = th.deal_opponents(list(order), n, seat, hand, rules.hand_size)
-        earlier = th.earlier_words(sit, hands, before)
+        dealt, dealt_stock = th.deal_opponents(list(order), n, seat, hand, rules.hand_size)
+        earlier = th.earlier_words(sit, dealt, before)
         if earlier is None:
             continue
-        accepted += 1
-        table_card = trump_card
-        if knocked:
-            hands[sit.dealer] = set(hands[sit.dealer])
-            table_card = th.knocker_takes_turned_card(hands[sit.dealer], trump_card, sit.trump)
-        for choice in choices:
-            my_hands = [set(h) for h in hands]
-            my_table = table_card
-            if not knocked:
-                my_hands[seat], my_table = th.hero_hand_after_swap(rules, hand, trump_card)
-            word, k = ("play", int(choice[4:])) if choice.startswith("play") else (choice, 0)
-            spoken = th.speak(sit, my_hands, earlier, word, my_table)
-            score, _tricks, _contested = th.finish_hand(sit, my_hands, spoken, stock, k, 0, policy, passes)
-            sums[choice] += score
+        for rename in th.side_suit_orders(rules, sit.trump):  # SIMULATION.md step 2b, every renaming
+            accepted += 1
+            hands = [{th.renamed(c, rename) for c in h} for h in dealt]
+            stock = [th.renamed(c, rename) for c in dealt_stock]
+            my_hand = [th.renamed(c, rename) for c in hand]
+            table_card = trump_card
+            if knocked:
+                table_card = th.knocker_takes_turned_card(hands[sit.dealer], trump_card, sit.trump)
+            _play_choices(sit, choices, hands, stock, my_hand, table_card, earlier, knocked, policy, passes, sums)
     return accepted, sums
+
+
+def _play_choices(sit, choices, hands, stock, hand, table_card, earlier, knocked, policy, passes, sums):
+    """Add the hero's score of every choice on one renamed deal to ``sums``."""
+    for choice in choices:
+        my_hands = [set(h) for h in hands]
+        my_table = table_card
+        if not knocked:
+            my_hands[sit.seat], my_table = th.hero_hand_after_swap(sit.rules, hand, sit.trump_card)
+        word, k = ("play", int(choice[4:])) if choice.startswith("play") else (choice, 0)
+        spoken = th.speak(sit, my_hands, earlier, word, my_table)
+        score, _tricks, _contested = th.finish_hand(sit, my_hands, spoken, stock, k, 0, policy, passes)
+        sums[choice] += score
 
 
 @pytest.mark.parametrize("seat, before", [(0, None), (1, None), (2, None), (2, ("play", "play"))])
 def test_ask_exact_model_all_accepts_every_order(seat, before):
     """Model ``all`` never throws in, swaps or calls Rumba and always plays: every order is accepted."""
     out = analysis.exact_ask("HA SK", "DQ", 3, seat, rules=TINY, opponents="all", play="greedy", before=before)
-    assert out["_accepted"]["orders"] == math.factorial(len(TINY.deck) - 3)
+    assert out["_accepted"]["orders"] == math.factorial(len(TINY.deck) - 3) * RENAMINGS
 
 
 def test_ask_exact_model_all_never_passes():
@@ -294,7 +303,7 @@ def test_ask_exact_model_all_never_passes():
     names = th.hero_choices(TINY, 3, 2, cards, trump_card)
     codes = np.array([_choice_code(x) for x in names], dtype=np.int64)
     unknown = np.array(th.unknown_cards(TINY, cards, trump_card), dtype=np.int64)
-    for before, want in ((("play", "pass"), 0), (("play", "play"), math.factorial(len(unknown)))):
+    for before, want in ((("play", "pass"), 0), (("play", "play"), math.factorial(len(unknown)) * RENAMINGS)):
         accepted, _s, _q, _t = K.ask_exact(np.uint64(TINY.deck_mask), unknown, np.uint64(mask_of(cards)), trump_card,
                                            3, 2, K.rules_array(TINY), MODELS["all"].as_array(), K.POLICY_GREEDY, 0,
                                            False, before_codes(before, 2), codes)
@@ -317,7 +326,7 @@ def test_ask_exact_equals_twin_enumeration(n, seat, hand, trump, before, knocked
                              passes_in_a_row=passes, dealer_knocked=knocked, before=before)
     accepted, sums = _twin_enumeration(TINY, n, seat, cards, trump_card, TINY_MODEL, policy, passes, knocked, before)
     assert out["_accepted"]["orders"] == accepted
-    assert 0 < accepted <= math.factorial(len(TINY.deck) - 3)
+    assert 0 < accepted <= math.factorial(len(TINY.deck) - 3) * RENAMINGS
     for choice, total in sums.items():
         assert out[choice]["ev"] == pytest.approx(total / accepted, abs=1e-12), choice
 
@@ -327,7 +336,7 @@ def test_ask_exact_conditioning_rejects_orders():
     cards, trump_card = parse_hand("SQ DQ"), parse_card("DK")
     out = analysis.exact_ask("SQ DQ", "DK", 3, 2, rules=TINY, opponents=TINY_MODEL, play="greedy")
     accepted, _sums = _twin_enumeration(TINY, 3, 2, cards, trump_card, TINY_MODEL, "greedy", 0, False, None)
-    assert out["_accepted"]["orders"] == accepted < math.factorial(len(TINY.deck) - 3)
+    assert out["_accepted"]["orders"] == accepted < math.factorial(len(TINY.deck) - 3) * RENAMINGS
 
 
 # =============================================================================
@@ -348,7 +357,12 @@ def test_rumba_all_greedy_seat0_equals_play_greedy(n, hand, trump):
         for j in range(len(deck)):
             k = j + stream.below(len(deck) - j)
             deck[j], deck[k] = deck[k], deck[j]
-        hands = [mask_of(cards)] + [mask_of(deck[5 * (s - 1):5 * s]) for s in range(1, n)]
+        # step 2b: the deal's side suits renamed by one more draw
+        orders = th.side_suit_orders(SWISS, trump_card // 16)
+        rename = orders[stream.below(len(orders))]
+        deck = [th.renamed(c, rename) for c in deck]
+        mine = [th.renamed(c, rename) for c in cards]
+        hands = [mask_of(mine)] + [mask_of(deck[5 * (s - 1):5 * s]) for s in range(1, n)]
         tricks = np.zeros(n, dtype=np.int64)
         play_greedy(np.array(hands, dtype=np.uint64), 0, trump_card // 16, SWISS.follow_code, tricks)
         hist[tricks[0]] += 1

@@ -30,7 +30,8 @@ from rumbaodds.rules import FLEMISH, RuleSet
 from rumbaodds.stats import Z95
 
 PLAYERS = 3
-ORDERS = math.factorial(9)  # 12 cards - 2 in the hand - the turned card
+# 12 cards - 2 in the hand - the turned card, each order under both renamings of the 2 side suits (step 2b)
+ORDERS = math.factorial(9) * 2
 
 # -- tiny rule sets -------------------------------------------------------------------
 # swiss-like: Stechzwang, knock, throw-in (two tens), passers' cards under the stock,

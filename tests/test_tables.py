@@ -38,8 +38,15 @@ from rumbaodds.cards import SUITS, format_card, mask_of
 from rumbaodds.handclasses import canonical_hand, enumerate_trump_rank_pairs
 from rumbaodds.models import get_model
 from rumbaodds.rules import RuleSet, get_rules
-from rumbaodds.tables import (TableError, TableSpec, answer_from_table, build_table, load_table, package_version,
-                              table_cell)
+from rumbaodds.tables import (
+    TableError,
+    TableSpec,
+    answer_from_table,
+    build_table,
+    load_table,
+    package_version,
+    table_cell,
+)
 
 TINY = RuleSet(name="tiny", suits="CDH", ranks="TJQK", hand_size=2, min_players=2, max_players=3, exchange_limit=1,
                rumba_min_tricks=2, throw_in_below="J", knock=False)
@@ -68,7 +75,7 @@ def _random_relabel(rng: random.Random, rules: RuleSet) -> dict[int, int]:
     suits = rules.suit_indices
     shuffled = suits[:]
     rng.shuffle(shuffled)
-    return dict(zip(suits, shuffled))
+    return dict(zip(suits, shuffled, strict=True))
 
 
 def _situation(row, rules: RuleSet, players: int, perm: dict[int, int] | None = None):
@@ -195,9 +202,6 @@ def test_other_settings_in_the_same_folder_are_refused(tiny_table, tmp_path):
     build_table(small, out, chunk_cells=4)  # the same settings still resume (here: nothing to do)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG rumbaodds/tables.py build_table: chunk_cells is not in the manifest and "
-                                       "chunk files are named by index, so resuming with another --chunk-cells "
-                                       "silently reuses chunks with other boundaries: cells go missing")
 def test_resume_with_another_chunk_size_is_refused_or_correct(tmp_path):
     spec = TableSpec(TINY, 3, MODEL, PLAY, samples_per_cell=50, seed=3)
     out = tmp_path / "t"
@@ -254,7 +258,7 @@ N_CELLS = 50
 # (table and ask estimate the same value from independent deals) (EV_table - EV_ask) / sqrt(s1^2 + s2^2)
 # is about standard normal, s = half-width / 1.96. For a family-wise false-alarm rate of 1e-3 over all 200
 # comparisons, Bonferroni gives z = Phi^-1(1 - 1e-3 / (2 * 200)) = 4.56: the combined 95% interval widened
-# by 4.56 / 1.96. With 2,000 deals per side that is about 0.6-1.0 points, so a 1.5-point error is caught
+# by 4.56 / 1.96. With 2,000 deals per side that is about 0.5-1.1 points, so a 1.5-point error is caught
 # (the negative control below).
 FAMILY_ALPHA = 1e-3
 COMPARISONS = ("rumba", "play0", "play1", "play")
@@ -340,7 +344,8 @@ def test_subset_table_has_no_row_for_other_hands(tmp_path):
     table = load_table(tmp_path)
     assert len(table.frame) == 2 * 10
     pairs = enumerate_trump_rank_pairs(TINY)
-    covered = set(zip(table.frame["trump_rank"].astype(int), table.frame["hand"].astype(np.uint64).tolist()))
+    covered = set(zip(table.frame["trump_rank"].astype(int), table.frame["hand"].astype(np.uint64).tolist(),
+                      strict=True))
     missing = next(i for i in range(len(pairs))
                    if (int(pairs.trump_ranks[i]), int(pairs.classes.hands[pairs.class_rows[i]])) not in covered)
     row = {"hand": int(pairs.classes.hands[pairs.class_rows[missing]]), "trump_rank": int(pairs.trump_ranks[missing]),
@@ -369,11 +374,6 @@ def test_no_table_is_an_error_naming_the_command(tmp_path):
     assert os.listdir(tmp_path) == []
 
 
-@pytest.mark.xfail(strict=True, reason="BUG (rumbaodds/tables.py table_cell + handclasses.py premise): the lookup "
-                   "answers a hand with renamed suits from its class row, but the engine is not suit-symmetric: "
-                   "RULES.md 6 breaks ties between side suits C < D < H < S (greedy, expert, lowest_keep), so in tiny, "
-                   "3 players, seat 2, trump HJ: ask rumba EV is -1.08 for CJ HK but -0.35 for DJ HK (+-0.06, 40k "
-                   "deals), one class, one table row")
 def test_table_answer_for_renamed_suits_agrees_with_ask(tiny_table):
     spec, _, table = tiny_table
     z = NormalDist().inv_cdf(1 - 1e-3 / 2)

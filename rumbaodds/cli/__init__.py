@@ -25,8 +25,17 @@ class UserError(click.ClickException):
         click.echo(f"rumbaodds: error: {self.format_message()}", err=True)
 
 
+def interrupted(exc: BaseException) -> bool:
+    """Ctrl-C, also when it lands inside a Numba kernel (then a SystemError caused by it)."""
+    while exc is not None:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
 def friendly_errors(func):
-    """Turn the API's input errors into one-line :class:`UserError`s."""
+    """Turn the API's input errors into one-line :class:`UserError`s, and Ctrl-C into exit code 130."""
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
@@ -34,6 +43,11 @@ def friendly_errors(func):
             return func(*args, **kwargs)
         except (CardError, RulesError) as exc:
             raise UserError(str(exc)) from None
+        except (KeyboardInterrupt, SystemError) as exc:
+            if not interrupted(exc):
+                raise
+            click.echo("rumbaodds: interrupted", err=True)
+            raise SystemExit(130) from None
 
     return wrapper
 

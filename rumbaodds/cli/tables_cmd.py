@@ -11,7 +11,7 @@ from .. import analysis
 from ..models import ModelError, get_model
 from ..rules import get_rules
 from ..tables import TableSpec, answer_from_table, build_table, find_tables, load_table
-from . import UserError, friendly_errors, main
+from . import UserError, friendly_errors, interrupted, main
 from .ask_cmd import _print_ask, progress_bar
 
 DEFAULT_ROOT = "tables"
@@ -57,7 +57,9 @@ def build(rules, players, samples_per_cell, seed, out, opponents, play, cells, c
     try:
         with progress_bar(progress, "building") as update:
             path = build_table(spec, folder, chunk_cells=chunk_cells, progress=update)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, SystemError) as exc:
+        if not interrupted(exc):
+            raise
         click.echo(f"rumbaodds: interrupted; finished chunks are kept in {folder}: run the same command to resume",
                    err=True)
         raise SystemExit(130) from None

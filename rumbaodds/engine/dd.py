@@ -16,11 +16,14 @@ How the search works:
 - Cuts: at a trick boundary when the tricks still needed are none or more
   than are left; on cheap bounds (:func:`trick_bounds`), also inside a trick
   once MAX has played and the fate of the trick is known or bounded.
-- A transposition table: within one deal the cards still held, plus the trick
-  in progress (leader, led suit, winning card and seat), fix the state, since
-  who holds a card never changes. It stores lower / upper bounds of the tricks
-  MAX makes from there, is shared by the searches of one deal, and a stamp per
-  deal replaces clearing it.
+- A transposition table of lower / upper bounds of the tricks MAX makes from
+  a state, shared by the searches of one deal; a stamp per deal replaces
+  clearing it. Within a deal who holds a card never changes, so inside a
+  trick the state is the mask of cards still held plus the trick in progress
+  (leader, led suit, winning card and seat). At a trick boundary the key is
+  coarser and still exact: only the order of the live cards within each suit
+  and their owners matter (:func:`_shape_key`), so states that differ only in
+  which low cards are gone share an entry.
 - Equivalent cards (one hand's cards of one suit with no other live card
   between them, live = every hand plus the current trick) are tried once.
 - Move ordering: the side that wants the trick tries winning cards first.
@@ -37,8 +40,8 @@ from .tricks import beaters, beats, legal_mask, play_greedy
 MAX_SEATS = 7
 MAX_HAND = 5
 MAX_PLIES = MAX_SEATS * MAX_HAND
-TT_BITS = 16  # table entries per chunk of solve_batch: 2**TT_BITS
-TT_BITS_SINGLE = 12  # table entries of one dd_tricks call
+TT_BITS = 18  # table entries per chunk of solve_batch: 2**TT_BITS
+TT_BITS_SINGLE = 16  # table entries of one dd_tricks call
 TT_MIN_POS = 2  # probe the table at trick boundaries and from this many cards into a trick on
 
 # Columns of the per-ply integer stack.
@@ -67,7 +70,7 @@ _H01 = np.uint64(0x0101010101010101)
 
 
 @njit(cache=True, inline="always")
-def popcount(mask):
+def count_cards(mask):
     """Number of cards in a mask, without a loop (bits.popcount loops once per card)."""
     x = mask - ((mask >> U1) & _M1)
     x = (x & _M2) + ((x >> np.uint64(2)) & _M2)
@@ -92,11 +95,11 @@ def check_deal(hands, leader, trump, seat):
     n = hands.shape[0]
     if n < 2 or n > MAX_SEATS:
         raise ValueError("double-dummy solver: a deal has 2..7 hands")
-    size = popcount(hands[0])
+    size = count_cards(hands[0])
     if size > MAX_HAND:
         raise ValueError("double-dummy solver: a hand holds at most 5 cards")
     for p in range(1, n):
-        if popcount(hands[p]) != size:
+        if count_cards(hands[p]) != size:
             raise ValueError("double-dummy solver: all hands must hold the same number of cards")
     if leader < 0 or leader >= n or seat < 0 or seat >= n:
         raise ValueError("double-dummy solver: leader and seat must be seats of the deal")
@@ -181,33 +184,33 @@ def trick_bounds(hands, n, seat, held, on_lead, trump, left, pending):
         top = mine
     else:
         top = mine & above_in_suit(highest_card(other_trumps))
-    lower = popcount(top)
+    lower = count_cards(top)
     if on_lead and own != top:
         most = 0
         if other_trumps != U0:
             for p in range(n):
                 if p != seat:
-                    m = popcount(hands[p] & lane)
+                    m = count_cards(hands[p] & lane)
                     if m > most:
                         most = m
         drawn = lower >= most
         if drawn:
-            lower = popcount(mine)
+            lower = count_cards(mine)
         for suit in range(4):
             if suit == trump:
                 continue
             side = suit_lane(suit)
             theirs = others & side
             if theirs == U0:
-                tops = popcount(own & side)
+                tops = count_cards(own & side)
             else:
-                tops = popcount(own & above_in_suit(highest_card(theirs)))
+                tops = count_cards(own & above_in_suit(highest_card(theirs)))
             if tops == 0:
                 continue
             if not drawn:
                 for p in range(n):
                     if p != seat and (hands[p] & lane) != U0:
-                        length = popcount(hands[p] & side) - ((pending >> p) & 1)
+                        length = count_cards(hands[p] & side) - ((pending >> p) & 1)
                         if length < tops:
                             tops = length
             if tops > 0:
@@ -220,7 +223,7 @@ def trick_bounds(hands, n, seat, held, on_lead, trump, left, pending):
     if (others & over) != U0:
         for p in range(n):
             if p != seat:
-                m = popcount(hands[p] & over) - ((pending >> p) & 1)
+                m = count_cards(hands[p] & over) - ((pending >> p) & 1)
                 if m > worst:
                     worst = m
     return lower, left - worst
@@ -293,12 +296,64 @@ def gen_moves(hands, n, cur, seat, pos, tlead, led, wcard, wseat, trump, follow,
     return count
 
 
+@njit(cache=True, inline="always")
+def _probe(lo, hi, tag, tt_keys, tt_infos, size_mask):
+    """Info word of the entry for this key and tag, or -1. Entries live in buckets of two slots."""
+    slot = _slot(lo, hi, tag & 0xFFFF, size_mask)
+    for _ in range(2):
+        info = tt_infos[slot]
+        if (info >> 8) == tag and tt_keys[slot, 0] == lo and tt_keys[slot, 1] == hi:
+            return info
+        slot ^= 1
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _store(lo, hi, tag, left, need, result, tt_keys, tt_infos, size_mask):
+    """Record that MAX can (``result``) or cannot make ``need`` more tricks from this state.
+
+    ``tag``: stamp of the deal, tricks left and the trick in progress. A new
+    entry takes the slot of its bucket left by an earlier deal, else the one
+    with fewer tricks left (the cheaper state to search again).
+    """
+    slot = _slot(lo, hi, tag & 0xFFFF, size_mask)
+    lb = 0
+    ub = left
+    found = False
+    for _ in range(2):
+        info = tt_infos[slot]
+        if (info >> 8) == tag and tt_keys[slot, 0] == lo and tt_keys[slot, 1] == hi:
+            lb = (info >> 4) & 15
+            ub = info & 15
+            found = True
+            break
+        slot ^= 1
+    if not found:
+        # slot is back at the first of the pair
+        stamp = tag >> 19
+        first = tt_infos[slot]
+        second = tt_infos[slot ^ 1]
+        if (first >> 27) == stamp and ((second >> 27) != stamp or ((second >> 24) & 7) < ((first >> 24) & 7)):
+            slot ^= 1
+    if result:
+        if need > lb:
+            lb = need
+    elif need - 1 < ub:
+        ub = need - 1
+    tt_keys[slot, 0] = lo
+    tt_keys[slot, 1] = hi
+    tt_infos[slot] = (tag << 8) | (lb << 4) | ub
+
+
 @njit(cache=True)
 def can_make(hands, leader, trump, follow, seat, k, tt_keys, tt_infos, stamp, st, mv, um, owner):
-    """Can ``seat`` make at least ``k`` tricks? ``hands`` is restored on return."""
+    """Can ``seat`` make at least ``k`` tricks?
+
+    ``hands`` is restored on return; ``owner`` is scratch (see :func:`new_stack`).
+    """
     n = hands.shape[0]
     size_mask = np.uint64(tt_keys.shape[0] - 1)
-    hsize = popcount(hands[0])
+    hsize = count_cards(hands[0])
     d = 0
     st[0, _CUR] = leader
     st[0, _LED] = -1
@@ -485,55 +540,6 @@ def can_make(hands, leader, trump, follow, seat, k, tt_keys, tt_infos, stamp, st
                 break  # MAX's card failed or MIN's card did not refute: try the next one
 
 
-@njit(cache=True, inline="always")
-def _probe(lo, hi, tag, tt_keys, tt_infos, size_mask):
-    """Info word of the entry for this key and tag, or -1. Entries live in buckets of two slots."""
-    slot = _slot(lo, hi, tag & 0xFFFF, size_mask)
-    for _ in range(2):
-        info = tt_infos[slot]
-        if (info >> 8) == tag and tt_keys[slot, 0] == lo and tt_keys[slot, 1] == hi:
-            return info
-        slot ^= 1
-    return -1
-
-
-@njit(cache=True, inline="always")
-def _store(lo, hi, tag, left, need, result, tt_keys, tt_infos, size_mask):
-    """Record that MAX can (``result``) or cannot make ``need`` more tricks from this state.
-
-    ``tag``: stamp of the deal, tricks left and the trick in progress. A new
-    entry takes the slot of its bucket left by an earlier deal, else the one
-    with fewer tricks left (the cheaper state to search again).
-    """
-    slot = _slot(lo, hi, tag & 0xFFFF, size_mask)
-    lb = 0
-    ub = left
-    found = False
-    for _ in range(2):
-        info = tt_infos[slot]
-        if (info >> 8) == tag and tt_keys[slot, 0] == lo and tt_keys[slot, 1] == hi:
-            lb = (info >> 4) & 15
-            ub = info & 15
-            found = True
-            break
-        slot ^= 1
-    if not found:
-        # slot is back at the first of the pair
-        stamp = tag >> 19
-        first = tt_infos[slot]
-        second = tt_infos[slot ^ 1]
-        if (first >> 27) == stamp and ((second >> 27) != stamp or ((second >> 24) & 7) < ((first >> 24) & 7)):
-            slot ^= 1
-    if result:
-        if need > lb:
-            lb = need
-    elif need - 1 < ub:
-        ub = need - 1
-    tt_keys[slot, 0] = lo
-    tt_keys[slot, 1] = hi
-    tt_infos[slot] = (tag << 8) | (lb << 4) | ub
-
-
 @njit(cache=True)
 def solve_one(hands, leader, trump, follow, seat, tt_keys, tt_infos, stamp, st, mv, um, owner):
     """Double-dummy tricks of ``seat``, with the scratch given; ``stamp`` must be new for the table.
@@ -541,7 +547,7 @@ def solve_one(hands, leader, trump, follow, seat, tt_keys, tt_infos, stamp, st, 
     ``hands`` is used as work space and restored on return.
     """
     n = hands.shape[0]
-    left = popcount(hands[0])
+    left = count_cards(hands[0])
     held = U0
     for p in range(n):
         held |= hands[p]
@@ -558,7 +564,8 @@ def solve_one(hands, leader, trump, follow, seat, tt_keys, tt_infos, stamp, st, 
     if can_make(hands, leader, trump, follow, seat, k, tt_keys, tt_infos, stamp, st, mv, um, owner):
         lower = k
         while lower < upper:
-            if not can_make(hands, leader, trump, follow, seat, lower + 1, tt_keys, tt_infos, stamp, st, mv, um, owner):
+            if not can_make(hands, leader, trump, follow, seat, lower + 1, tt_keys, tt_infos, stamp,
+                            st, mv, um, owner):
                 break
             lower += 1
         return lower

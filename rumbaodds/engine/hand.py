@@ -33,6 +33,7 @@ C_PASS, C_RUMBA, C_THROW_IN, C_PLAY = 0, 1, 2, 3
 # card play: everybody greedy / everybody expert / only the Rumba player expert / only the defenders expert
 POLICY_GREEDY, POLICY_EXPERT, POLICY_EXPERT_RUMBA, POLICY_EXPERT_DEFENCE = 0, 1, 2, 3
 MAX_TRIES = 10_000
+PERM_AT = 64  # where the side-suit renaming lives in the ``cards`` scratch array
 JACK = RANKS.index("J")
 TWO = RANKS.index("2")
 
@@ -499,7 +500,7 @@ def new_scratch(n, unknown_size):
     deck = np.empty(unknown_size, dtype=np.int64)
     hands = np.zeros((4, n), dtype=np.uint64)  # dealt, per-choice copy, active seats in play, spare
     ints = np.zeros((4, n), dtype=np.int64)  # earlier words, per-choice words, tricks, spare
-    cards = np.zeros(64, dtype=np.int64)  # the stock during the exchange
+    cards = np.zeros(PERM_AT + 4, dtype=np.int64)  # the stock during the exchange, then the side-suit order
     return deck, hands, ints, cards
 
 
@@ -563,7 +564,7 @@ def hero_swaps_two(hero_hand, trump_card, rp):
 
 @njit(cache=True)
 def deal_in_order(deck, hero_hand, trump_card, n, hero, rp, mp, knocked, before, hands, words):
-    """Steps 1-2 on one order of the unknown cards: deal, knock exchange, earlier words.
+    """Steps 1-2 on one order of the unknown cards: deal, earlier words.
 
     Returns (accepted, rumba seat, turned card, cards dealt); the stock is
     ``deck[cards dealt:]``.
@@ -581,21 +582,77 @@ def deal_in_order(deck, hero_hand, trump_card, n, hero, rp, mp, knocked, before,
             mask |= bit(deck[pos])
             pos += 1
         hands[s] = mask
-    turned = trump_card
-    if knocked:  # the dealer took the trump card for his weakest card if it is weaker [D-3]
-        dealer = hands[n - 1]
-        low = weakest(dealer, trump)
-        if strength(trump_card, trump) > strength(low, trump):
-            hands[n - 1] = (dealer & ~bit(low)) | bit(trump_card)
-            turned = -1
     jack_forced = rp[R_JACK_FORCES] == 1 and (trump_card & 15) == JACK
-    ok, void, rumba_seat, turned = earlier_words(hands, hero, before, knocked, jack_forced, turned, trump, rp, mp,
-                                                 words, False)
+    ok, void, rumba_seat, turned = earlier_words(hands, hero, before, knocked, jack_forced, trump_card, trump, rp,
+                                                 mp, words, False)
     if ok:
         hands[hero] = hero_swaps_two(hero_hand, trump_card, rp)
         if hands[hero] != hero_hand:
             turned = two_of(trump)
     return ok, rumba_seat, turned, pos
+
+
+@njit(cache=True)
+def side_suit_count(deck_mask, trump):
+    count = 0
+    for suit in range(4):
+        if suit != trump and (deck_mask >> np.uint64(16 * suit)) & np.uint64(0xFFFF):
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def side_suit_permutation(deck_mask, trump, p, perm):
+    """``perm[s]``: the suit that suit ``s`` becomes in the ``p``-th (lexicographic) order of the side suits."""
+    sides = np.empty(4, dtype=np.int64)
+    k = 0
+    for suit in range(4):
+        perm[suit] = suit
+        if suit != trump and (deck_mask >> np.uint64(16 * suit)) & np.uint64(0xFFFF):
+            sides[k] = suit
+            k += 1
+    free = sides[:k].copy()
+    left = k
+    for i in range(k):
+        block = 1
+        for j in range(2, left):
+            block *= j
+        pick = p // block
+        p %= block
+        perm[sides[i]] = free[pick]
+        for j in range(pick, left - 1):
+            free[j] = free[j + 1]
+        left -= 1
+
+
+@njit(cache=True, inline="always")
+def relabel(mask, perm):
+    out = U0
+    for suit in range(4):
+        out |= ((mask >> np.uint64(16 * suit)) & np.uint64(0xFFFF)) << np.uint64(16 * perm[suit])
+    return out
+
+
+@njit(cache=True)
+def rename_side_suits(hands, n, stock, perm, knocked, trump_card, turned):
+    """Step 2b: the accepted deal with its side suits renamed, then the knocking dealer's exchange.
+
+    Renaming by a random order per deal makes the C < D < H < S tie-break of
+    the card play (RULES.md §6) favour no side suit on average, so every hand
+    of a class (handclasses.py) has the same value. Returns the turned card.
+    """
+    for s in range(n):
+        hands[s] = relabel(hands[s], perm)
+    for j in range(stock.shape[0]):
+        stock[j] = perm[stock[j] >> 4] * 16 + (stock[j] & 15)
+    trump = trump_card >> 4
+    if knocked:  # the dealer took the trump card for his weakest card if it is weaker [D-3]
+        dealer = hands[n - 1]
+        low = weakest(dealer, trump)
+        if strength(trump_card, trump) > strength(low, trump):
+            hands[n - 1] = (dealer & ~bit(low)) | bit(trump_card)
+            return -1
+    return turned
 
 
 @njit(cache=True)
@@ -614,6 +671,14 @@ def ask_sample(deck_mask, unknown, hero_hand, trump_card, n, hero, rp, mp, polic
                                                     hands2[0], ints[0])
         if ok:
             break
+    trump = trump_card >> 4
+    perm = cards[PERM_AT:PERM_AT + 4]
+    state = next_state(state)
+    orders = 1
+    for j in range(2, side_suit_count(deck_mask, trump) + 1):
+        orders *= j
+    side_suit_permutation(deck_mask, trump, below(state, orders), perm)
+    turned = rename_side_suits(hands2[0], n, deck[pos:size], perm, knocked, trump_card, turned)
     jack_forced = rp[R_JACK_FORCES] == 1 and (trump_card & 15) == JACK
     evaluate_choices(hands2[0], ints[0], rumba_seat, turned, n, hero, choices, passes, knocked, jack_forced,
                      trump_card >> 4, rp, mp, policy, deck_mask, deck[pos:size], size - pos, state, hands2, ints,
@@ -644,8 +709,10 @@ def ask_exact(deck_mask, unknown, hero_hand, trump_card, n, hero, rp, mp, policy
     """Exact expectations by visiting every order of the unknown cards (tiny rule sets only).
 
     Every order is equally likely under the shuffle, so conditioning is a
-    plain filter. Returns (accepted orders, per-choice sums of score, of
-    squared score, per-choice histograms of tricks -1..5). The swiss passers'
+    plain filter; each accepted order is taken under every renaming of the
+    side suits (step 2b). Returns (accepted (order, renaming) pairs,
+    per-choice sums of score, of squared score, per-choice histograms of
+    tricks -1..5). The swiss passers'
     shuffle uses a fixed stream position, so the answer is exact only where
     the exchange cannot reach the passers' cards (the caller checks).
     """
@@ -657,21 +724,34 @@ def ask_exact(deck_mask, unknown, hero_hand, trump_card, n, hero, rp, mp, policy
     squares = np.zeros(choices.shape[0], dtype=np.float64)
     tricks = np.zeros((choices.shape[0], 7), dtype=np.int64)
     accepted = 0
+    trump = trump_card >> 4
     jack_forced = rp[R_JACK_FORCES] == 1 and (trump_card & 15) == JACK
     state = stream_start(0, 0)
+    orders = 1
+    for j in range(2, side_suit_count(deck_mask, trump) + 1):
+        orders *= j
+    perm = np.zeros(4, dtype=np.int64)
+    dealt = np.zeros(n, dtype=np.uint64)
+    stock = np.zeros(size, dtype=np.int64)
     while True:
         deck[:] = order
         ok, rumba_seat, turned, pos = deal_in_order(deck, hero_hand, trump_card, n, hero, rp, mp, knocked, before,
                                                     hands2[0], ints[0])
         if ok:
-            accepted += 1
-            evaluate_choices(hands2[0], ints[0], rumba_seat, turned, n, hero, choices, passes, knocked, jack_forced,
-                             trump_card >> 4, rp, mp, policy, deck_mask, deck[pos:size], size - pos, state, hands2,
-                             ints, cards, out)
-            for c in range(choices.shape[0]):
-                sums[c] += out[c, 0]
-                squares[c] += out[c, 0] * out[c, 0]
-                tricks[c, out[c, 1] + 1] += 1
+            accepted += orders
+            dealt[:] = hands2[0]
+            for p in range(orders):  # every renaming of the side suits, equally likely
+                hands2[0][:] = dealt
+                stock[:size - pos] = deck[pos:size]
+                side_suit_permutation(deck_mask, trump, p, perm)
+                table = rename_side_suits(hands2[0], n, stock[:size - pos], perm, knocked, trump_card, turned)
+                evaluate_choices(hands2[0], ints[0], rumba_seat, table, n, hero, choices, passes, knocked,
+                                 jack_forced, trump, rp, mp, policy, deck_mask, stock[:size - pos], size - pos, state,
+                                 hands2, ints, cards, out)
+                for c in range(choices.shape[0]):
+                    sums[c] += out[c, 0]
+                    squares[c] += out[c, 0] * out[c, 0]
+                    tricks[c, out[c, 1] + 1] += 1
         if not next_permutation(order):
             break
     return accepted, sums, squares, tricks

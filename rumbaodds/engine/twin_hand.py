@@ -6,15 +6,18 @@ written for reading, not for speed: hands are Python sets of card ids
 (``suit * 16 + rank``, cards.py). The Numba kernel ``engine/hand.py``
 implements the same procedure and tests require both to agree sample by
 sample, so the random numbers are drawn exactly as "Random numbers, exactly"
-says: one Fisher-Yates shuffle of the unknown cards per try, then, for every
-choice of the hero, the swiss passers' cards are shuffled from the stream
-position saved after the accepted try. Nothing else draws a random number.
+says: one Fisher-Yates shuffle of the unknown cards per try, one draw for
+the renaming of the side suits after the accepted try (step 2b), then, for
+every choice of the hero, the swiss passers' cards are shuffled from the
+stream position saved after that draw. Nothing else draws a random number.
 
 Comments marked "Decision" settle points where SIMULATION.md is silent; the
 kernel must make the same decisions.
 """
 
 from __future__ import annotations
+
+import itertools
 
 from dataclasses import dataclass
 
@@ -641,6 +644,16 @@ def finish_hand(sit: Situation, hands: list[set[int]], spoken: Speaking, stock: 
 # =============================================================================
 # Public: one sample of a question, one sample of a blind knock
 # =============================================================================
+def side_suit_orders(rules: RuleSet, trump: int) -> list[dict[int, int]]:
+    """Every renaming of the side suits, in lexicographic order: {old suit: new suit}."""
+    sides = sorted(SUITS.index(x) for x in rules.suits if SUITS.index(x) != trump)
+    return [dict(zip(sides, order, strict=True)) for order in itertools.permutations(sides)]
+
+
+def renamed(card: int, rename: dict[int, int]) -> int:
+    return rename.get(suit_of(card), suit_of(card)) * 16 + rank_of(card)
+
+
 def simulate_sample(rules: RuleSet, players: int, seat: int, hand, trump_card: int, model: OpponentModel,
                     policy: str, passes: int = 0, knocked: bool = False, before=None, seed: int = 0,
                     index: int = 0) -> tuple[int, dict[str, tuple[int, int, bool]]]:
@@ -671,6 +684,13 @@ def simulate_sample(rules: RuleSet, players: int, seat: int, hand, trump_card: i
             f"no deal out of {MAX_TRIES} agrees with what the hero has seen: the situation is (almost) "
             f"impossible under the opponent model {model.name!r}"
         )
+    # Step 2b: rename the side suits by an order drawn for this deal, so that
+    # the card play's fixed C < D < H < S tie-break favours no side suit.
+    orders = side_suit_orders(rules, sit.trump)
+    rename = orders[stream.below(len(orders))]
+    hands = [{renamed(c, rename) for c in h} for h in hands]
+    stock = [renamed(c, rename) for c in stock]
+    hand = [renamed(c, rename) for c in hand]
     saved_state = stream.state
 
     table_card = trump_card
