@@ -42,7 +42,7 @@ def run(quick: bool = False) -> list[dict]:
         solve_batch(hands[:4], leaders[:4], trumps[:4], leaders[:4], follow)  # compile / load from cache
         values = solve_batch(hands, leaders, trumps, leaders, follow)
 
-        def job():
+        def job(hands=hands, leaders=leaders, trumps=trumps, follow=follow):
             solve_batch(hands, leaders, trumps, leaders, follow)
 
         both = count / best_time(job, repeat=1 if quick else 3)

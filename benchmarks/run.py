@@ -8,7 +8,7 @@ import time
 
 import numba
 
-from . import bench_greedy, bench_hand, bench_play
+from . import bench_dd, bench_greedy, bench_hand, bench_play, bench_tables
 
 
 def main() -> None:
@@ -18,14 +18,11 @@ def main() -> None:
     print(f"# rumbaodds benchmarks, {time.strftime('%Y-%m-%d %H:%M')}, {platform.processor() or platform.machine()}, "
           f"{numba.get_num_threads()} Numba threads")
     bench_greedy.main(args.quick)
-    try:
-        from . import bench_dd
-    except ImportError:  # pragma: no cover
-        bench_dd = None
-    if bench_dd is not None:
-        bench_dd.main(args.quick) if hasattr(bench_dd, "main") else None
+    bench_dd.main(args.quick)
     bench_hand.main(args.quick)
     bench_play.main(args.quick)
+    bench_tables.main(args.quick)
+    print("\nThe whole swiss 5-player table: python -m benchmarks.bench_tables --full (about an hour)")
 
 
 if __name__ == "__main__":

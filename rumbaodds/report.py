@@ -42,13 +42,12 @@ import html
 import io
 import json
 import shlex
-import textwrap
 import sys
+import textwrap
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -64,7 +63,7 @@ if TYPE_CHECKING:  # matplotlib is imported when a chart is drawn (keeps the CLI
 
 # -- budget -------------------------------------------------------------------------------
 QUICK_CELLS = 3_000  # (trump rank, class) pairs per seat in a quick table
-QUICK_SAMPLES = 200  # deals per cell
+QUICK_SAMPLES = 150  # deals per cell
 QUICK_KNOCK_SAMPLES = 400  # deals per trump rank for knock.parquet
 QUICK_KNOCK_INNER = 50  # inner deals per deal for the no-knock choice
 QUICK_CHUNK = 2_500  # cells per chunk file (fixed: a resumed build must use the same chunks)
@@ -214,9 +213,9 @@ def weighted_share(frame: pd.DataFrame, mask) -> float:
 
 
 def honours(aces: int, kings: int) -> str:
-    """Side aces and kings as a short label: 'AAK', '-' for none."""
+    """Side aces and kings as a short label: 'AAK', 'none'."""
     text = "A" * int(aces) + "K" * int(kings)
-    return text or "-"
+    return text or "none"
 
 
 # -- the rule card ------------------------------------------------------------------------
@@ -410,7 +409,8 @@ class RuleCard:
             out.append(f"{behind}: sit out only when {_below(self.third.sit_below)}." if self.third.sit_below > 0
                        else f"{behind}: always play, or throw in if you may.")
         if self.knock is not None:
-            out.append(f"Dealer: knock when {self.knock.text()}.")
+            out.append("Dealer: never knock." if self.knock.from_rank is None
+                       else f"Dealer: knock when {self.knock.text()}.")
         return out
 
 
@@ -498,7 +498,7 @@ def fig_png(fig: Figure, dpi: int = DPI) -> bytes:
 
         img = Image.open(io.BytesIO(buf.getvalue())).convert("RGB")
         small = io.BytesIO()
-        img.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(
+        img.quantize(colors=256, method=Image.Quantize.FASTOCTREE).save(
             small, format="PNG", optimize=True)
         if small.tell() < buf.tell():
             return small.getvalue()
@@ -508,13 +508,14 @@ def fig_png(fig: Figure, dpi: int = DPI) -> bytes:
 
 
 def _heatmap(ax, fig, grid: pd.DataFrame, title: str, label: str, fmt: str, cmap: str, vmin: float, vmax: float,
-             xlabel: str, ylabel: str):
+             xlabel: str, ylabel: str, xrot: float = 0):
     if grid.size == 0:  # too few cells for any box: an empty (grey) map that still says what it is
         grid = pd.DataFrame([[np.nan]], index=["-"], columns=["-"])
     data = np.ma.masked_invalid(grid.to_numpy(dtype=float))
     cm = _mpl().colormaps[cmap].with_extremes(bad="#e8e8e8")
     im = ax.imshow(data, origin="lower", aspect="auto", cmap=cm, vmin=vmin, vmax=vmax)
-    ax.set_xticks(range(grid.shape[1]), [str(c) for c in grid.columns])
+    ax.set_xticks(range(grid.shape[1]), [str(c) for c in grid.columns], rotation=xrot,
+                  ha="right" if xrot else "center", rotation_mode="anchor" if xrot else "default")
     ax.set_yticks(range(grid.shape[0]), [str(r) for r in grid.index])
     ax.set_title(title, fontsize=10)
     ax.set_xlabel(xlabel)
@@ -591,8 +592,8 @@ def call_chart(frame: pd.DataFrame, rules: RuleSet, players: int, note: str, min
     with_trumps = frame[frame["n_trumps"] > 0]
     ps = _grid(with_trumps, "n_trumps", "top_trump", "p_success", min_cells, 100.0, ranks)
     edge = _grid(with_trumps, "n_trumps", "top_trump", "rumba_edge", min_cells, 1.0, ranks)
-    hon = frame.assign(honours=[honours(min(a, 2), min(k, 2)) for a, k in zip(frame["side_aces"],
-                                                                                frame["side_kings"])])
+    capped = zip(frame["side_aces"].clip(upper=2), frame["side_kings"].clip(upper=2), strict=True)
+    hon = frame.assign(honours=[honours(a, k) for a, k in capped])
     hon_order = sorted(set(hon["honours"]), key=lambda s: (3 * s.count("A") + s.count("K"), s))
     edge_h = _grid(hon, "n_trumps", "honours", "rumba_edge", min_cells, 1.0, hon_order)
     for g in (ps, edge):
@@ -606,7 +607,7 @@ def call_chart(frame: pd.DataFrame, rules: RuleSet, players: int, note: str, min
              "highest trump held", "number of trumps held (cards)")
     _heatmap(axs[0, 2], fig, edge_h, "Same edge by side aces (A) and kings (K) held",
              "points per hand (negative: Rumba better)", "+.1f", "RdBu_r", -lim, lim,
-             "side aces and kings held ('-': none; 3 counted as 2)", "number of trumps held (cards)")
+             "side aces (A) and kings (K) held (3 counted as 2)", "number of trumps held (cards)", xrot=40)
     _seat_lines(axs[1, 0], frame, players, "p_success", 100.0, min_cells, "P(Rumba succeeds), % of hands",
                 "P(success) by hand points and seat")
     axs[1, 0].set_ylim(0, 100)
@@ -625,31 +626,36 @@ def call_chart(frame: pd.DataFrame, rules: RuleSet, players: int, note: str, min
 
 def knock_chart(knocks: dict[int, pd.DataFrame], rules: RuleSet, note: str) -> Figure:
     """The dealer's knock: EV of knocking blind against looking first, by trump rank and player count."""
-    fig = new_figure(13, 5.2)
+    from matplotlib.lines import Line2D
+
+    fig = new_figure(13.5, 5.2)
     ax0, ax1 = fig.subplots(1, 2)
     colors = _mpl().colormaps["tab10"]
     ranks = [RANKS.index(r) for r in rules.ranks]
+    handles = []
     for i, (players, k) in enumerate(sorted(knocks.items())):
         k = k.sort_values("trump_rank")
         c = colors(i % 10)
         x = k["trump_rank"].to_numpy()
-        ax0.plot(x, k["ev_knock"], color=c, marker="o", ms=3, lw=1.5, label=f"{players} players: knock")
-        ax0.plot(x, k["ev_no_knock"], color=c, ls="--", lw=1.2, label=f"{players} players: no knock")
+        ax0.plot(x, k["ev_knock"], color=c, marker="o", ms=3, lw=1.5)
+        ax0.plot(x, k["ev_no_knock"], color=c, ls="--", lw=1.2)
         diff = -k["gain"].to_numpy()
-        err = np.vstack([diff - (-k["gain_high"].to_numpy()), (-k["gain_low"].to_numpy()) - diff])
-        ax1.errorbar(x + (i - (len(knocks) - 1) / 2) * 0.08, diff, yerr=np.abs(err), color=c, marker="o", ms=3,
-                     lw=1.3, capsize=2, label=f"{players} players")
+        low, high = -k["gain_high"].to_numpy(), -k["gain_low"].to_numpy()
+        ax1.errorbar(x + (i - (len(knocks) - 1) / 2) * 0.08, diff, yerr=np.abs(np.vstack([diff - low, high - diff])),
+                     color=c, marker="o", ms=3, lw=1.3, capsize=2)
+        handles.append(Line2D([], [], color=c, marker="o", ms=3, label=f"{players} players"))
+    handles += [Line2D([], [], color="grey", lw=1.5, label="knock (left)"),
+                Line2D([], [], color="grey", ls="--", lw=1.2, label="no knock (left)")]
     for ax in (ax0, ax1):
         ax.set_xticks(ranks, [rank_name(r) for r in ranks])
         ax.set_xlabel("rank of the turned trump card")
         ax.grid(alpha=0.3)
     ax0.set_ylabel("dealer's expected score change, points per hand")
     ax0.set_title("EV(knock) (solid) and EV(no knock: look, then best choice) (dashed)", fontsize=10)
-    ax0.legend(fontsize=7, ncol=2)
     ax1.axhline(0, color="black", lw=0.8)
     ax1.set_ylabel("EV(knock) - EV(no knock), points per hand")
     ax1.set_title("Knocking minus not knocking, 95% intervals (below 0: knock)", fontsize=10)
-    ax1.legend(fontsize=7.5)
+    fig.legend(handles=handles, loc="outside right center", fontsize=8, title="players", title_fontsize=8)
     _title(fig, f"{rules.name}: should the dealer knock?")
     _footer(fig, note)
     return fig
@@ -658,36 +664,53 @@ def knock_chart(knocks: dict[int, pd.DataFrame], rules: RuleSet, note: str) -> F
 def sitout_chart(frames: dict[int, pd.DataFrame], rules: RuleSet, note: str,
                  cards: dict[int, RuleCard] | None = None, min_cells: int = MIN_CELLS) -> Figure:
     """Where passing beats playing, by hand points and seat (swiss: also the penalised pass)."""
+    from matplotlib.lines import Line2D
+
     n = len(frames)
-    fig = new_figure(max(6.0, 3.1 * n + 1.2), 7.6)
-    axs = np.atleast_2d(fig.subplots(2, n, squeeze=False))
+    fig = new_figure(12, 2.55 * n + 1.3)
+    axs = fig.subplots(n, 2, squeeze=False).T  # axs[0, j]: EV of playing, axs[1, j]: share sitting out
     third = rules.sit_out_limit > 0
     nth = _ordinal(rules.sit_out_limit) if third else ""
+    colors = _mpl().colormaps["tab10"]
     for j, (players, f) in enumerate(sorted(frames.items())):
         ax = axs[0, j]
-        _seat_lines(ax, f, players, "ev_play", 1.0, min_cells, "EV(play, best exchange), points per hand",
-                    f"{players} players: EV of playing\n(above a line: passing is better)")
-        ax.axhline(0, color="black", lw=1, label="pass (0)")
+        _seat_lines(ax, f, players, "ev_play", 1.0, min_cells, "EV(play), points per hand",
+                    f"{players} players: EV of playing, best exchange (above a line: passing is better)")
+        ax.axhline(0, color="black", lw=1)
         if third:
             pen = float((f["ev_pass_penalised"] * f["w"]).sum() / f["w"].sum())
-            ax.axhline(pen, color="crimson", lw=1, ls="--", label=f"{nth} pass in a row ({pen:+.1f})")
-        _legend(ax, fontsize=6.5, loc="upper right")
+            ax.axhline(pen, color="crimson", lw=1, ls="--")
+            ax.annotate(f"{nth} pass {pen:+.1f}", (1, pen), xycoords=("axes fraction", "data"), xytext=(-2, -3),
+                        textcoords="offset points", ha="right", va="top", fontsize=7.5, color="crimson")
         ax = axs[1, j]
         g = grouped(f, "hand_points", "sit_best", min_cells)
-        ax.plot(g["hand_points"], g["sit_best"] * 100, color="black", marker="o", ms=3, label="usual pass (0)")
+        ax.plot(g["hand_points"], g["sit_best"] * 100, color="black", marker="o", ms=3)
         if third:
             g3 = grouped(f, "hand_points", "sit_best_third", min_cells)
-            ax.plot(g3["hand_points"], g3["sit_best_third"] * 100, color="crimson", ls="--", marker="s", ms=3,
-                    label=f"{nth} pass in a row (throw in if allowed)")
+            ax.plot(g3["hand_points"], g3["sit_best_third"] * 100, color="crimson", ls="--", marker="s", ms=3)
         if cards and players in cards and cards[players].normal.sit_below > 0:
-            ax.axvline(cards[players].normal.sit_below - 0.5, color="grey", ls=":",
-                       label=f"card: sit out below {cards[players].normal.sit_below}")
+            q = cards[players].normal.sit_below
+            ax.axvline(q - 0.5, color="grey", ls=":")
+            ax.annotate(f"card: below {q}", (q - 0.5, 50), xytext=(3, 0), textcoords="offset points",
+                        fontsize=7.5, color="dimgrey")
         ax.set_ylim(-2, 102)
         _points_axis(ax)
-        ax.set_ylabel("hands where sitting out is best, %")
-        ax.set_title(f"{players} players: sitting out is best\n(all seats)", fontsize=10)
+        ax.set_ylabel("share of hands, %")
+        ax.set_title(f"{players} players: hands where sitting out is best (all seats)", fontsize=10)
         ax.grid(alpha=0.3)
-        _legend(ax, fontsize=6.5, loc="upper right")
+    most = max(frames) if frames else 0
+    handles = [Line2D([], [], color=colors(s % 10), marker="o", ms=3, label=f"seat {s}") for s in range(most)]
+    handles += [Line2D([], [], color="black", lw=1, label="pass: 0 (left)")]
+    if third:
+        handles += [Line2D([], [], color="crimson", ls="--", lw=1, label=f"{nth} pass in a row (left)")]
+    handles += [Line2D([], [], color="black", marker="o", ms=3, label="usual pass (right)")]
+    if third:
+        handles += [Line2D([], [], color="crimson", ls="--", marker="s", ms=3,
+                           label=f"{nth} pass in a row,\nthrow in if allowed (right)")]
+    if cards:
+        handles += [Line2D([], [], color="grey", ls=":", label="the rule card's\nsit-out threshold")]
+    fig.legend(handles=handles, loc="outside right center", fontsize=8,
+               title="seat 0 speaks first,\nthe last seat deals", title_fontsize=8)
     _title(fig, f"{rules.name}: when to sit out")
     _footer(fig, note)
     return fig
@@ -813,6 +836,10 @@ def card_html(data: ReportData) -> str:
             f"<table class=card>{head}{''.join(rows)}</table>")
 
 
+def _sentence(text: str) -> str:
+    return text if text[-1:] in ".?!" else text + "."
+
+
 def render_report(data: ReportData) -> str:
     """The self-contained report page: charts as data URIs, links only to the PNG files beside it."""
     rules = data.rules
@@ -836,7 +863,7 @@ def render_report(data: ReportData) -> str:
     for chart in data.charts:
         uri = "data:image/png;base64," + base64.b64encode(chart.png).decode("ascii")
         parts.append(f"<figure id=\"{chart.name}\"><img src=\"{uri}\" alt=\"{html.escape(chart.title)}\">"
-                     f"<figcaption><b>{html.escape(chart.title)}.</b> {html.escape(chart.caption)} "
+                     f"<figcaption><b>{html.escape(_sentence(chart.title))}</b> {html.escape(chart.caption)} "
                      f"<a href=\"{chart.name}.png\">PNG</a></figcaption></figure>")
     parts.append("<h2>Sample budget</h2><table><tr><th>players</th><th>opponents</th><th>table</th>"
                  "<th>cells per seat</th><th>deals per cell</th><th>simulated hands</th><th>knock deals per trump rank"
@@ -850,8 +877,9 @@ def render_report(data: ReportData) -> str:
     parts.append("</table>")
     parts.append("<p>Reproduce this report (it reuses the tables above when they are there, else builds the quick "
                  f"ones):</p><pre>{html.escape(data.command)}</pre>")
-    parts.append("<p>Full precision (1,000 deals per cell over every cell; hours per table), then the report reads "
-                 "those tables instead:</p><pre>" + html.escape("\n".join(data.full_commands)) + "</pre>")
+    parts.append("<p>Full precision (1,000 deals per cell over every cell: hours to days per table on two cores; "
+                 "the report then reads those tables instead of the quick ones):</p>"
+                 f"<pre>{html.escape(chr(10).join(data.full_commands))}</pre>")
     parts.append("<h2 id=method>Method</h2><ul>"
                  "<li>A cell is (speaking seat, rank of the turned trump card, hand class); its numbers come from "
                  "simulating whole hands (docs/SIMULATION.md) with the other players following the opponent model "
@@ -1017,6 +1045,17 @@ def full_commands(rules_arg: str, rules: RuleSet, players: Sequence[int], models
     return lines
 
 
+def _budget_note(items: list[tuple[str, TableInfo]], each: str) -> str:
+    """'each model: 3,000 cells per seat x 200 deals per cell' (or one entry per table when they differ)."""
+    sizes = {(i.cells_per_seat, i.samples, i.quick) for _, i in items}
+    tail = " (a cell = seat, trump rank, hand class)."
+    if len(sizes) == 1:
+        cells, samples, quick = sizes.pop()
+        kind = "quick tables, weighted-random cells" if quick else "full tables"
+        return f"{each}: {cells:,} cells per seat x {samples:,} deals per cell ({kind}){tail}"
+    return "; ".join(f"{name}: {i.cells_per_seat:,} cells/seat x {i.samples:,} deals" for name, i in items) + tail
+
+
 def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Path = "tables",
                 out: str | Path = "reports", budget: Budget | None = None, models: Sequence[str] = REPORT_MODELS,
                 model_n: int | None = None, dpi: int = DPI, say: Callable[[str], None] = lambda s: None) -> Path:
@@ -1063,15 +1102,13 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
                              "difference.", dpi))
     frames = {n: loaded[(n, "default")].frame for n in players}
     infos = [loaded[(n, "default")].info for n in players]
-    note = "; ".join(f"{i.players}p: {i.cells_per_seat:,} cells/seat x {i.samples:,} deals" for i in infos) + \
-        " (cell = seat, trump rank, hand class). Opponents: default."
+    note = _budget_note([(f"{i.players}p", i) for i in infos], "each player count") + " Opponents: default."
     charts.append(_chart(sitout_chart(frames, rules, note, cards), "sitout", "When to sit out",
-                         "Top: mean EV of playing (best exchange) per seat against the value of passing. "
-                         "Bottom: share of hands where sitting out is the table's best choice.", dpi))
+                         "Left: mean EV of playing (best exchange) per seat against the value of passing. "
+                         "Right: share of hands where sitting out is the table's best choice.", dpi))
     mframes = {m.name: loaded[(mn, m.name)].frame for m in model_list}
     minfo = [loaded[(mn, m.name)].info for m in model_list]
-    note = "; ".join(f"{i.model}: {i.cells_per_seat:,} cells/seat x {mn} seats x {i.samples:,} deals per cell"
-                     for i in minfo) + " (cell = seat, trump rank, hand class)."
+    note = _budget_note([(i.model, i) for i in minfo], "each model") + f" {mn} seats."
     charts.append(_chart(model_chart(mframes, rules, mn, note), "models", f"Opponent models, {mn} players",
                          "default, cautious and bold opponents (docs/SIMULATION.md). The call threshold is the "
                          "hand-points rule 'call Rumba from p points' that gives away the fewest points.", dpi))

@@ -40,8 +40,9 @@ from .tricks import beaters, beats, legal_mask, play_greedy
 MAX_SEATS = 7
 MAX_HAND = 5
 MAX_PLIES = MAX_SEATS * MAX_HAND
-TT_BITS = 18  # table entries per chunk of solve_batch: 2**TT_BITS
-TT_BITS_SINGLE = 16  # table entries of one dd_tricks call
+TT_BITS = 18  # the largest transposition table: 2**TT_BITS entries of 24 bytes (see table_bits)
+MAX_CHUNKS = 64  # solve_batch splits its deals into at most this many chunks ...
+CHUNK_DEALS = 128  # ... of at least this many deals (fixed numbers: results never depend on threads)
 TT_MIN_POS = 2  # probe the table at trick boundaries and from this many cards into a trick on
 
 # Columns of the per-ply integer stack.
@@ -87,6 +88,23 @@ def new_table(bits):
     """
     size = 1 << bits
     return np.empty((size, 2), dtype=np.uint64), np.zeros(size, dtype=np.int64)
+
+
+@njit(cache=True)
+def table_bits(cards):
+    """Table size (log2) for deals of ``cards`` cards in all: searches grow fast with the deal.
+
+    A table costs about a millisecond to set up at the largest size, and a
+    table too small for the search costs far more (7-player deals need
+    10^5..10^6 nodes now and then), so the size follows the deal.
+    """
+    if cards <= 15:
+        return 12
+    if cards <= 20:
+        return 14
+    if cards <= 25:
+        return 16
+    return TT_BITS
 
 
 @njit(cache=True)
@@ -159,7 +177,7 @@ def _meta(st, d):
     return st[d, _TLEAD] | ((st[d, _LED] + 1) << 3) | ((st[d, _WCARD] + 1) << 6) | ((st[d, _WSEAT] + 1) << 13)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def trick_bounds(hands, n, seat, held, on_lead, trump, left, pending):
     """Cheap (lower, upper) bounds of the tricks MAX (``seat``) makes in the next ``left`` tricks.
 
@@ -394,7 +412,7 @@ def can_make(hands, leader, trump, follow, seat, k, tt_keys, tt_infos, stamp, st
                     p = st[d, _TLEAD]
                     wc = lowest_card(hands[p])
                     ws = p
-                    for i in range(1, n):
+                    for _ in range(1, n):
                         p += 1
                         if p == n:
                             p = 0
@@ -423,7 +441,7 @@ def can_make(hands, leader, trump, follow, seat, k, tt_keys, tt_infos, stamp, st
                     pending = 0
                     later = U0
                     p = st[d, _CUR]
-                    for i in range(pos, n):
+                    for _ in range(pos, n):
                         later |= hands[p]
                         pending |= 1 << p
                         p += 1
@@ -582,7 +600,7 @@ def dd_tricks(hands, leader, trump, follow, seat):
     """Double-dummy tricks of ``seat``: ``hands`` uint64 (n,), all the same size 1..5; not modified."""
     check_deal(hands, leader, trump, seat)
     work = hands.copy()
-    tt_keys, tt_infos = new_table(TT_BITS_SINGLE)
+    tt_keys, tt_infos = new_table(table_bits(hands.shape[0] * count_cards(hands[0])))
     st, mv, um, owner = new_stack()
     stamp = np.int64(1)  # a plain int64: a literal 1 would compile a second specialisation
     return solve_one(work, leader, trump, follow, seat, tt_keys, tt_infos, stamp, st, mv, um, owner)
@@ -596,14 +614,17 @@ def solve_batch(hands, leaders, trumps, seats, follow):
     so the results never depend on the thread count.
     """
     count, n = hands.shape
+    size = 0
     for i in range(count):  # here, not in the parallel loop, which would not pass the error on
         check_deal(hands[i], leaders[i], trumps[i], seats[i])
+        size = max(size, count_cards(hands[i, 0]))
+    bits = table_bits(n * size)
     out = np.zeros(count, dtype=np.int64)
-    chunks = max(1, min(count, 64))
+    chunks = max(1, min(MAX_CHUNKS, count // CHUNK_DEALS))
     for chunk in prange(chunks):
         lo = chunk * count // chunks
         hi = (chunk + 1) * count // chunks
-        tt_keys, tt_infos = new_table(TT_BITS)
+        tt_keys, tt_infos = new_table(bits)
         st, mv, um, owner = new_stack()
         work = np.empty(n, dtype=np.uint64)
         for i in range(lo, hi):

@@ -9,7 +9,7 @@ the leader), which makes 5-card deals at 3 players usable in tests.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from .twin import card_beats, legal_cards, suit_of
 
@@ -22,7 +22,7 @@ def dd_tricks(hands: list[set[int]], leader: int, trump: int, follow: int, seat:
     if not 0 <= leader < n or not 0 <= seat < n:
         raise ValueError("leader and seat must be seats of the deal")
 
-    @lru_cache(maxsize=None)
+    @cache
     def rest_of_hand(held: tuple[frozenset[int], ...], leader: int) -> int:
         """Tricks ``seat`` makes from a trick boundary: ``held`` per seat, ``leader`` to lead."""
         if not held[0]:
