@@ -63,7 +63,8 @@ def main(quick: bool = False) -> None:
     print_table("whole hands per second, default opponents, expert play (a hand = one choice of the asking "
                 "player played out; target >= 1e6/s on 2 cores)", run(quick))
     print(f"`ask` with 200,000 deals once compiled: {ask_seconds():.2f} s (target < 2 s)")
-    print(f"first `ask` in a new interpreter, empty Numba cache (compile included): {compile_seconds(ASK_SNIPPET):.1f} s")
+    cold = compile_seconds(ASK_SNIPPET)
+    print(f"first `ask` in a new interpreter, empty Numba cache (compile included): {cold:.1f} s")
     print(f"first `ask` in a new interpreter, Numba cache warm: {cached_seconds(ASK_SNIPPET):.1f} s")
 
 

@@ -63,7 +63,8 @@ def run(quick: bool = False) -> list[dict]:
             diff = Estimate.of_mean(column - base)
             rows.append({
                 "rules": f"{rules.name} {players}p", "rumba player vs defenders": label, "deals": share.samples,
-                "rumbas_made": f"{share.mean:.4f}", "vs greedy/greedy": f"{diff.mean:+.4f} [{diff.low:+.4f}, {diff.high:+.4f}]",
+                "rumbas_made": f"{share.mean:.4f}",
+                "vs greedy/greedy": f"{diff.mean:+.4f} [{diff.low:+.4f}, {diff.high:+.4f}]",
             })
     return rows
 

@@ -18,7 +18,7 @@ import pandas as pd
 from .cards import RANKS, CardError, format_card, mask_of, parse_card, parse_hand
 from .engine import hand as kernel
 from .models import OpponentModel, get_model
-from .rules import RuleSet, RulesError, get_rules
+from .rules import RulesError, RuleSet, get_rules
 from .stats import Estimate
 
 POLICIES = {"greedy": kernel.POLICY_GREEDY, "expert": kernel.POLICY_EXPERT}
@@ -63,7 +63,8 @@ class Situation:
             names += [f"play{k}" for k in range(rules.exchange_limit + 1)]
             names.append("rumba")
         # throw-in: at his turn, unless the dealer knocked [D-4]; after a Rumba call where the rules say so
-        if rules.throw_in and (not self.rumba_called_before or rules.throw_in_after_rumba) and all(c % 16 < RANKS.index(rules.throw_in_below) for c in self.hand):
+        low = all(c % 16 < RANKS.index(rules.throw_in_below) for c in self.hand)
+        if rules.throw_in and low and (not self.rumba_called_before or rules.throw_in_after_rumba):
             names.append("throw-in")
         return names
 

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .cards import RANKS, SUIT_BITS, SUITS, CardError, format_card, cards_of, parse_suit
+from .cards import RANKS, SUIT_BITS, SUITS, CardError, cards_of, format_card, parse_suit
 from .rules import RuleSet
 
 LANE = (1 << SUIT_BITS) - 1
@@ -88,7 +88,7 @@ def canonical_hand(mask: int, trump_suit: int | str | None, rules: RuleSet) -> i
     sides = side_suits(rules, trump)
     lanes = sorted(((mask >> (SUIT_BITS * s)) & LANE for s in sides), reverse=True)
     out = mask & (LANE << (SUIT_BITS * trump))
-    for suit, lane in zip(sides, lanes):
+    for suit, lane in zip(sides, lanes, strict=False):
         out |= lane << (SUIT_BITS * suit)
     return out
 

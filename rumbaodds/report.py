@@ -875,8 +875,9 @@ def render_report(data: ReportData) -> str:
                      f"<td class=num>{t.samples:,}</td><td class=num>{t.cells_per_seat * t.players * t.samples:,}"
                      f"</td><td class=num>{knock}</td></tr>")
     parts.append("</table>")
-    parts.append("<p>Reproduce this report (it reuses the tables above when they are there, else builds the quick "
-                 f"ones):</p><pre>{html.escape(data.command)}</pre>")
+    parts.append("<p>Reproduce this report with <code>make report</code> (both rule sets) or the command below; it "
+                 "reuses the tables above when they are there, else builds the quick ones (a few minutes on two "
+                 f"cores):</p><pre>{html.escape(data.command)}</pre>")
     parts.append("<p>Full precision (1,000 deals per cell over every cell: hours to days per table on two cores; "
                  "the report then reads those tables instead of the quick ones):</p>"
                  f"<pre>{html.escape(chr(10).join(data.full_commands))}</pre>")

@@ -254,7 +254,7 @@ def test_play_matches_the_greedy_twin_on_mixed_deals():
     deals = deals[::2] + deals[1::2]  # interleave the groups
     tricks = play_deals(deals)
     assert tricks.shape == (len(deals), 5)
-    for deal, row in zip(deals, tricks):
+    for deal, row in zip(deals, tricks, strict=False):
         expect = twin.play_greedy([set(h) for h in deal.hands], deal.leader, deal.trump, deal.rules.follow_code)
         assert row[: deal.players].tolist() == expect
         assert (row[deal.players:] == -1).all()
@@ -317,7 +317,7 @@ def test_solve_batched_matches_one_by_one(dd):
     deals = list(generate_deals(SWISS, 3, 20, 3, seed=9)) + list(generate_deals(FLEMISH, 2, 20, 4, seed=9))
     deals = deals[::2] + deals[1::2]
     got = solve_deals(deals, "leader")
-    for deal, value in zip(deals, got):
+    for deal, value in zip(deals, got, strict=False):
         assert value == dd.dd_tricks(deal.masks(), deal.leader, deal.trump, deal.rules.follow_code, deal.leader)
     got0 = solve_deals(deals, 1)
     assert got0.tolist() == [

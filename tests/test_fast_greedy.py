@@ -150,7 +150,7 @@ def test_fast_path_does_not_depend_on_thread_count(rules, players):
             ))
     finally:
         numba.set_num_threads(original)
-    for a, b in zip(*results):
+    for a, b in zip(*results, strict=False):
         np.testing.assert_array_equal(a, b)
     np.testing.assert_array_equal(results[0][0], results[0][1])
     assert np.all(results[0][0].sum(axis=1) == rules.hand_size)

@@ -250,7 +250,8 @@ RENAMINGS = 2  # orders of TINY's two side suits (SIMULATION.md step 2b)
 TINY = SWISS.replace(name="tiny", suits="DHS", ranks="QKA", hand_size=2, min_players=2, max_players=3,
                      exchange_limit=1, passer_cards="put-away", rumba_min_tricks=2)
 # hand points of two cards reach 11: a model that calls Rumba and plays often enough to reject orders
-TINY_MODEL = OpponentModel("tiny", rumba_points=9, play_points=5, join_points=6, discard_below=1, throw_in=True, swap_two=True)
+TINY_MODEL = OpponentModel("tiny", rumba_points=9, play_points=5, join_points=6, discard_below=1, throw_in=True,
+                           swap_two=True)
 
 
 def _twin_enumeration(rules, n, seat, hand, trump_card, model, policy, passes, knocked, before):

@@ -22,6 +22,7 @@ from rumbaodds.handclasses import (
 )
 from rumbaodds.rules import FLEMISH, SWISS, RuleSet
 
+
 def tiny(name, suits, ranks, hand_size, max_players=3):
     """A small deck; exchange_limit and rumba_min_tricks scaled so the rule set validates."""
     return RuleSet(
@@ -131,7 +132,7 @@ def test_bruteforce_twin(rules):
             expected[rep] = len(orbit)
         classes = enumerate_classes(rules, trump)
         assert classes.trump_suit == t and classes.side_suits == sides
-        got = dict(zip(map(int, classes.hands), map(int, classes.weights)))
+        got = dict(zip(map(int, classes.hands), map(int, classes.weights), strict=False))
         assert got == expected
 
         # pairs twin: every (hand, trump card not in the hand)
@@ -144,7 +145,7 @@ def test_bruteforce_twin(rules):
                     card = 16 * t + RANKS.index(r)
                     if not (m >> card) & 1:
                         count[(RANKS.index(r), row)] += 1
-        got_pairs = {(int(r), int(c)): int(w) for r, c, w in zip(pairs.trump_ranks, pairs.class_rows, pairs.weights)}
+        got_pairs = {(int(r), int(c)): int(w) for r, c, w in zip(pairs.trump_ranks, pairs.class_rows, pairs.weights, strict=False)}
         assert got_pairs == dict(count)
 
 

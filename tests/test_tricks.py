@@ -292,7 +292,7 @@ def test_kernels_equal_twin_on_random_deals(rules, players):
     union = np.bitwise_or.reduce(hands, axis=1)
     assert np.all(union & ~deck_mask == 0)
     assert all(bin(int(u)).count("1") == players * rules.hand_size for u in union[:500])
-    assert all(not (int(u) >> int(t)) & 1 for u, t in zip(union[:500], trump_cards[:500]))
+    assert all(not (int(u) >> int(t)) & 1 for u, t in zip(union[:500], trump_cards[:500], strict=False))
     # greedy play-out
     won = playout.play_batch(hands, leaders, trump_cards >> 4, rules.follow_code)
     np.testing.assert_array_equal(won, t_won)
@@ -326,7 +326,7 @@ def test_results_do_not_depend_on_thread_count(rules, players):
             results.append((hands, trump_cards, leaders, won, fused))
     finally:
         numba.set_num_threads(original)
-    for a, b in zip(*results):
+    for a, b in zip(*results, strict=False):
         np.testing.assert_array_equal(a, b)
 
 

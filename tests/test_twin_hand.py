@@ -20,7 +20,8 @@ from rumbaodds.rules import FLEMISH, FOLLOW_FLEMISH, FOLLOW_STECHZWANG, SWISS
 
 ALL = MODELS["all"]
 # Opponents who never play, never join, never call Rumba: every hand is void or lone.
-SILENT = OpponentModel("silent", rumba_points=NEVER, play_points=NEVER, join_points=NEVER, discard_below=0, throw_in=False, swap_two=False)
+SILENT = OpponentModel("silent", rumba_points=NEVER, play_points=NEVER, join_points=NEVER, discard_below=0,
+                       throw_in=False, swap_two=False)
 # Opponents who play every normal game but never join a Rumba.
 NO_JOIN = dataclasses.replace(SILENT, name="no-join", play_points=ALWAYS)
 

@@ -97,7 +97,7 @@ def play_cmd(file: str, policy: str, rules_name: str, skip_invalid: bool) -> Non
         if not batch:
             return []
         tricks = play_deals(batch, policy)
-        return [json.dumps({"tricks": row[: d.players].tolist()}) for d, row in zip(batch, tricks)]
+        return [json.dumps({"tricks": row[: d.players].tolist()}) for d, row in zip(batch, tricks, strict=False)]
 
     _stream(file, rules, skip_invalid, process)
 

@@ -18,7 +18,6 @@ kernel must make the same decisions.
 from __future__ import annotations
 
 import itertools
-
 from dataclasses import dataclass
 
 from ..cards import RANKS, SUITS, card_id
@@ -635,7 +634,7 @@ def finish_hand(sit: Situation, hands: list[set[int]], spoken: Speaking, stock: 
         deck=rules.deck,
     )
     tricks = [None] * n
-    for s, k in zip(active, won):
+    for s, k in zip(active, won, strict=False):
         tricks[s] = k
     change = score_changes(rules, n, spoken.words, tricks, spoken.rumba_seat, sit.knocked, passes_in_a_row)
     return change[seat], tricks[seat], True
