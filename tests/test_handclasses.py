@@ -145,7 +145,8 @@ def test_bruteforce_twin(rules):
                     card = 16 * t + RANKS.index(r)
                     if not (m >> card) & 1:
                         count[(RANKS.index(r), row)] += 1
-        got_pairs = {(int(r), int(c)): int(w) for r, c, w in zip(pairs.trump_ranks, pairs.class_rows, pairs.weights, strict=False)}
+        rows = zip(pairs.trump_ranks, pairs.class_rows, pairs.weights, strict=True)
+        got_pairs = {(int(r), int(c)): int(w) for r, c, w in rows}
         assert got_pairs == dict(count)
 
 
