@@ -12,7 +12,7 @@ from numba import njit, prange
 from ..cards import RANKS
 from .bits import U0, U1, above_in_suit, bit, highest_card, lowest_card, popcount, suit_lane
 from .rng import below, next_state, stream_start
-from .tricks import beaters, beats, greedy_card, legal_mask, strength, strongest, weakest
+from .tricks import FOLLOW_STECHZWANG, beaters, beats, greedy_card, legal_mask, strength, strongest, weakest
 
 # rule-set layout
 (R_FOLLOW, R_HAND, R_EXCHANGE, R_PUT_AWAY, R_KNOCK, R_THROW_IN, R_THROW_BELOW, R_JACK_FORCES, R_TWO_SWAP,
@@ -90,13 +90,31 @@ def keep_value(card, trump, top):
     return 0
 
 
-@njit(cache=True)
+_RANK_LANES = np.uint64(0x0001000100010001)
+
+
+@njit(cache=True, inline="always")
+def _popcount(mask):
+    """Branch-free population count (SWAR)."""
+    mask = mask - ((mask >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    mask = (mask & np.uint64(0x3333333333333333)) + ((mask >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    mask = (mask + (mask >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((mask * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@njit(cache=True, inline="always")
 def hand_points(hand, trump, top):
-    total = 0
-    while hand:
-        card = lowest_card(hand)
-        hand &= hand - U1
-        total += keep_value(card, trump, top)
+    """Sum of ``keep_value`` over the hand, in constant time."""
+    lane = suit_lane(trump)
+    trumps = (hand & lane) >> np.uint64(16 * trump)
+    side = hand & ~lane
+    total = 2 * _popcount(trumps)
+    for d in range(4):  # trumps ranked ``d`` below the top add 4 - d more
+        if top - d >= 0:
+            total += (4 - d) * np.int64((trumps >> np.uint64(top - d)) & U1)
+    total += 3 * _popcount(side & (_RANK_LANES << np.uint64(top)))
+    if top >= 1:
+        total += _popcount(side & (_RANK_LANES << np.uint64(top - 1)))
     return total
 
 
@@ -121,20 +139,66 @@ def lowest_keep(hand, count, trump, top):
     return chosen
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def lowest_keep_fast(hand, count, trump, top):
+    """``lowest_keep`` by classes of keep value, each taken weakest first (§6 order)."""
+    lane = suit_lane(trump)
+    trumps = hand & lane
+    side = hand & ~lane
+    side_top = side & (_RANK_LANES << np.uint64(top))
+    side_next = side & (_RANK_LANES << np.uint64(top - 1)) if top >= 1 else U0
+    high = U0  # trumps within four ranks of the top: keep values 3..6
+    for d in range(4):
+        if top - d >= 0:
+            high |= U1 << np.uint64(16 * trump + top - d)
+    chosen = U0
+    for cls in range(5):
+        if cls == 0:
+            mask = side & ~side_top & ~side_next  # value 0
+        elif cls == 1:
+            mask = side_next  # value 1
+        elif cls == 2:
+            mask = trumps & ~high  # value 2
+        elif cls == 3:
+            mask = side_top  # value 3, side cards weaker than any trump
+        else:
+            mask = trumps & high  # values 3..6, ascending with rank
+        while count > 0 and mask:
+            card = weakest(mask, trump)
+            mask &= ~bit(card)
+            chosen |= bit(card)
+            count -= 1
+    return chosen
+
+
+@njit(cache=True, inline="always")
 def model_discards(hand, trump, top, limit, discard_below):
-    """How many cards the model exchanges: those with keep value below the threshold."""
+    """How many cards the model exchanges: those with keep value below the threshold (constant time)."""
+    lane = suit_lane(trump)
+    trumps = (hand & lane) >> np.uint64(16 * trump)
+    side = hand & ~lane
+    side_top = side & (_RANK_LANES << np.uint64(top))
+    side_next = side & (_RANK_LANES << np.uint64(top - 1)) if top >= 1 else U0
     count = 0
-    rest = hand
-    while rest:
-        card = lowest_card(rest)
-        rest &= rest - U1
-        if keep_value(card, trump, top) < discard_below:
-            count += 1
+    if discard_below > 0:  # side cards below the top two: value 0
+        count += _popcount(side & ~side_top & ~side_next)
+    if discard_below > 1:
+        count += _popcount(side_next)
+    if discard_below > 3:
+        count += _popcount(side_top)
+    # trumps: value 2 + max(0, 4 - distance)
+    high = U0
+    for d in range(5):
+        if top - d >= 0:
+            if 2 + 4 - d < discard_below:
+                count += np.int64((trumps >> np.uint64(top - d)) & U1)
+            high |= U1 << np.uint64(top - d)
+    if discard_below > 2:
+        count += _popcount(trumps & ~high)
     return min(count, limit)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def may_throw_in(hand, below_rank):
     """Every card ranked below ``below_rank`` (swiss: below ten) [D-4]."""
     high = ((np.uint64(0xFFFF) << np.uint64(below_rank)) & np.uint64(0xFFFF))
@@ -148,31 +212,36 @@ def two_of(trump):
 
 
 # -- card play -------------------------------------------------------------------------
-@njit(cache=True)
+_FULL = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+
+@njit(cache=True, inline="always")
+def above_unseen(unseen):
+    """Mask of every card ranked above all unseen cards of its suit (the whole suit if none is unseen)."""
+    x = unseen
+    x |= (x >> np.uint64(1)) & np.uint64(0x7FFF7FFF7FFF7FFF)
+    x |= (x >> np.uint64(2)) & np.uint64(0x3FFF3FFF3FFF3FFF)
+    x |= (x >> np.uint64(4)) & np.uint64(0x0FFF0FFF0FFF0FFF)
+    x |= (x >> np.uint64(8)) & np.uint64(0x00FF00FF00FF00FF)
+    return ~x
+
+
+@njit(cache=True, inline="always")
 def expert_card(hand, legal, led_suit, win_card, win_idx, me, last, rumba_idx, rumba_played, unseen, trump):
-    """docs/SIMULATION.md "Card play", expert."""
+    """docs/SIMULATION.md "Card play", expert (constant time: safe cards from ``above_unseen``)."""
+    lane = suit_lane(trump)
     if led_suit < 0:
-        trumps = hand & suit_lane(trump)
+        trumps = hand & lane
         if trumps:
             top = highest_card(trumps)
-            count = popcount(trumps)
-            if (unseen & above_in_suit(top)) == U0 and (me == rumba_idx or count >= 2):
+            if me == rumba_idx:
+                if (trumps & (trumps - U1)) or (unseen & above_in_suit(top)) == U0:
+                    return top
+            elif (trumps & (trumps - U1)) and (unseen & above_in_suit(top)) == U0:
                 return top
-            if me == rumba_idx and count >= 2:  # the Rumba player draws trumps
-                return top
-        side = hand & ~suit_lane(trump)
-        best = -1
-        best_strength = -1
-        while side:
-            card = lowest_card(side)
-            side &= side - U1
-            if (unseen & above_in_suit(card)) == U0:
-                value = strength(card, trump)
-                if value > best_strength:
-                    best_strength = value
-                    best = card
-        if best >= 0:
-            return best
+        side = hand & ~lane & above_unseen(unseen)
+        if side:
+            return strongest(side, trump)
         return weakest(hand, trump)
     if rumba_idx >= 0 and me != rumba_idx and win_idx != rumba_idx and rumba_played:
         return weakest(legal, trump)
@@ -180,61 +249,83 @@ def expert_card(hand, legal, led_suit, win_card, win_idx, me, last, rumba_idx, r
     if winning:
         if last:
             return weakest(winning, trump)
-        best = -1
-        best_strength = 1 << 30
-        rest = winning
-        while rest:
-            card = lowest_card(rest)
-            rest &= rest - U1
-            if (unseen & beaters(card, trump)) == U0:
-                value = strength(card, trump)
-                if value < best_strength:
-                    best_strength = value
-                    best = card
-        if best >= 0:
-            return best
+        # a trump is safe above every unseen trump; a side card also needs no unseen trump
+        safe = winning & above_unseen(unseen)
+        if unseen & lane:
+            safe &= lane
+        if safe:
+            return weakest(safe, trump)
         return strongest(winning, trump)  # nothing is safe: make overtaking as hard as possible
     return weakest(legal, trump)
 
 
 @njit(cache=True)
 def play_tricks(hands, m, leader, trump, follow, policy, rumba_idx, deck_mask, table_mask, tricks):
-    """Play ``hands[:m]`` (the active seats in seat order) to the end; add tricks per index."""
-    played = U0
+    """Play ``hands[:m]`` (the active seats in seat order) to the end; add tricks per index.
+
+    ``legal_mask`` and ``greedy_card`` written out in the loop, the unseen cards
+    kept up to date instead of recomputed.
+    """
+    expert_rumba = policy == POLICY_EXPERT or policy == POLICY_EXPERT_RUMBA
+    expert_defence = policy == POLICY_EXPERT or policy == POLICY_EXPERT_DEFENCE
+    lane = suit_lane(trump)
+    stechzwang = follow == FOLLOW_STECHZWANG
+    outside = deck_mask & ~table_mask  # not on the table; less the played cards as they fall
     rounds = popcount(hands[0])
     for _ in range(rounds):
         idx = leader
-        led_suit = -1
-        win_card = -1
-        win_idx = leader
-        rumba_played = False
-        for pos in range(m):
-            hand = hands[idx]
-            legal = legal_mask(hand, led_suit, win_card, trump, follow)
-            if idx == rumba_idx:
-                expert = policy == POLICY_EXPERT or policy == POLICY_EXPERT_RUMBA
-            else:
-                expert = policy == POLICY_EXPERT or policy == POLICY_EXPERT_DEFENCE
-            if not expert:
-                card = greedy_card(legal, led_suit, win_card, trump)
-            else:
-                unseen = deck_mask & ~(hand | played | table_mask)
-                card = expert_card(hand, legal, led_suit, win_card, win_idx, idx, pos == m - 1, rumba_idx,
-                                   rumba_played, unseen, trump)
-            hands[idx] = hand & ~bit(card)
-            played |= bit(card)
-            if pos == 0:
-                led_suit = card >> 4
-                win_card = card
-                win_idx = idx
-            elif beats(card, win_card, trump):
-                win_card = card
-                win_idx = idx
-            if idx == rumba_idx:
-                rumba_played = True
+        hand = hands[idx]
+        expert = expert_rumba if idx == rumba_idx else expert_defence
+        if expert:
+            card = expert_card(hand, hand, -1, -1, leader, idx, m == 1, rumba_idx, False, outside & ~hand, trump)
+        else:
+            card = strongest(hand, trump)
+        hands[idx] = hand & ~bit(card)
+        outside &= ~bit(card)
+        led_suit = card >> 4
+        led_lane = suit_lane(led_suit)
+        win_card = card
+        win_idx = idx
+        beat = beaters(card, trump)
+        rumba_played = idx == rumba_idx
+        for pos in range(1, m):
             idx += 1
             if idx == m:
                 idx = 0
+            hand = hands[idx]
+            led = hand & led_lane
+            if led:
+                legal = led & beat
+                if not legal:
+                    legal = led
+            else:
+                trumps = hand & lane
+                if stechzwang:
+                    if trumps:
+                        legal = trumps & beat
+                        if not legal:
+                            legal = trumps
+                    else:
+                        legal = hand
+                else:
+                    winning_trumps = trumps & beat
+                    legal = hand & ~(trumps & ~winning_trumps) if winning_trumps else hand
+            is_rumba = idx == rumba_idx
+            expert = expert_rumba if is_rumba else expert_defence
+            if not expert:
+                winning = legal & beat
+                card = weakest(winning, trump) if winning else weakest(legal, trump)
+            else:
+                card = expert_card(hand, legal, led_suit, win_card, win_idx, idx, pos == m - 1, rumba_idx,
+                                   rumba_played, outside & ~hand, trump)
+            hands[idx] = hand & ~bit(card)
+            outside &= ~bit(card)
+            if (beat >> np.uint64(card)) & U1:
+                win_card = card
+                win_idx = idx
+                beat = beaters(card, trump)
+            if is_rumba:
+                rumba_played = True
         tricks[win_idx] += 1
         leader = win_idx
 
@@ -330,7 +421,7 @@ def finish_hand(hands, n, words, rumba_seat, hero, discard_k, passes, trump, tab
         for s in range(n):
             take = min(scratch_tricks[s], size - pointer)
             if take > 0:
-                hands[s] &= ~lowest_keep(hands[s], take, trump, top)
+                hands[s] &= ~lowest_keep_fast(hands[s], take, trump, top)
                 for j in range(take):
                     hands[s] |= bit(source[pointer])
                     pointer += 1
@@ -370,7 +461,7 @@ def finish_hand(hands, n, words, rumba_seat, hero, discard_k, passes, trump, tab
         out[slot, 0] = rp[R_RUMBA_PER_TRICK] * won if won > 0 else rp[R_RUMBA_NO_TRICK]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def model_word(hand, s, n, rumba_seat, knocked, rumba_first, jack_forced, words, trump, rp, mp):
     """What an opponent in seat ``s`` says at his turn (docs/SIMULATION.md step 4)."""
     points = hand_points(hand, trump, rp[R_TOP_RANK])
@@ -406,7 +497,7 @@ def swap_two(hands, s, turned, two, knocked, rp, mp):
     return turned
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def speak_rest(hands, n, hero, choice, words, rumba_seat, turned, knocked, jack_forced, trump, rp, mp):
     """Step 4 from the hero's turn on; earlier words and any Rumba they called are given.
 
@@ -538,15 +629,17 @@ def evaluate_choices(hands, words, rumba_seat, turned, n, hero, choices, passes,
             continue
         said = W_PASS if choice == C_PASS else W_RUMBA if choice == C_RUMBA else W_PLAY
         if said != spoken:
-            spoken_hands[:] = hands
-            spoken_words[:] = words
+            for s in range(n):
+                spoken_hands[s] = hands[s]
+                spoken_words[s] = words[s]
             final_rumba, table, void = speak_rest(spoken_hands, n, hero, choice, spoken_words, rumba_seat, turned,
                                                   knocked, jack_forced, trump, rp, mp)
             spoken = said
         if void:
             continue
-        play_hands[:] = spoken_hands
-        play_words[:] = spoken_words
+        for s in range(n):
+            play_hands[s] = spoken_hands[s]
+            play_words[s] = spoken_words[s]
         table_mask = bit(table) if table >= 0 else U0
         discard_k = choice - C_PLAY if choice >= C_PLAY else 0
         finish_hand(play_hands, n, play_words, final_rumba, hero, discard_k, passes, trump, table_mask, rp, mp,
@@ -604,14 +697,14 @@ def side_suit_count(deck_mask, trump):
 @njit(cache=True)
 def side_suit_permutation(deck_mask, trump, p, perm):
     """``perm[s]``: the suit that suit ``s`` becomes in the ``p``-th (lexicographic) order of the side suits."""
-    sides = np.empty(4, dtype=np.int64)
+    sides = 0  # the side suits, 4 bits each, in order (no allocation)
     k = 0
     for suit in range(4):
         perm[suit] = suit
         if suit != trump and (deck_mask >> np.uint64(16 * suit)) & np.uint64(0xFFFF):
-            sides[k] = suit
+            sides |= suit << (4 * k)
             k += 1
-    free = sides[:k].copy()
+    free = sides
     left = k
     for i in range(k):
         block = 1
@@ -619,9 +712,9 @@ def side_suit_permutation(deck_mask, trump, p, perm):
             block *= j
         pick = p // block
         p %= block
-        perm[sides[i]] = free[pick]
-        for j in range(pick, left - 1):
-            free[j] = free[j + 1]
+        perm[(sides >> (4 * i)) & 15] = (free >> (4 * pick)) & 15
+        low = free & ((1 << (4 * pick)) - 1)
+        free = low | ((free >> (4 * (pick + 1))) << (4 * pick))
         left -= 1
 
 
