@@ -130,6 +130,8 @@ class ChoiceResult:
     discard: tuple[int, ...] = ()
     p_success: Estimate | None = None
     p_uncontested: float | None = None
+    p_void: float | None = None  # a later throw-in voided the Rumba: score 0
+    p_lone_play: float | None = None  # not allowed (flemish lone dealer): he plays alone
     tricks: tuple[float, ...] | None = None
 
     def as_dict(self) -> dict:
@@ -139,6 +141,8 @@ class ChoiceResult:
         if self.p_success is not None:
             out.update(self.p_success.as_dict("p_success"))
             out["p_uncontested"] = self.p_uncontested
+            out["p_void"] = self.p_void
+            out["p_lone_play"] = self.p_lone_play
             out["tricks"] = list(self.tricks)
         return out
 
@@ -234,7 +238,8 @@ class _Accumulator:
         self.sum_sq = np.zeros(n_choices)
         self.diff_sum = np.zeros((n_choices, n_choices))
         self.diff_sq = np.zeros((n_choices, n_choices))
-        self.tricks = np.zeros((n_choices, 7), dtype=np.int64)  # index 0: no tricks played
+        # index 0: void, 1: lone play, 2: no tricks played, 3..8: 0..5 tricks (kernel codes + 3)
+        self.tricks = np.zeros((n_choices, 9), dtype=np.int64)
         self.success = np.zeros(n_choices, dtype=np.int64)
 
     def add(self, results: np.ndarray, tries: np.ndarray, min_tricks: int) -> None:
@@ -246,10 +251,10 @@ class _Accumulator:
         diffs = scores[:, :, None] - scores[:, None, :]
         self.diff_sum += diffs.sum(axis=0)
         self.diff_sq += (diffs * diffs).sum(axis=0)
-        tricks = results[:, :, 1].astype(np.int64) + 1
+        tricks = results[:, :, 1].astype(np.int64) - kernel.VOID
         for c in range(scores.shape[1]):
-            self.tricks[c] += np.bincount(tricks[:, c], minlength=7)[:7]
-            self.success[c] += int(((tricks[:, c] == 0) | (tricks[:, c] - 1 >= min_tricks)).sum())
+            self.tricks[c] += np.bincount(tricks[:, c], minlength=9)[:9]
+            self.success[c] += int(((tricks[:, c] == 2) | (tricks[:, c] - 3 >= min_tricks)).sum())
 
     def estimate(self, c: int) -> Estimate:
         return Estimate.of_sums(self.sum[c], self.sum_sq[c], self.n)
@@ -347,9 +352,11 @@ def exact_ask(hand, trump, players: int, seat: int, rules, opponents="default", 
         entry = {"ev": sums[c] / accepted}
         if name == "rumba":
             hist = tricks[c]
-            entry["p_uncontested"] = hist[0] / accepted
-            entry["p_success"] = (hist[0] + hist[1 + rules_.rumba_min_tricks:].sum()) / accepted
-            entry["tricks"] = list(hist[1:] / max(1, hist[1:].sum()))
+            entry["p_void"] = hist[0] / accepted
+            entry["p_lone_play"] = hist[1] / accepted
+            entry["p_uncontested"] = hist[2] / accepted
+            entry["p_success"] = (hist[2] + hist[3 + rules_.rumba_min_tricks:].sum()) / accepted
+            entry["tricks"] = list(hist[3:] / max(1, hist[3:].sum()))
         out[name] = entry
     return out
 
@@ -363,10 +370,12 @@ def _ask_result(situation: Situation, model: OpponentModel, play: str, seed: int
             result.discard = _discards(situation.hand, int(name[4:]), situation.trump, situation.rules)
         if name == "rumba":
             hist = acc.tricks[c]
-            contested = int(hist[1:].sum())
+            contested = int(hist[3:].sum())
             result.p_success = Estimate.of_proportion(int(acc.success[c]), acc.n)
-            result.p_uncontested = float(hist[0] / acc.n)
-            result.tricks = tuple(float(x / contested) if contested else 0.0 for x in hist[1:])
+            result.p_void = float(hist[0] / acc.n)
+            result.p_lone_play = float(hist[1] / acc.n)
+            result.p_uncontested = float(hist[2] / acc.n)
+            result.tricks = tuple(float(x / contested) if contested else 0.0 for x in hist[3:])
         options[name] = result
     ranked = sorted(range(len(names)), key=lambda c: acc.sum[c])
     best = ranked[0]

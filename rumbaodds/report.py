@@ -918,7 +918,10 @@ def hand_points_text(rules: RuleSet) -> str:
 
 
 def _matches(manifest: dict, rules: RuleSet, players: int, model: OpponentModel, budget: Budget) -> bool:
-    return (manifest.get("rules") == rules.to_dict() and manifest.get("players") == players
+    from .engine import SOURCE_DIGEST
+
+    return (manifest.get("engine") == SOURCE_DIGEST
+            and manifest.get("rules") == rules.to_dict() and manifest.get("players") == players
             and manifest.get("opponents") == model.to_dict() and manifest.get("play") == budget.play)
 
 
@@ -928,8 +931,10 @@ def _good_enough(manifest: dict, budget: Budget) -> bool:
 
 
 def quick_folder(root: Path, rules: RuleSet, players: int, model: OpponentModel, budget: Budget) -> Path:
+    from .engine import SOURCE_DIGEST
+
     return Path(root) / (f"{rules.name}-{players}p-{model.name}-{budget.play}-{budget.samples_per_cell}x-"
-                         f"{budget.cells}cells-seed{budget.seed}")
+                         f"{budget.cells}cells-seed{budget.seed}-{SOURCE_DIGEST[:8]}")
 
 
 @dataclass

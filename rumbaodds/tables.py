@@ -26,6 +26,7 @@ import pyarrow.parquet as pq
 
 from .analysis import POLICIES, AskResult, ChoiceResult, Situation, _discards
 from .cards import RANKS, SUITS, mask_of
+from .engine import SOURCE_DIGEST
 from .engine import hand as hand_kernel
 from .engine.table import COL_PASS_PENALISED, COL_PLAY, COL_RUMBA, table_cells
 from .handclasses import canonical_hand, enumerate_trump_rank_pairs
@@ -71,6 +72,7 @@ class TableSpec:
     def manifest(self) -> dict:
         return {
             "format": TABLE_FORMAT,
+            "engine": SOURCE_DIGEST,  # the source that computed it: tables of other code are never reused
             "rules": self.rules.to_dict(),
             "players": self.players,
             "opponents": self.opponents.to_dict(),
@@ -105,7 +107,7 @@ def _write_atomic(table: pa.Table, path: Path) -> None:
 
 
 def _chunk_frame(spec: TableSpec, pairs, seats, pair_rows, first: int, results) -> pd.DataFrame:
-    means, halves, success, uncontested, tricks, best, runner, margin, margin_half, tries = results
+    means, halves, success, uncontested, void, lone_play, tricks, best, runner, margin, margin_half, tries = results
     rules = spec.rules
     samples = spec.samples_per_cell
     classes = pairs.classes
@@ -140,6 +142,8 @@ def _chunk_frame(spec: TableSpec, pairs, seats, pair_rows, first: int, results) 
     frame["p_success_low"] = [w.low for w in wilson]
     frame["p_success_high"] = [w.high for w in wilson]
     frame["p_uncontested"] = uncontested / samples
+    frame["p_void"] = void / samples  # a later throw-in voided the called Rumba
+    frame["p_lone_play"] = lone_play / samples  # the Rumba was not allowed: he plays alone
     contested = np.maximum(1, tricks.sum(axis=1, keepdims=True))
     for t in range(6):
         frame[f"tricks_{t}"] = (tricks[:, t:t + 1] / contested)[:, 0].astype(np.float32)
@@ -298,7 +302,8 @@ def find_tables(root: str | Path) -> list[Path]:
 
 def matches(manifest: dict, situation: Situation, opponents: OpponentModel, play: str) -> bool:
     """Would this table's numbers be the answer to ``situation``?"""
-    return (manifest["rules"] == situation.rules.to_dict() and manifest["players"] == situation.players
+    return (manifest.get("engine") == SOURCE_DIGEST
+            and manifest["rules"] == situation.rules.to_dict() and manifest["players"] == situation.players
             and manifest["opponents"] == opponents.to_dict() and manifest["play"] == play
             and not situation.dealer_knocked and all(w == "-" for w in situation.before))
 
@@ -346,7 +351,8 @@ def answer_from_table(table: Table, situation: Situation, opponents: OpponentMod
                 name, est(row["ev_rumba"], row["ev_rumba_half"]),
                 p_success=Estimate(float(row["p_success"]), float(row["p_success_low"]), float(row["p_success_high"]),
                                    n),
-                p_uncontested=float(row["p_uncontested"]),
+                p_uncontested=float(row["p_uncontested"]), p_void=float(row["p_void"]),
+                p_lone_play=float(row["p_lone_play"]),
                 tricks=tuple(float(row[f"tricks_{t}"]) for t in range(6)))
         else:
             k = int(name[4:])

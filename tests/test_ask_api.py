@@ -119,9 +119,11 @@ def test_json_fields():
 
 
 def test_p_success_interval_contains_a_certain_rumba():
-    d = ask(seed=5).to_dict()  # HA HK HQ of trump: the Rumba never fails
+    d = ask(seed=5).to_dict()  # HA HK HQ of trump: the Rumba never fails; only a later throw-in voids it
     rumba = d["actions"]["rumba"]
-    assert rumba["p_success"] == 1.0
+    assert rumba["p_success"] + rumba["p_void"] == pytest.approx(1.0, abs=1e-12)
+    assert rumba["p_lone_play"] == 0.0
+    assert all(p == 0 for p in rumba["tricks"][:3])
     low, high = rumba["p_success_ci"]
     assert low <= rumba["p_success"] <= high
 
@@ -336,3 +338,13 @@ def test_make_situation_checks_without_simulating():
     assert s.before == ("-", "-")
     s = analysis.make_situation(HAND, "H9", 5, 2, before=["Pass", " play "])
     assert s.before == ("pass", "play")
+
+
+def test_flemish_lone_dealer_rumba_is_reported_as_a_lone_play_not_a_success():
+    """Flemish, 2 players, the dealer: when seat 0 passes his Rumba is not allowed and he plays alone (-5)."""
+    result = analysis.ask("C2 D3 S4 C5 D7", "H9", 2, 1, "flemish", "default", samples=20_000, seed=4)
+    rumba = result.options["rumba"]
+    assert rumba.p_lone_play > 0.3  # seat 0 passes a good share of hands
+    failed = 1 - rumba.p_success.mean - rumba.p_void - rumba.p_lone_play
+    assert failed > 0.3  # this weak hand loses most contested Rumbas
+    assert rumba.p_success.mean < 0.2  # a lone play is no Rumba success

@@ -291,14 +291,14 @@ def test_third_pass_penalty_in_simulation():
 def test_throw_in_is_void():
     low = hand("H7 H9 S8 C7 D9")
     _, out = th.simulate_sample(SWISS, 4, 0, low, TURNED, ALL, "greedy", passes=2, seed=2, index=0)
-    assert out["throw-in"] == (0, -1, False)
+    assert out["throw-in"] == (0, th.VOID, False)  # void, reported apart from "no tricks played"
 
 
 def test_flemish_lone_dealer_cannot_call_rumba():
     rules = FLEMISH.replace(lone_player_score=-3)  # lone_rumba_score stays -5
     h = hand("HA HK HQ SA CA")
     _, out = th.simulate_sample(rules, 3, 2, h, card("H3"), SILENT, "greedy", seed=1, index=0)
-    assert out["rumba"] == (-3, -1, False)  # becomes a lone play
+    assert out["rumba"] == (-3, th.LONE_PLAY, False)  # becomes a lone play
     assert out["play0"] == (-3, -1, False)
     assert out["pass"] == (0, -1, False)
 

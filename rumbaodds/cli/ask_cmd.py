@@ -141,6 +141,10 @@ def _print_ask(result: analysis.AskResult) -> None:
             detail = (f"succeeds {c.p_success.mean:.1%} [{c.p_success.low:.1%}, {c.p_success.high:.1%}]; "
                       f"nobody joins {c.p_uncontested:.1%}; tricks 0-5 when played: "
                       + " ".join(f"{p:.0%}" for p in c.tricks))
+            if c.p_void:
+                detail += f"; void hand (a later player threw in) {c.p_void:.1%}"
+            if c.p_lone_play:
+                detail += f"; not allowed (nobody else plays), you play alone {c.p_lone_play:.1%}"
         style = "bold green" if name == result.recommendation else None
         table.add_row(name, f"{c.ev.mean:+.2f}", f"[{c.ev.low:+.2f}, {c.ev.high:+.2f}]", detail, style=style)
     console.print(table)

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from .. import analysis
+from ..engine import SOURCE_DIGEST
 from ..models import ModelError, get_model
 from ..rules import get_rules
 from ..tables import TableSpec, answer_from_table, build_table, find_tables, load_table
@@ -20,7 +21,7 @@ DEFAULT_ROOT = "tables"
 def default_folder(spec: TableSpec) -> Path:
     subset = f"-{spec.cells}cells" if spec.cells else ""
     return Path(DEFAULT_ROOT) / (f"{spec.rules.name}-{spec.players}p-{spec.opponents.name}-{spec.play}"
-                                 f"-{spec.samples_per_cell}x{subset}-seed{spec.seed}")
+                                 f"-{spec.samples_per_cell}x{subset}-seed{spec.seed}-{SOURCE_DIGEST[:8]}")
 
 
 @main.group()

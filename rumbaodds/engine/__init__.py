@@ -22,7 +22,8 @@ for _path in sorted(_package.rglob("*.py")):
     _digest.update(_path.read_bytes())
 _base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
     os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "rumbaodds")
-config.CACHE_DIR = os.path.join(_base, f"numba-{_digest.hexdigest()[:16]}")
+SOURCE_DIGEST = _digest.hexdigest()[:16]  # also stamps strategy tables: numbers of other code are not reused
+config.CACHE_DIR = os.path.join(_base, f"numba-{SOURCE_DIGEST}")
 
 
 def _prune_old_caches(keep_days: float = 14.0) -> None:

@@ -30,6 +30,10 @@ W_NONE, W_PASS, W_PLAY, W_RUMBA, W_THROW_IN = -1, 0, 1, 2, 3
 # hero choices: pass, rumba, throw-in, then play with k discards = C_PLAY + k
 C_PASS, C_RUMBA, C_THROW_IN, C_PLAY = 0, 1, 2, 3
 
+# the "tricks" a choice reports when none were played: nobody else plays (a lone Rumba or lone player, or the
+# hero passed), his Rumba was not allowed so he plays alone (flemish lone dealer), the hand was void
+NO_TRICKS, LONE_PLAY, VOID = -1, -2, -3
+
 # card play: everybody greedy / everybody expert / only the Rumba player expert / only the defenders expert
 POLICY_GREEDY, POLICY_EXPERT, POLICY_EXPERT_RUMBA, POLICY_EXPERT_DEFENCE = 0, 1, 2, 3
 MAX_TRIES = 10_000
@@ -626,6 +630,7 @@ def evaluate_choices(hands, words, rumba_seat, turned, n, hero, choices, passes,
         out[slot, 1] = -1
         out[slot, 2] = 0
         if choice == C_THROW_IN:  # void hand, counts as nobody's pass [D-4]
+            out[slot, 1] = VOID
             continue
         said = W_PASS if choice == C_PASS else W_RUMBA if choice == C_RUMBA else W_PLAY
         if said != spoken:
@@ -635,7 +640,8 @@ def evaluate_choices(hands, words, rumba_seat, turned, n, hero, choices, passes,
             final_rumba, table, void = speak_rest(spoken_hands, n, hero, choice, spoken_words, rumba_seat, turned,
                                                   knocked, jack_forced, trump, rp, mp)
             spoken = said
-        if void:
+        if void:  # a throw-in after the hero spoke [D-4]
+            out[slot, 1] = VOID
             continue
         for s in range(n):
             play_hands[s] = spoken_hands[s]
@@ -644,6 +650,8 @@ def evaluate_choices(hands, words, rumba_seat, turned, n, hero, choices, passes,
         discard_k = choice - C_PLAY if choice >= C_PLAY else 0
         finish_hand(play_hands, n, play_words, final_rumba, hero, discard_k, passes, trump, table_mask, rp, mp,
                     policy, deck_mask, stock, stock_len, state, hands2[2], ints[2], cards, out, slot)
+        if choice == C_RUMBA and final_rumba != hero:  # not allowed: nobody else plays, he plays alone
+            out[slot, 1] = LONE_PLAY
 
 
 @njit(cache=True)
@@ -804,8 +812,8 @@ def ask_exact(deck_mask, unknown, hero_hand, trump_card, n, hero, rp, mp, policy
     Every order is equally likely under the shuffle, so conditioning is a
     plain filter; each accepted order is taken under every renaming of the
     side suits (step 2b). Returns (accepted (order, renaming) pairs,
-    per-choice sums of score, of squared score, per-choice histograms of
-    tricks -1..5). The swiss passers'
+    per-choice sums of score, of squared score, per-choice histograms of the
+    reported tricks VOID..5, index = tricks - VOID). The swiss passers'
     shuffle uses a fixed stream position, so the answer is exact only where
     the exchange cannot reach the passers' cards (the caller checks).
     """
@@ -815,7 +823,7 @@ def ask_exact(deck_mask, unknown, hero_hand, trump_card, n, hero, rp, mp, policy
     out = np.zeros((choices.shape[0], 3), dtype=np.int64)
     sums = np.zeros(choices.shape[0], dtype=np.float64)
     squares = np.zeros(choices.shape[0], dtype=np.float64)
-    tricks = np.zeros((choices.shape[0], 7), dtype=np.int64)
+    tricks = np.zeros((choices.shape[0], 9), dtype=np.int64)
     accepted = 0
     trump = trump_card >> 4
     jack_forced = rp[R_JACK_FORCES] == 1 and (trump_card & 15) == JACK
@@ -844,7 +852,7 @@ def ask_exact(deck_mask, unknown, hero_hand, trump_card, n, hero, rp, mp, policy
                 for c in range(choices.shape[0]):
                     sums[c] += out[c, 0]
                     squares[c] += out[c, 0] * out[c, 0]
-                    tricks[c, out[c, 1] + 1] += 1
+                    tricks[c, out[c, 1] - VOID] += 1
         if not next_permutation(order):
             break
     return accepted, sums, squares, tricks

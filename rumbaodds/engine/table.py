@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit, prange
 
 from .bits import U1
-from .hand import C_PASS, C_PLAY, C_RUMBA, ask_sample, new_scratch
+from .hand import C_PASS, C_PLAY, C_RUMBA, LONE_PLAY, NO_TRICKS, VOID, ask_sample, new_scratch
 
 Z95 = 1.959963984540054
 COL_PASS, COL_PASS_PENALISED, COL_RUMBA, COL_PLAY = 0, 1, 2, 3
@@ -50,6 +50,8 @@ def table_cells(deck_mask, deck, hero_hands, trump_cards, seats, n, rp, mp, poli
     halves = np.zeros((cells, cols))
     success = np.zeros(cells, dtype=np.int64)
     uncontested = np.zeros(cells, dtype=np.int64)
+    void = np.zeros(cells, dtype=np.int64)
+    lone_play = np.zeros(cells, dtype=np.int64)
     tricks = np.zeros((cells, 6), dtype=np.int64)
     best = np.zeros(cells, dtype=np.int64)
     runner = np.zeros(cells, dtype=np.int64)
@@ -92,9 +94,13 @@ def table_cells(deck_mask, deck, hero_hands, trump_cards, seats, n, rp, mp, poli
                 for c in range(cols - 1):
                     buffer[i, c + 1] = out[c, 0]
                 rumba_tricks = out[1, 1]
-                if rumba_tricks < 0:
+                if rumba_tricks == NO_TRICKS:  # a lone Rumba: nobody joined
                     uncontested[cell] += 1
                     success[cell] += 1
+                elif rumba_tricks == VOID:
+                    void[cell] += 1
+                elif rumba_tricks == LONE_PLAY:
+                    lone_play[cell] += 1
                 else:
                     tricks[cell, rumba_tricks] += 1
                     if rumba_tricks >= min_tricks:
@@ -128,4 +134,4 @@ def table_cells(deck_mask, deck, hero_hands, trump_cards, seats, n, rp, mp, poli
             var = var / (samples - 1) if samples > 1 else 0.0
             margin[cell] = diff_mean
             margin_half[cell] = Z95 * math.sqrt(var / samples)
-    return means, halves, success, uncontested, tricks, best, runner, margin, margin_half, tries
+    return means, halves, success, uncontested, void, lone_play, tricks, best, runner, margin, margin_half, tries

@@ -31,6 +31,8 @@ PASS = "pass"
 PLAY = "play"
 RUMBA = "rumba"
 THROW_IN = "throw-in"
+# the tricks a choice reports when none were played (SIMULATION.md "What a run reports")
+NO_TRICKS, LONE_PLAY, VOID = -1, -2, -3
 POLICIES = ("greedy", "expert")
 
 
@@ -709,7 +711,12 @@ def simulate_sample(rules: RuleSet, players: int, seat: int, hand, trump_card: i
         else:
             hero_word, discards = choice, 0
         spoken = speak(sit, my_hands, earlier, hero_word, my_table)
-        results[choice] = finish_hand(sit, my_hands, spoken, stock, discards, saved_state, policy, passes)
+        outcome = finish_hand(sit, my_hands, spoken, stock, discards, saved_state, policy, passes)
+        if spoken.void:  # a throw-in after he spoke: reported apart from "no tricks played"
+            outcome = (outcome[0], VOID, outcome[2])
+        elif hero_word == RUMBA and spoken.rumba_seat != seat:  # his Rumba was not allowed: he plays alone
+            outcome = (outcome[0], LONE_PLAY, outcome[2])
+        results[choice] = outcome
     return tries, results
 
 
