@@ -12,7 +12,7 @@ from numba import njit, prange
 from ..cards import RANKS
 from .bits import U0, U1, above_in_suit, bit, highest_card, lowest_card, popcount, suit_lane
 from .rng import below, next_state, stream_start
-from .tricks import FOLLOW_STECHZWANG, beaters, beats, greedy_card, legal_mask, strength, strongest, weakest
+from .tricks import FOLLOW_STECHZWANG, beaters, strength, strongest, weakest
 
 # rule-set layout
 (R_FOLLOW, R_HAND, R_EXCHANGE, R_PUT_AWAY, R_KNOCK, R_THROW_IN, R_THROW_BELOW, R_JACK_FORCES, R_TWO_SWAP,
