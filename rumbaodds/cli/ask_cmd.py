@@ -121,12 +121,19 @@ def ask(hand, trump, players, seat, passes_in_a_row, before, dealer_knocked, tab
     _print_ask(result)
 
 
+def _seat_role(seat: int, players: int) -> str:
+    if seat == players - 1:
+        return "the dealer, last to speak"
+    ordinals = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh"]
+    return f"{ordinals[seat]} to speak"
+
+
 def _print_ask(result: analysis.AskResult) -> None:
     s = result.situation
     console = Console()
     console.print(f"[bold]{' '.join(format_card(c) for c in s.hand)}[/bold], trump card "
                   f"[bold]{format_card(s.trump_card)}[/bold], seat {s.seat} of {s.players} "
-                  f"({'dealer' if s.seat == s.players - 1 else 'speaks ' + str(s.seat + 1) + '.'}), "
+                  f"({_seat_role(s.seat, s.players)}), "
                   f"{s.rules.name} rules")
     table = Table(title=f"{result.samples:,} deals, seed {result.seed}")
     table.add_column("choice")
