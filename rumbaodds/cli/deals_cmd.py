@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import sys
 from collections.abc import Callable
 
 import click
@@ -43,7 +44,7 @@ def _emit(lines: list[str]) -> None:
 
 def _open(path: str):
     if path == "-":
-        return click.get_binary_stream("stdin")
+        return sys.stdin.buffer
     try:
         return open(path, "rb")  # noqa: SIM115 - closed by _stream
     except OSError as exc:

@@ -633,19 +633,25 @@ def evaluate_choices(hands, words, rumba_seat, turned, n, hero, choices, passes,
             out[slot, 1] = VOID
             continue
         said = W_PASS if choice == C_PASS else W_RUMBA if choice == C_RUMBA else W_PLAY
-        if said != spoken:
+        # where a lone Rumba is allowed, the others' words do not depend on whether the hero passed or
+        # played: a pass reuses the speaking of a play with his own word changed
+        shared = said == W_PASS and rp[R_LONE_RUMBA_OK] == 1
+        key = W_PLAY if shared else said
+        if key != spoken:
             for s in range(n):
                 spoken_hands[s] = hands[s]
                 spoken_words[s] = words[s]
-            final_rumba, table, void = speak_rest(spoken_hands, n, hero, choice, spoken_words, rumba_seat, turned,
-                                                  knocked, jack_forced, trump, rp, mp)
-            spoken = said
+            final_rumba, table, void = speak_rest(spoken_hands, n, hero, C_PLAY if shared else choice, spoken_words,
+                                                  rumba_seat, turned, knocked, jack_forced, trump, rp, mp)
+            spoken = key
         if void:  # a throw-in after the hero spoke [D-4]
             out[slot, 1] = VOID
             continue
         for s in range(n):
             play_hands[s] = spoken_hands[s]
             play_words[s] = spoken_words[s]
+        if shared:
+            play_words[hero] = W_PASS
         table_mask = bit(table) if table >= 0 else U0
         discard_k = choice - C_PLAY if choice >= C_PLAY else 0
         finish_hand(play_hands, n, play_words, final_rumba, hero, discard_k, passes, trump, table_mask, rp, mp,

@@ -60,9 +60,9 @@ def table_cells(deck_mask, deck, hero_hands, trump_cards, seats, n, rp, mp, poli
     tries = np.zeros(cells)
     hand_size = rp[1]
     unknown_size = deck.shape[0] - hand_size - 1
-    choices = np.empty(cols - 1, dtype=np.int64)  # columns 1.. as kernel choices
-    choices[0] = C_PASS
-    choices[1] = C_RUMBA
+    choices = np.empty(cols - 1, dtype=np.int64)  # the kernel's choices: rumba, pass, play0..K
+    choices[0] = C_RUMBA  # rumba first: the pass then shares its speaking with the plays after it
+    choices[1] = C_PASS
     for k in range(exchange_limit + 1):
         choices[2 + k] = C_PLAY + k
     chunks = max(1, min(cells, 64))
@@ -91,9 +91,11 @@ def table_cells(deck_mask, deck, hero_hands, trump_cards, seats, n, rp, mp, poli
                     break
                 tried += t
                 buffer[i, COL_PASS] = 0.0
-                for c in range(cols - 1):
+                buffer[i, COL_PASS_PENALISED] = out[1, 0]
+                buffer[i, COL_RUMBA] = out[0, 0]
+                for c in range(2, cols - 1):
                     buffer[i, c + 1] = out[c, 0]
-                rumba_tricks = out[1, 1]
+                rumba_tricks = out[0, 1]
                 if rumba_tricks == NO_TRICKS:  # a lone Rumba: nobody joined
                     uncontested[cell] += 1
                     success[cell] += 1
