@@ -11,7 +11,7 @@ from numba import njit, prange
 
 from ..cards import RANKS
 from .bits import U0, U1, above_in_suit, bit, highest_card, lowest_card, popcount, suit_lane
-from .rng import below, next_state, stream_start
+from .rng import below, next_state, shuffle, stream_start
 from .tricks import FOLLOW_STECHZWANG, beaters, strength, strongest, weakest
 
 # rule-set layout
@@ -413,13 +413,7 @@ def finish_hand(hands, n, words, rumba_seat, hero, discard_k, passes, trump, tab
                         scratch_cards[size] = lowest_card(rest)
                         rest &= rest - U1
                         size += 1
-            count = size - stock_len
-            for j in range(count):
-                state = next_state(state)
-                k = j + below(state, count - j)
-                tmp = scratch_cards[stock_len + j]
-                scratch_cards[stock_len + j] = scratch_cards[stock_len + k]
-                scratch_cards[stock_len + k] = tmp
+            shuffle(scratch_cards[stock_len:size], state)
             source = scratch_cards
         pointer = 0
         for s in range(n):
@@ -601,15 +595,10 @@ def new_scratch(n, unknown_size):
 
 @njit(cache=True)
 def shuffle_all(deck, source, state):
+    """``deck`` := ``source`` shuffled (SIMULATION.md step 1); returns the new state."""
     size = source.shape[0]
     deck[:size] = source
-    for j in range(size):
-        state = next_state(state)
-        k = j + below(state, size - j)
-        tmp = deck[j]
-        deck[j] = deck[k]
-        deck[k] = tmp
-    return state
+    return shuffle(deck[:size], state)
 
 
 @njit(cache=True)

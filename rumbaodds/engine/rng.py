@@ -42,10 +42,10 @@ def below(state, bound):
 
 
 @njit(cache=True)
-def shuffle_prefix(deck, count, state):
-    """Fisher-Yates on the first ``count`` places of ``deck`` (in place); returns the new state."""
+def shuffle(deck, state):
+    """Fisher-Yates on all of ``deck`` (in place), one ``below`` draw per place; returns the new state."""
     size = deck.shape[0]
-    for j in range(count):
+    for j in range(size):
         state = next_state(state)
         k = j + below(state, size - j)
         tmp = deck[j]
