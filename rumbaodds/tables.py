@@ -11,7 +11,6 @@ place in the plan, see :mod:`.engine.table`).
 from __future__ import annotations
 
 import datetime as _dt
-import hashlib
 import json
 import os
 from collections.abc import Callable
@@ -377,9 +376,5 @@ def answer_from_table(table: Table, situation: Situation, opponents: OpponentMod
     return result
 
 
-def table_digest(manifest: dict) -> str:
-    return hashlib.sha256(json.dumps(manifest, sort_keys=True).encode()).hexdigest()[:12]
-
-
 __all__ = ["TableSpec", "Table", "TableError", "build_table", "load_table", "find_tables", "answer_from_table",
-           "knock_values", "table_digest"]
+           "knock_values"]

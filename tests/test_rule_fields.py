@@ -80,3 +80,17 @@ def test_no_throw_in_after_rumba_when_the_rules_forbid_it():
     forbidden = make_situation("H6 C7 D8 S9 C6", "HT", 5, 2, SWISS.replace(throw_in_after_rumba=False),
                                before="rumba,play").choices()
     assert "throw-in" in allowed and "throw-in" not in forbidden
+
+
+@pytest.mark.parametrize("rules", [SWISS, SWISS.replace(name="flemish-ranks", ranks="23456789TJQKA", max_players=6)])
+def test_lowest_keep_kernel_equals_twin_keep_order(rules):
+    """The exchange's discards (kernel, class by class) equal the twin's card-by-card sort, on random hands."""
+    rng = np.random.default_rng(5)
+    deck = np.array(rules.deck)
+    top = len("23456789TJQKA") - 1
+    for _ in range(3_000):
+        cards = [int(c) for c in rng.choice(deck, size=5, replace=False)]
+        trump = int(rng.integers(4))
+        count = int(rng.integers(0, 6))
+        expected = mask_of(twin_hand.keep_order(cards, trump, top)[:count])
+        assert int(kernel.lowest_keep(np.uint64(mask_of(cards)), count, trump, top)) == expected

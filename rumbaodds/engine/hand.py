@@ -122,30 +122,12 @@ def hand_points(hand, trump, top):
     return total
 
 
-@njit(cache=True)
-def lowest_keep(hand, count, trump, top):
-    """Mask of the ``count`` cards with the lowest keep value (ties: weakest by §6 order)."""
-    chosen = U0
-    for _ in range(count):
-        best = -1
-        best_key = 1 << 30
-        rest = hand & ~chosen
-        while rest:
-            card = lowest_card(rest)
-            rest &= rest - U1
-            key = keep_value(card, trump, top) * 1024 + strength(card, trump)
-            if key < best_key:
-                best_key = key
-                best = card
-        if best < 0:
-            break
-        chosen |= bit(best)
-    return chosen
-
-
 @njit(cache=True, inline="always")
-def lowest_keep_fast(hand, count, trump, top):
-    """``lowest_keep`` by classes of keep value, each taken weakest first (§6 order)."""
+def lowest_keep(hand, count, trump, top):
+    """Mask of the ``count`` cards with the lowest keep value, ties weakest first (§6 order).
+
+    Taken class by class of keep value (the twin's ``keep_order`` sorts card by card).
+    """
     lane = suit_lane(trump)
     trumps = hand & lane
     side = hand & ~lane
@@ -419,7 +401,7 @@ def finish_hand(hands, n, words, rumba_seat, hero, discard_k, passes, trump, tab
         for s in range(n):
             take = min(scratch_tricks[s], size - pointer)
             if take > 0:
-                hands[s] &= ~lowest_keep_fast(hands[s], take, trump, top)
+                hands[s] &= ~lowest_keep(hands[s], take, trump, top)
                 for j in range(take):
                     hands[s] |= bit(source[pointer])
                     pointer += 1
