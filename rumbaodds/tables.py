@@ -24,6 +24,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from .analysis import POLICIES, AskResult, ChoiceResult, Situation, _discards
+from .results import RumbaOutcomes
 from .cards import RANKS, SUITS, mask_of
 from .engine import SOURCE_DIGEST
 from .engine import hand as hand_kernel
@@ -99,6 +100,18 @@ def _plan(spec: TableSpec):
     return pairs, seats, pair_rows
 
 
+def _excluded_by_trump_rank(rules: RuleSet, policy, trump_suit: int) -> np.ndarray:
+    """Per turned rank: the two of trump no earlier seat holds (he would have swapped it), else -1 (see
+    conditioning.excluded_card; the kernel drops it where the hero holds the two himself)."""
+    from .conditioning import excluded_card
+
+    out = np.full(16, -1, dtype=np.int64)
+    for r in rules.ranks:
+        card = trump_suit * 16 + RANKS.index(r)
+        out[RANKS.index(r)] = excluded_card(rules, (), card, False, -1, policy.swaps_two)
+    return out
+
+
 def _write_atomic(table: pa.Table, path: Path) -> None:
     tmp = path.with_suffix(f".tmp{os.getpid()}")
     pq.write_table(table, tmp)
@@ -136,13 +149,19 @@ def _chunk_frame(spec: TableSpec, pairs, seats, pair_rows, first: int, results) 
     frame["ev_pass_penalised_half"] = halves[:, COL_PASS_PENALISED]
     frame["ev_rumba"] = means[:, COL_RUMBA]
     frame["ev_rumba_half"] = halves[:, COL_RUMBA]
-    wilson = [Estimate.of_proportion(int(s), samples) for s in success]
+    # p_success: made + uncontested over the Rumbas played (not voided, not refused), as ask reports it
+    wilson = [Estimate.of_proportion(int(s), max(1, samples - int(v) - int(lp)))
+              for s, v, lp in zip(success, void, lone_play)]
     frame["p_success"] = [w.mean for w in wilson]
     frame["p_success_low"] = [w.low for w in wilson]
     frame["p_success_high"] = [w.high for w in wilson]
     frame["p_uncontested"] = uncontested / samples
     frame["p_void"] = void / samples  # a later throw-in voided the called Rumba
     frame["p_lone_play"] = lone_play / samples  # the Rumba was not allowed: he plays alone
+    contested_share = tricks.sum(axis=1) / samples
+    made = tricks[:, rules.rumba_min_tricks:].sum(axis=1) / samples
+    frame["p_made"] = made
+    frame["p_lost"] = contested_share - made
     contested = np.maximum(1, tricks.sum(axis=1, keepdims=True))
     for t in range(6):
         frame[f"tricks_{t}"] = (tricks[:, t:t + 1] / contested)[:, 0].astype(np.float32)
@@ -199,7 +218,8 @@ def build_table(spec: TableSpec, out_dir: str | Path, chunk_cells: int = 20_000,
     n_chunks = (total + chunk_cells - 1) // chunk_cells
     rules = spec.rules
     rp = hand_kernel.rules_array(rules)
-    mp = spec.opponents.as_array()
+    policy = spec.opponents.policy(rules, spec.players)
+    excluded = _excluded_by_trump_rank(rules, policy, pairs.classes.trump_suit)
     penalised = max(0, rules.sit_out_limit - 1)
     trump = pairs.classes.trump_suit
     done = sum(min(chunk_cells, total - i * chunk_cells) for i in range(n_chunks)
@@ -215,9 +235,9 @@ def build_table(spec: TableSpec, out_dir: str | Path, chunk_cells: int = 20_000,
         hands = pairs.classes.hands[class_rows].astype(np.uint64)
         trump_cards = (trump * 16 + pairs.trump_ranks[pair_rows[lo:hi]]).astype(np.int64)
         results = table_cells(np.uint64(rules.deck_mask), rules.deck_array(), hands, trump_cards,
-                              seats[lo:hi].copy(), spec.players, rp, mp, POLICIES[spec.play], penalised,
-                              rules.exchange_limit, np.uint64(spec.seed), lo, spec.samples_per_cell,
-                              rules.rumba_min_tricks)
+                              seats[lo:hi].copy(), spec.players, rp, policy.as_tuple(), POLICIES[spec.play],
+                              penalised, rules.exchange_limit, np.uint64(spec.seed), lo, spec.samples_per_cell,
+                              rules.rumba_min_tricks, excluded)
         frame = _chunk_frame(spec, pairs, seats[lo:hi], pair_rows[lo:hi], lo, results)
         _write_atomic(pa.Table.from_pandas(frame, preserve_index=False), path)
         done += hi - lo
@@ -304,7 +324,8 @@ def matches(manifest: dict, situation: Situation, opponents: OpponentModel, play
     return (manifest.get("engine") == SOURCE_DIGEST
             and manifest["rules"] == situation.rules.to_dict() and manifest["players"] == situation.players
             and manifest["opponents"] == opponents.to_dict() and manifest["play"] == play
-            and not situation.dealer_knocked and all(w == "-" for w in situation.before))
+            and not situation.dealer_knocked and situation.swapped_by is None
+            and all(w == "-" for w in situation.before))
 
 
 def table_cell(table: Table, situation: Situation) -> pd.Series | None:
@@ -350,8 +371,8 @@ def answer_from_table(table: Table, situation: Situation, opponents: OpponentMod
                 name, est(row["ev_rumba"], row["ev_rumba_half"]),
                 p_success=Estimate(float(row["p_success"]), float(row["p_success_low"]), float(row["p_success_high"]),
                                    n),
-                p_uncontested=float(row["p_uncontested"]), p_void=float(row["p_void"]),
-                p_lone_play=float(row["p_lone_play"]),
+                outcomes=RumbaOutcomes(float(row["p_made"]), float(row["p_lost"]), float(row["p_uncontested"]),
+                                       float(row["p_void"]), float(row["p_lone_play"])),
                 tricks=tuple(float(row[f"tricks_{t}"]) for t in range(6)))
         else:
             k = int(name[4:])

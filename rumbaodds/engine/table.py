@@ -15,7 +15,9 @@ import numpy as np
 from numba import njit, prange
 
 from .bits import U1
-from .hand import C_PASS, C_PLAY, C_RUMBA, LONE_PLAY, NO_TRICKS, VOID, ask_sample, new_scratch
+from .hand import C_PASS, C_PLAY, C_RUMBA, LONE_PLAY, NO_TRICKS, OUT_FIELDS, VOID, ask_sample, new_scratch
+from .policy import NSCORE, W_NONE
+from .speak import two_of
 
 Z95 = 1.959963984540054
 COL_PASS, COL_PASS_PENALISED, COL_RUMBA, COL_PLAY = 0, 1, 2, 3
@@ -41,8 +43,8 @@ def _stats(buffer, samples, cols):
 
 
 @njit(cache=True, parallel=True)
-def table_cells(deck_mask, deck, hero_hands, trump_cards, seats, n, rp, mp, policy, penalised_passes, exchange_limit,
-                seed, first_cell, samples, min_tricks):
+def table_cells(deck_mask, deck, hero_hands, trump_cards, seats, n, rp, pol, policy, penalised_passes, exchange_limit,
+                seed, first_cell, samples, min_tricks, excluded_by_trump):
     """Per cell: mean and 95% half-width of every column, rumba details, best column, runner-up and margin."""
     cells = hero_hands.shape[0]
     cols = COL_PLAY + exchange_limit + 1
@@ -67,8 +69,10 @@ def table_cells(deck_mask, deck, hero_hands, trump_cards, seats, n, rp, mp, poli
         choices[2 + k] = C_PLAY + k
     chunks = max(1, min(cells, 64))
     for chunk in prange(chunks):
-        scratch_deck, hands2, ints, cards = new_scratch(n, unknown_size)
-        out = np.zeros((cols - 1, 3), dtype=np.int64)
+        scratch = new_scratch(n, unknown_size)
+        out = np.zeros((cols - 1, OUT_FIELDS), dtype=np.int64)
+        plan = (np.full(n, W_NONE, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
+                np.zeros((n, NSCORE)), np.zeros(1, dtype=np.int64))
         unknown = np.empty(unknown_size, dtype=np.int64)
         buffer = np.zeros((samples, cols))
         for cell in range(chunk * cells // chunks, (chunk + 1) * cells // chunks):
@@ -80,12 +84,13 @@ def table_cells(deck_mask, deck, hero_hands, trump_cards, seats, n, rp, mp, poli
                 if card != trump_card and not (hero >> np.uint64(card)) & U1:
                     unknown[k] = card
                     k += 1
-            before = np.full(max(1, seat), -1, dtype=np.int64)
+            plan[4][0] = excluded_by_trump[trump_card & 15] if not (hero >> np.uint64(two_of(trump_card >> 4))) & U1 \
+                else -1
             tried = 0
             for i in range(samples):
                 index = np.uint64(first_cell + cell) * np.uint64(samples) + np.uint64(i)
-                t = ask_sample(deck_mask, unknown, hero, trump_card, n, seat, rp, mp, policy, penalised_passes,
-                               False, before, choices, seed, index, out, scratch_deck, hands2, ints, cards)
+                t, _w = ask_sample(deck_mask, unknown, hero, trump_card, n, seat, rp, pol, plan, policy,
+                                   penalised_passes, False, -1, choices, seed, index, out, scratch)
                 if t < 0:
                     tried = -1
                     break

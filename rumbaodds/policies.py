@@ -1,0 +1,124 @@
+"""Opponent policies as the kernels see them: probabilities by seat, context and hand score.
+
+A :class:`Policy` is the array form of any opponent model (docs/SIMULATION.md
+"Opponent policies"): the named threshold models of :mod:`.models` become
+deterministic policies here, and solved (mixed) strategies are policies too,
+so every command runs every kind of opponent through one engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .cards import RANKS
+from .engine import policy as P
+
+
+@dataclass(frozen=True)
+class Policy:
+    """Kernel arrays of an opponent policy for one rule set and player count."""
+
+    name: str
+    players: int
+    ints: np.ndarray  # int64[P_SIZE]
+    values: np.ndarray  # int64[2, 16]: card score by (is trump, ranks below the top)
+    words: np.ndarray  # float64[n, NCTX, NSCORE, 3]
+    throws: np.ndarray  # float64[n, NCTX, NSCORE]
+    exchanges: np.ndarray  # float64[n, NSCORE, 6]
+    meta: dict = field(default_factory=dict, compare=False)
+
+    def as_tuple(self) -> tuple:
+        return (self.ints, self.values, self.words, self.throws, self.exchanges)
+
+    @property
+    def swaps_two(self) -> bool:
+        return bool(self.ints[P.P_SWAP])
+
+    @property
+    def deterministic(self) -> bool:
+        """Every probability 0 or 1 (exact enumeration needs no decision numbers)."""
+        arrays = [self.words, self.throws]
+        if self.ints[P.P_EXCHANGE_MODE] == P.EXCHANGE_BY_TABLE:
+            arrays.append(self.exchanges)
+        return all(bool(np.all((a == 0.0) | (a == 1.0))) for a in arrays)
+
+    def card_score(self, card: int, trump: int, top: int) -> int:
+        distance = top - card % 16
+        if not 0 <= distance <= 15:
+            return 0
+        return int(self.values[1 if card // 16 == trump else 0, distance])
+
+    def score(self, cards, trump: int, top: int) -> int:
+        return min(sum(self.card_score(c, trump, top) for c in cards), P.NSCORE - 1)
+
+
+def keep_value_table() -> np.ndarray:
+    """Keep values (docs/SIMULATION.md) by (is trump, ranks below the top): trumps 2 + max(0, 4 - d), side A 3, K 1."""
+    values = np.zeros((2, 16), dtype=np.int64)
+    for d in range(16):
+        values[1, d] = 2 + max(0, 4 - d)
+        values[0, d] = 3 if d == 0 else 1 if d == 1 else 0
+    return values
+
+
+def named_policy(model, rules, players: int) -> Policy:
+    """A threshold model (``models.OpponentModel``) as a deterministic policy, the same for every seat."""
+    scores = np.arange(P.NSCORE)
+    words = np.zeros((players, P.NCTX, P.NSCORE, 3))
+    open_row = np.zeros((P.NSCORE, 3))
+    open_row[scores >= model.rumba_points, P.W_RUMBA] = 1.0
+    plays = (scores >= model.play_points) & (scores < model.rumba_points)
+    open_row[plays, P.W_PLAY] = 1.0
+    open_row[(scores < model.play_points) & (scores < model.rumba_points), P.W_PASS] = 1.0
+
+    def join_row(threshold: int) -> np.ndarray:
+        row = np.zeros((P.NSCORE, 3))
+        row[scores >= threshold, P.W_PLAY] = 1.0
+        row[scores < threshold, P.W_PASS] = 1.0
+        return row
+
+    round1 = np.zeros((P.NSCORE, 3))
+    round1[scores >= model.rumba_points, P.W_RUMBA] = 1.0
+    round1[scores < model.rumba_points, P.W_PASS] = 1.0
+    for ctx in range(P.CTX_OPEN, P.CTX_RUMBA):
+        words[:, ctx] = open_row
+    for ctx in range(P.CTX_RUMBA, P.CTX_KNOCK):
+        words[:, ctx] = join_row(model.join_points)
+    for ctx in range(P.CTX_KNOCK, P.CTX_ROUND1):
+        words[:, ctx] = join_row(model.join_knock_points)
+    words[:, P.CTX_ROUND1] = round1
+    throws = np.full((players, P.NCTX, P.NSCORE), 1.0 if model.throw_in else 0.0)
+    ints = np.zeros(P.P_SIZE, dtype=np.int64)
+    ints[P.P_EXCHANGE_MODE] = P.EXCHANGE_BY_KEEP
+    ints[P.P_DISCARD_BELOW] = model.discard_below
+    ints[P.P_SWAP] = int(model.swap_two)
+    ints[P.P_CONTEXT_FREE] = 1
+    exchanges = np.zeros((players, P.NSCORE, 6))
+    exchanges[:, :, 0] = 1.0
+    return Policy(model.name, players, ints, keep_value_table(), words, throws, exchanges,
+                  {"kind": "thresholds", "model": model.to_dict(), "top": RANKS.index(rules.ranks[-1])})
+
+
+def describe(policy: Policy) -> str:
+    """One line saying how these opponents decide."""
+    if policy.meta.get("kind") == "thresholds":
+        from .models import OpponentModel, points_text
+
+        return points_text(OpponentModel(**policy.meta["model"]))
+    return policy.meta.get("description", policy.name)
+
+
+def opponent_policy(spec, rules, players: int) -> Policy:
+    """The policy of ``spec``: a Policy, an OpponentModel, a model name or a TOML file (models.get_model)."""
+    if isinstance(spec, Policy):
+        if spec.players != players:
+            raise ValueError(f"policy {spec.name!r} is for {spec.players} players, not {players}")
+        return spec
+    from .models import get_model
+
+    return named_policy(get_model(spec), rules, players)
+
+
+__all__ = ["Policy", "named_policy", "keep_value_table", "opponent_policy", "describe"]
