@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
+import signal
 import socket
 import subprocess
 import sys
@@ -193,8 +194,9 @@ def test_http_errors_are_json_and_the_server_keeps_serving(app, monkeypatch, cap
         monkeypatch.undo()
 
         for path, method, code in [("nosuch", "GET", 404), ("api/ask", "POST", 405), ("api/jobs", "GET", 405),
-                                   ("api/jobs/123", "GET", 404), ("api/jobs/123/cancel", "POST", 404)]:
-            status, kind, body = fetch(url + path, method, b"" if method == "POST" else None)
+                                   ("api/jobs/123", "GET", 404), ("api/jobs/123/cancel", "POST", 404),
+                                   ("api/ask", "PUT", 501)]:
+            status, kind, body = fetch(url + path, method, b"" if method in ("POST", "PUT") else None)
             assert status == code and kind == "application/json" and "error" in json.loads(body), path
         status, _, body = fetch(url + "api/jobs", "POST", b"x" * 100_000)
         assert status == 413
@@ -304,6 +306,6 @@ def test_serve_runs_as_a_command_until_interrupted(tmp_path):
         status, kind, body = fetch(url + "api/status")
         assert status == 200 and json.loads(body)["warm"]["state"] in ("cold", "warming", "ready")
     finally:
-        proc.send_signal(2)  # Ctrl-C
+        proc.send_signal(signal.SIGTERM)  # as `kill` does; Ctrl-C takes the same way out
         out, err = proc.communicate(timeout=30)
     assert proc.returncode == 0 and "stopped" in err and "Traceback" not in err

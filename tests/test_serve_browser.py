@@ -13,6 +13,7 @@ installs it). The screenshots of reports/screens/ come from ``tests/browser/scre
 
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
@@ -122,6 +123,13 @@ def test_the_readme_hand_gives_the_numbers_of_ask(page):
     assert page.inner_text("#samples-out") == f"{expected.samples:,}" and page.inner_text("#seed-out") == "11"
     assert "negative is good" in page.inner_text("#sign-note")
     assert page.inner_text("#repro").endswith(f"--samples {expected.samples} --seed 11")
+    document = answer.document(expected)
+    page.click("#figures-block summary")  # every figure of the document is on the page, whatever its fields
+    shown_keys = page.eval_on_selector_all("#figures tr, #figures h3",
+                                           "rows => rows.map(r => r.dataset.key || r.dataset.section)")
+    for entry in (document, *document["actions"].values(), *document["play_options"].values()):
+        assert set(entry) <= set(shown_keys)
+    assert json.loads(page.text_content("#raw")) == document
     page.wait_for_function("document.getElementById('warm').textContent.startsWith('Simulator ready')")
     start = time.perf_counter()
     ask_and_read(page)  # warm now: printed for the record, never asserted

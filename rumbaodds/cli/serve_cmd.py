@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import logging
+import signal
 
 import click
 
 from ..models import MODELS, ModelError, get_model
 from ..rules import PRESETS, get_rules
 from . import UserError, friendly_errors, main
+
+
+def _stop(signum, frame):
+    raise KeyboardInterrupt
 
 
 def _named(items, presets, what: str) -> dict:
@@ -56,6 +61,7 @@ def serve(port, host, tables_root, rule_files, model_files, verbose):
         server = make_server(app, host, port)
     except OSError as exc:
         raise UserError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    signal.signal(signal.SIGTERM, _stop)  # `kill` stops it like Ctrl-C
     app.start_warmup()
     click.echo(f"rumbaodds serve: {server.url}  (Ctrl-C stops it; the simulator warms up in the background)")
     if host not in ("127.0.0.1", "localhost", "::1"):

@@ -10,6 +10,7 @@ simulation runs (the kernels release the GIL). All the behaviour lives in
 from __future__ import annotations
 
 import logging
+from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
@@ -30,6 +31,14 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:  # noqa: N802
         self._handle("POST")
+
+    def do_HEAD(self) -> None:  # noqa: N802
+        self._handle("GET")
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """http.server's own errors (bad request line, unknown method) as JSON too, never an HTML page."""
+        response = Response.error(message or HTTPStatus(code).phrase, code)
+        self._send(response.status, response.content_type, response.body)
 
     def _handle(self, method: str) -> None:
         try:
@@ -65,7 +74,7 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header("Content-Length", str(len(body)))
             self.send_header("Cache-Control", "no-store")
             self.end_headers()
-            if self.command != "HEAD":
+            if getattr(self, "command", None) != "HEAD":
                 self.wfile.write(body)
         except (BrokenPipeError, ConnectionResetError):  # the browser went away: nothing to tell it
             pass
