@@ -11,9 +11,9 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from .. import analysis
+from .. import analysis, answer
 from ..cards import format_card
-from ..models import ModelError, get_model, points_text
+from ..models import ModelError, points_text
 from . import UserError, friendly_errors, main
 
 SIGN_NOTE = "Scores count down like the score sheet: negative is good; the best choice has the lowest value."
@@ -96,18 +96,16 @@ def ask(hand, trump, players, seat, passes_in_a_row, before, dealer_knocked, tab
     follow --play.
     """
     _check_exclusive(samples, precision)
-    if not simulate and samples is None and precision is None and seed is None:
-        from .tables_cmd import lookup, show
+    from .tables_cmd import show
 
-        try:
-            situation = analysis.make_situation(hand, trump, players, seat, rules, passes_in_a_row, dealer_knocked,
-                                                before)
-            found = lookup(tables_root, situation, get_model(opponents), play)
-        except ModelError as exc:
-            raise UserError(str(exc)) from None
-        if found is not None:
-            show(found, as_json)
-            return
+    try:
+        found = answer.from_table(hand, trump, players, seat, rules, passes_in_a_row, dealer_knocked, before,
+                                  opponents, play, samples, precision, seed, tables_root, simulate)
+    except ModelError as exc:
+        raise UserError(str(exc)) from None
+    if found is not None:
+        show(found, as_json)
+        return
     try:
         with progress_bar(progress, "simulating") as update:
             result = analysis.ask(hand, trump, players, seat, rules=rules, opponents=opponents, play=play,
@@ -116,7 +114,7 @@ def ask(hand, trump, players, seat, passes_in_a_row, before, dealer_knocked, tab
     except ModelError as exc:
         raise UserError(str(exc)) from None
     if as_json:
-        click.echo(json.dumps(result.to_dict()))
+        click.echo(json.dumps(answer.document(result)))
         return
     _print_ask(result)
 

@@ -8,10 +8,11 @@ from pathlib import Path
 import click
 
 from .. import analysis
+from ..answer import document, lookup
 from ..engine import SOURCE_DIGEST
 from ..models import ModelError, get_model
 from ..rules import get_rules
-from ..tables import TableSpec, answer_from_table, build_table, find_tables, load_table
+from ..tables import TableSpec, build_table
 from . import UserError, friendly_errors, interrupted, main
 from .ask_cmd import _print_ask, progress_bar
 
@@ -94,20 +95,9 @@ def query(hand, trump, players, seat, rules, passes_in_a_row, opponents, play, r
     show(result, as_json)
 
 
-def lookup(root, situation, model, play):
-    """The first table under ``root`` that answers ``situation``, as an AskResult (or None)."""
-    for folder in find_tables(root):
-        result = answer_from_table(load_table(folder), situation, model, play)
-        if result is not None:
-            return result
-    return None
-
-
 def show(result, as_json: bool) -> None:
     if as_json:
-        data = result.to_dict()
-        data["source"] = result.meta
-        click.echo(json.dumps(data))
+        click.echo(json.dumps(document(result)))
         return
     click.echo(f"From the table {result.meta['table']} (no simulation run):")
     _print_ask(result)
