@@ -101,13 +101,33 @@ def named_policy(model, rules, players: int) -> Policy:
                   {"kind": "thresholds", "model": model.to_dict(), "top": RANKS.index(rules.ranks[-1])})
 
 
-def describe(policy: Policy) -> str:
-    """One line saying how these opponents decide."""
-    if policy.meta.get("kind") == "thresholds":
-        from .models import OpponentModel, points_text
+def scripted_policy(players: int, words: list[str], discards: list[int], swap_two: bool = True,
+                    name: str = "scripted") -> Policy:
+    """Every seat says its given word (pass, play, rumba or throw-in) whatever its cards, and exchanges its given
+    number of cards: the golden whole hands (tests/golden/) replay through the engine with this."""
+    table = np.zeros((players, P.NCTX, P.NSCORE, 3))
+    throws = np.zeros((players, P.NCTX, P.NSCORE))
+    exchanges = np.zeros((players, P.NSCORE, 6))
+    codes = {"pass": P.W_PASS, "play": P.W_PLAY, "rumba": P.W_RUMBA, "throw-in": P.W_PASS}
+    for s, word in enumerate(words):
+        table[s, :, :, codes[word]] = 1.0
+        throws[s] = 1.0 if word == "throw-in" else 0.0
+        exchanges[s, :, discards[s]] = 1.0
+    ints = np.zeros(P.P_SIZE, dtype=np.int64)
+    ints[P.P_EXCHANGE_MODE] = P.EXCHANGE_BY_TABLE
+    ints[P.P_SWAP] = int(swap_two)
+    return Policy(name, players, ints, keep_value_table(), table, throws, exchanges, {"kind": "scripted"})
 
-        return points_text(OpponentModel(**policy.meta["model"]))
-    return policy.meta.get("description", policy.name)
+
+def describe(opponents) -> str:
+    """One line saying how these opponents decide (a Policy or a named model)."""
+    from .models import OpponentModel, points_text
+
+    if isinstance(opponents, OpponentModel):
+        return points_text(opponents)
+    if opponents.meta.get("kind") == "thresholds":
+        return points_text(OpponentModel(**opponents.meta["model"]))
+    return opponents.meta.get("description", opponents.name)
 
 
 def opponent_policy(spec, rules, players: int) -> Policy:
@@ -121,4 +141,4 @@ def opponent_policy(spec, rules, players: int) -> Policy:
     return named_policy(get_model(spec), rules, players)
 
 
-__all__ = ["Policy", "named_policy", "keep_value_table", "opponent_policy", "describe"]
+__all__ = ["Policy", "named_policy", "scripted_policy", "keep_value_table", "opponent_policy", "describe"]

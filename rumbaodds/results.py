@@ -131,7 +131,6 @@ class AskResult:
             "margin": None if self.margin is None else self.margin.as_dict("ev"),
             "actions": {name: c.as_dict() for name, c in self.actions.items()},
             "play_options": {name: c.as_dict() for name, c in self.options.items() if name.startswith("play")},
-            **({"source": self.meta["source"]} if "source" in self.meta else {}),
         }
 
     def to_frame(self) -> pd.DataFrame:

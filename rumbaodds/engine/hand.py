@@ -242,7 +242,7 @@ def evaluate_choices(hands, words, rumba_seat, turned, trump_card, n, hero, choi
                     policy, deck_mask, stock, stock_len, state, hands2[2], ints[2], cards, out, slot)
         if rp[R_RUMBA_FIRST] == 1 and not knocked:
             out[slot, 3] = called  # the round-one outcome his round-two answer knows
-        if choice == C_RUMBA and final_rumba != hero:  # not allowed: nobody else plays, he plays alone
+        if choice == C_RUMBA and called == hero and final_rumba != hero:  # refused: nobody else plays, he plays alone
             out[slot, 1] = LONE_PLAY
 
 

@@ -327,13 +327,13 @@ def expert_card(hand, unseen, trump: int, follow: int, *, led_suit: int | None =
 
 
 def play_tricks(hands, leader: int, trump: int, follow: int, policy: str, rumba_player: int | None = None,
-                turned_card_on_table: int | None = None, deck=None) -> list[int]:
+                turned_card_on_table: int | None = None, deck=None, log: list | None = None) -> list[int]:
     """Tricks per seat of the active seats (``hands`` in seat order, ``leader`` and ``rumba_player`` index them).
 
     ``turned_card_on_table``: the card face up on the table (the turned card,
     the two of trump after a swap, None after the knocking dealer took it).
     ``deck``: the rule set's deck, which the expert's unseen cards come from
-    (default: all 52 cards).
+    (default: all 52 cards). ``log``, if given, receives one ``(leader, [(index, card), ...], winner)`` per trick.
     """
     if policy not in POLICIES:
         raise ValueError(f"unknown play policy {policy!r} (use {' or '.join(POLICIES)})")
@@ -348,6 +348,7 @@ def play_tricks(hands, leader: int, trump: int, follow: int, policy: str, rumba_
     for _ in range(len(hands[0])):
         led_suit = win_card = win_seat = None
         rumba_played = False
+        trick = []
         for k in range(n):
             p = (leader + k) % n
             if policy == "greedy":
@@ -362,6 +363,7 @@ def play_tricks(hands, leader: int, trump: int, follow: int, policy: str, rumba_
                                    last_to_play=k == n - 1)
             hands[p].remove(card)
             played.add(card)
+            trick.append((p, card))
             if p == rumba_player:
                 rumba_played = True
             if led_suit is None:
@@ -369,6 +371,8 @@ def play_tricks(hands, leader: int, trump: int, follow: int, policy: str, rumba_
             elif card_beats(card, win_card, trump):
                 win_card, win_seat = card, p
         tricks[win_seat] += 1
+        if log is not None:
+            log.append((leader, trick, win_seat))
         leader = win_seat
     return tricks
 
@@ -563,7 +567,7 @@ def simulate_sample(rules: RuleSet, players: int, seat: int, hand, trump_card: i
         outcome = finish_hand(sit, my_hands, spoken, stock, discards, numbers, saved_state, card_play, passes)
         if spoken.void:  # a throw-in after he spoke: reported apart from "no tricks played"
             outcome = (outcome[0], VOID, outcome[2])
-        elif word == RUMBA and spoken.rumba_seat != seat:  # his Rumba was not allowed: he plays alone
+        elif word == RUMBA and spoken.called == seat and spoken.rumba_seat != seat:  # refused: he plays alone
             outcome = (outcome[0], LONE_PLAY, outcome[2])
         results[choice] = (*outcome, caller)
     return earlier.tries, earlier.weight, results
