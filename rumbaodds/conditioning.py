@@ -124,9 +124,9 @@ def make_plan(rules: RuleSet, players: int, seat: int, hand, trump_card: int, be
     rumba_seen = False
     for s in range(seat):
         k = rules.hand_size - (1 if s == swapped_by else 0)
-        fixed_value = policy.card_score(trump_card, trump, top) if s == swapped_by else 0
+        fixed_value = policy.card_score(trump_card, trump, top, s) if s == swapped_by else 0
         fixed_high = s == swapped_by and trump_card % 16 >= below_rank
-        table, candidates = _counts(pool, excluded, k, trump, top, below_rank, policy.values)
+        table, candidates = _counts(pool, excluded, k, trump, top, below_rank, policy.values[s])
         ways = math.comb(candidates, k)
         unasked = rules.speaking_order == "rumba-first" and rumba_seen and not knocked
 

@@ -23,10 +23,10 @@ class Policy:
     name: str
     players: int
     ints: np.ndarray  # int64[P_SIZE]
-    values: np.ndarray  # int64[2, 16]: card score by (is trump, ranks below the top)
+    values: np.ndarray  # int64[n, 2, 16]: each seat's card score by (is trump, ranks below the top)
     words: np.ndarray  # float64[n, NCTX, NSCORE, 3]
     throws: np.ndarray  # float64[n, NCTX, NSCORE]
-    exchanges: np.ndarray  # float64[n, NSCORE, 6]
+    exchanges: np.ndarray  # float64[n, NCTX, NSCORE, 6]
     meta: dict = field(default_factory=dict, compare=False)
 
     def as_tuple(self) -> tuple:
@@ -44,14 +44,41 @@ class Policy:
             arrays.append(self.exchanges)
         return all(bool(np.all((a == 0.0) | (a == 1.0))) for a in arrays)
 
-    def card_score(self, card: int, trump: int, top: int) -> int:
+    def card_score(self, card: int, trump: int, top: int, seat: int = 0) -> int:
         distance = top - card % 16
         if not 0 <= distance <= 15:
             return 0
-        return int(self.values[1 if card // 16 == trump else 0, distance])
+        return int(self.values[seat, 1 if card // 16 == trump else 0, distance])
 
-    def score(self, cards, trump: int, top: int) -> int:
-        return min(sum(self.card_score(c, trump, top) for c in cards), P.NSCORE - 1)
+    def score(self, cards, trump: int, top: int, seat: int = 0) -> int:
+        return min(sum(self.card_score(c, trump, top, seat) for c in cards), P.NSCORE - 1)
+
+    def with_seat(self, seat: int, other: Policy) -> Policy:
+        """This policy with seat ``seat`` playing ``other``'s policy (a mixed table)."""
+        if other.players != self.players:
+            raise ValueError(f"policy {other.name!r} is for {other.players} players, not {self.players}")
+        if self.ints[P.P_EXCHANGE_MODE] != other.ints[P.P_EXCHANGE_MODE] or \
+                self.ints[P.P_DISCARD_BELOW] != other.ints[P.P_DISCARD_BELOW]:
+            other = other.as_table_exchange()
+            base = self.as_table_exchange()
+        else:
+            base = self
+        arrays = [a.copy() for a in (base.values, base.words, base.throws, base.exchanges)]
+        for a, b in zip(arrays, (other.values, other.words, other.throws, other.exchanges)):
+            a[seat] = b[seat]
+        ints = base.ints.copy()
+        ints[P.P_CONTEXT_FREE] = 0
+        ints[P.P_SWAP] = int(base.swaps_two or other.swaps_two)
+        return Policy(f"{self.name}+{seat}={other.name}", self.players, ints, *arrays,
+                      {"kind": "mixed", "seats": {**self.meta.get("seats", {}), str(seat): other.name}})
+
+    def as_table_exchange(self) -> Policy:
+        """The same decisions with the exchange as a table (the keep rule spelled out per score is not exact:
+        a hand's discard count under the keep rule depends on more than its score, so this is refused)."""
+        if self.ints[P.P_EXCHANGE_MODE] == P.EXCHANGE_BY_TABLE:
+            return self
+        raise ValueError("seats of a mixed table must exchange alike; a named model cannot sit at a table whose "
+                         "other seats exchange by a solved table")
 
 
 def keep_value_table() -> np.ndarray:
@@ -95,9 +122,10 @@ def named_policy(model, rules, players: int) -> Policy:
     ints[P.P_DISCARD_BELOW] = model.discard_below
     ints[P.P_SWAP] = int(model.swap_two)
     ints[P.P_CONTEXT_FREE] = 1
-    exchanges = np.zeros((players, P.NSCORE, 6))
-    exchanges[:, :, 0] = 1.0
-    return Policy(model.name, players, ints, keep_value_table(), words, throws, exchanges,
+    exchanges = np.zeros((players, P.NCTX, P.NSCORE, 6))
+    exchanges[..., 0] = 1.0
+    values = np.repeat(keep_value_table()[None], players, axis=0)
+    return Policy(model.name, players, ints, values, words, throws, exchanges,
                   {"kind": "thresholds", "model": model.to_dict(), "top": RANKS.index(rules.ranks[-1])})
 
 
@@ -107,16 +135,17 @@ def scripted_policy(players: int, words: list[str], discards: list[int], swap_tw
     number of cards: the golden whole hands (tests/golden/) replay through the engine with this."""
     table = np.zeros((players, P.NCTX, P.NSCORE, 3))
     throws = np.zeros((players, P.NCTX, P.NSCORE))
-    exchanges = np.zeros((players, P.NSCORE, 6))
+    exchanges = np.zeros((players, P.NCTX, P.NSCORE, 6))
     codes = {"pass": P.W_PASS, "play": P.W_PLAY, "rumba": P.W_RUMBA, "throw-in": P.W_PASS}
     for s, word in enumerate(words):
         table[s, :, :, codes[word]] = 1.0
         throws[s] = 1.0 if word == "throw-in" else 0.0
-        exchanges[s, :, discards[s]] = 1.0
+        exchanges[s, ..., discards[s]] = 1.0
     ints = np.zeros(P.P_SIZE, dtype=np.int64)
     ints[P.P_EXCHANGE_MODE] = P.EXCHANGE_BY_TABLE
     ints[P.P_SWAP] = int(swap_two)
-    return Policy(name, players, ints, keep_value_table(), table, throws, exchanges, {"kind": "scripted"})
+    values = np.repeat(keep_value_table()[None], players, axis=0)
+    return Policy(name, players, ints, values, table, throws, exchanges, {"kind": "scripted"})
 
 
 def describe(opponents) -> str:

@@ -199,10 +199,10 @@ def _twin_enumeration(job):
             hands.append(hand)
             turn = tc.turn_of(e, words, rumba_seat, s.dealer_knocked, sit.jack_forces_play, rules)
             alpha = tc.acceptance_of(policy, e, turn, int(job.plan.words[e]), False, job.plan.stretch)
-            weight *= alpha[sit.score(hand), 1 if tc.may_throw_in(hand, rules) else 0]
+            weight *= alpha[sit.score(hand, e), 1 if tc.may_throw_in(hand, rules) else 0]
             word = int(job.plan.words[e])
             if word == P.W_NONE:
-                word = tc.pick_not_rumba(tc.row(policy, e, turn.ctx, sit.score(hand), turn.pass_ok, turn.rumba_ok),
+                word = tc.pick_not_rumba(tc.row(policy, e, turn.ctx, sit.score(hand, e), turn.pass_ok, turn.rumba_ok),
                                          0.5)
             words.append(word)
             rumba_seat = e if word == P.W_RUMBA else rumba_seat

@@ -279,9 +279,10 @@ def deal_conditioned(unknown, pool, hero_hand, trump_card, n, hero, swapped_by, 
     trump = trump_card >> 4
     top = rp[R_TOP_RANK]
     below_rank = rp[R_THROW_BELOW]
-    values = pol[1]
+    seat_values = pol[1]
     word_table = pol[2]
     throws = pol[3]
+    rumba_first = rp[R_RUMBA_FIRST] == 1 and not knocked  # after a knock everybody only joins or passes
     for tries in range(1, MAX_TRIES + 1):
         pool[:] = unknown
         pos = 0
@@ -293,9 +294,10 @@ def deal_conditioned(unknown, pool, hero_hand, trump_card, n, hero, swapped_by, 
         for s in range(hero):
             k = hand_size - 1 if s == swapped_by else hand_size
             fixed = bit(trump_card) if s == swapped_by else U0
+            values = seat_values[s]
             ctx, pass_ok, rumba_ok, throw_ok = seat_context(s, n, words, rumba_seat, knocked, jack_forced, rp)
             # rumba-first: after a round-one Rumba the seats after the caller have no round-one turn
-            unasked = rp[R_RUMBA_FIRST] == 1 and rumba_seat >= 0
+            unasked = rumba_first and rumba_seat >= 0
             if plan_hard[s] and not unasked:
                 fixed_value = card_value(trump_card, trump, top, values) if s == swapped_by else 0
                 fixed_high = s == swapped_by and (trump_card & 15) >= below_rank
@@ -328,7 +330,7 @@ def deal_conditioned(unknown, pool, hero_hand, trump_card, n, hero, swapped_by, 
                 word = W_NONE
             elif plan_hard[s]:
                 word = plan_word[s]
-                if word == W_NONE and rp[R_RUMBA_FIRST] == 0:
+                if word == W_NONE and not rumba_first:
                     q0, q1, q2 = masked_row(word_table, s, ctx, score, pass_ok, rumba_ok)
                     word = pick_not_rumba(q0, q1, us[s, 1])
             else:
@@ -341,14 +343,14 @@ def deal_conditioned(unknown, pool, hero_hand, trump_card, n, hero, swapped_by, 
                     if word == W_RUMBA:
                         ok = False
                         break
-                elif rp[R_RUMBA_FIRST] == 1:
+                elif rumba_first:
                     if word != W_RUMBA:
                         ok = False
                         break
                 elif word != plan_word[s]:
                     ok = False
                     break
-            if rp[R_RUMBA_FIRST] == 1 and word != W_RUMBA:
+            if rumba_first and word != W_RUMBA:
                 word = W_NONE  # round one: he has not said play or pass yet
             words[s] = word
             if word == W_RUMBA:

@@ -45,8 +45,8 @@ def next_permutation(order):
 
 
 @njit(cache=True)
-def earlier_weight(order, n, hero, trump_card, swapped_by, excluded, jack_forced, rp, pol, plan, hands, words,
-                   alpha):
+def earlier_weight(order, n, hero, trump_card, swapped_by, excluded, jack_forced, knocked, rp, pol, plan, hands,
+                   words, alpha):
     """Deal the earlier seats from the front of ``order``; (weight, Rumba seat, cards used)."""
     plan_word, plan_hard, plan_stretch, stretch, _ = plan
     hand_size = rp[R_HAND]
@@ -56,6 +56,7 @@ def earlier_weight(order, n, hero, trump_card, swapped_by, excluded, jack_forced
     weight = 1.0
     rumba_seat = -1
     pos = 0
+    rumba_first = rp[R_RUMBA_FIRST] == 1 and not knocked
     for s in range(hero):
         words[s] = W_NONE
     for s in range(hero):
@@ -67,16 +68,16 @@ def earlier_weight(order, n, hero, trump_card, swapped_by, excluded, jack_forced
         hands[s] = hand
         if excluded >= 0 and (hand >> np.uint64(excluded)) & np.uint64(1):
             return 0.0, -1, pos
-        if rp[R_RUMBA_FIRST] == 1 and rumba_seat >= 0:
+        if rumba_first and rumba_seat >= 0:
             continue  # no round-one turn after a Rumba
-        ctx, pass_ok, rumba_ok, throw_ok = seat_context(s, n, words, rumba_seat, False, jack_forced, rp)
+        ctx, pass_ok, rumba_ok, throw_ok = seat_context(s, n, words, rumba_seat, knocked, jack_forced, rp)
         acceptance(alpha, s, ctx, pass_ok, rumba_ok, throw_ok, plan_word[s], plan_stretch[s] == 1, stretch, pol)
-        score = hand_score(hand, trump, top, pol[1])
+        score = hand_score(hand, trump, top, pol[1][s])
         weight *= alpha[score, 1 if may_throw_in(hand, below_rank) else 0]
         if weight == 0.0:
             return 0.0, -1, pos
         word = plan_word[s]
-        if word == W_NONE and rp[R_RUMBA_FIRST] == 0:
+        if word == W_NONE and not rumba_first:
             q0, q1, q2 = masked_row(pol[2], s, ctx, score, pass_ok, rumba_ok)
             word = pick_not_rumba(q0, q1, 0.5)
         words[s] = word
@@ -95,7 +96,7 @@ def ask_exact(deck_mask, unknown, hero_hand, trump_card, n, hero, rp, pol, plan,
     size = unknown.shape[0]
     order = np.sort(unknown.copy())
     scratch = new_scratch(n, size)
-    deck, hands2, ints, cards, us, cond = scratch
+    deck, hands2, ints, cards, us, cond, forced, probs = scratch
     us[:] = 0.5
     alpha = cond[5]
     out = np.zeros((choices.shape[0], OUT_FIELDS), dtype=np.int64)
@@ -115,8 +116,8 @@ def ask_exact(deck_mask, unknown, hero_hand, trump_card, n, hero, rp, pol, plan,
     hands = hands2[0]
     words = ints[0]
     while True:
-        weight, rumba_seat, pos = earlier_weight(order, n, hero, trump_card, swapped_by, excluded, jack_forced, rp,
-                                                 pol, plan, hands, words, alpha)
+        weight, rumba_seat, pos = earlier_weight(order, n, hero, trump_card, swapped_by, excluded, jack_forced,
+                                                 knocked, rp, pol, plan, hands, words, alpha)
         if weight > 0.0:
             hands[hero] = hero_hand
             for s in range(hero, n):
@@ -143,7 +144,7 @@ def ask_exact(deck_mask, unknown, hero_hand, trump_card, n, hero, rp, pol, plan,
                     turned = two_of(trump)
                 evaluate_choices(hands, words, rumba_seat, turned, trump_card, n, hero, choices, passes, knocked,
                                  jack_forced, rp, pol, us, policy, deck_mask, stock[:size - pos], size - pos, state,
-                                 hands2, ints, cards, out)
+                                 hands2, ints, cards, out, forced, probs)
                 for c in range(choices.shape[0]):
                     sums[c, out[c, 3] + 1] += weight * out[c, 0]
                     tricks[c, out[c, 1] - VOID] += weight

@@ -15,6 +15,7 @@ from .condition import deal_conditioned, new_condition_scratch
 from .keep import hand_points, keep_value, lowest_keep  # noqa: F401  (re-exported)
 from .play import POLICY_EXPERT, POLICY_EXPERT_DEFENCE, POLICY_EXPERT_RUMBA, POLICY_GREEDY, play_tricks  # noqa: F401
 from .policy import (  # noqa: F401  (re-exported)
+    CTX_OPEN,
     P_CONTEXT_FREE,
     W_NONE,
     W_PASS,
@@ -140,14 +141,17 @@ def finish_hand(hands, n, words, rumba_seat, hero, discard_k, passes, trump, tab
         # step 6: each active seat's wish first (kept in scratch_tricks until the lead)
         ints, values, exchanges = pol[0], pol[1], pol[4]
         total = 0
+        players = 0  # earlier players: the context he spoke in (a normal game)
         for s in range(n):
             want = 0
             if words[s] == W_PLAY:
                 if s == hero:
                     want = discard_k
                 else:
-                    score = hand_score(hands[s], trump, top, values)
-                    want = exchange_wish(ints, exchanges, s, hands[s], score, trump, top, rp[R_EXCHANGE], us[s, 3])
+                    score = hand_score(hands[s], trump, top, values[s])
+                    want = exchange_wish(ints, exchanges, s, CTX_OPEN + min(players, 3), hands[s], score, trump, top,
+                                         rp[R_EXCHANGE], us[s, 3])
+                players += 1
             scratch_tricks[s] = want
             total += want
         source = stock
@@ -193,8 +197,11 @@ def finish_hand(hands, n, words, rumba_seat, hero, discard_k, passes, trump, tab
 
 @njit(cache=True)
 def evaluate_choices(hands, words, rumba_seat, turned, trump_card, n, hero, choices, passes, knocked, jack_forced,
-                     rp, pol, us, policy, deck_mask, stock, stock_len, state, hands2, ints, cards, out):
-    """Steps 3-9 for every choice on one accepted deal (common random numbers)."""
+                     rp, pol, us, policy, deck_mask, stock, stock_len, state, hands2, ints, cards, out, forced, probs):
+    """Steps 3-9 for every choice on one accepted deal (common random numbers).
+
+    ``probs[slot]``: the probability of the later seats' forced outcomes under that choice (1 when none is forced).
+    """
     trump = trump_card >> 4
     play_hands = hands2[1]
     play_words = ints[1]
@@ -205,6 +212,7 @@ def evaluate_choices(hands, words, rumba_seat, turned, trump_card, n, hero, choi
     called = -1
     table = -1
     void = False
+    prob = 1.0
     # where a lone Rumba is allowed and the policy ignores the earlier words, the others' words do not
     # depend on whether the hero passed or played: a pass reuses the speaking of a play
     can_share = rp[R_LONE_RUMBA_OK] == 1 and pol[0][P_CONTEXT_FREE] == 1
@@ -214,6 +222,7 @@ def evaluate_choices(hands, words, rumba_seat, turned, trump_card, n, hero, choi
         out[slot, 1] = NO_TRICKS
         out[slot, 2] = 0
         out[slot, 3] = -1
+        probs[slot] = 1.0
         if choice == C_THROW_IN:  # void hand, counts as nobody's pass [D-4]
             out[slot, 1] = VOID
             continue
@@ -224,10 +233,11 @@ def evaluate_choices(hands, words, rumba_seat, turned, trump_card, n, hero, choi
             for s in range(n):
                 spoken_hands[s] = hands[s]
                 spoken_words[s] = words[s]
-            final_rumba, table, void, called = speak_rest(spoken_hands, n, hero, C_PLAY if shared else choice,
-                                                          spoken_words, rumba_seat, turned, trump_card, knocked,
-                                                          jack_forced, rp, pol, us)
+            final_rumba, table, void, called, prob = speak_rest(spoken_hands, n, hero, C_PLAY if shared else choice,
+                                                                spoken_words, rumba_seat, turned, trump_card, knocked,
+                                                                jack_forced, rp, pol, us, forced)
             spoken = key
+        probs[slot] = prob
         if void:  # a throw-in after the hero spoke [D-4]
             out[slot, 1] = VOID
             continue
@@ -329,7 +339,9 @@ def new_scratch(n, unknown_size):
     ints = np.zeros((4, n), dtype=np.int64)  # earlier words, per-choice words, tricks, spare
     cards = np.zeros(PERM_AT + 4, dtype=np.int64)  # the stock during the exchange, then the side-suit order
     us = np.zeros((n, 4), dtype=np.float64)  # decision numbers per seat
-    return deck, hands, ints, cards, us, new_condition_scratch()
+    forced = np.full(n, -1, dtype=np.int64)  # no forced outcomes (exact enumeration forces them)
+    probs = np.ones(16, dtype=np.float64)  # per choice: the probability of the forced outcomes
+    return deck, hands, ints, cards, us, new_condition_scratch(), forced, probs
 
 
 @njit(cache=True)
@@ -352,7 +364,7 @@ def ask_sample(deck_mask, unknown, hero_hand, trump_card, n, hero, rp, pol, plan
     Returns (tries, weight): tries -1 when no deal matched (only for an impossible situation).
     ``plan`` = (words, hard, stretched, stretch, excluded card) of the earlier seats.
     """
-    deck, hands2, ints, cards, us, cond = scratch
+    deck, hands2, ints, cards, us, cond, forced, probs = scratch
     plan_word, plan_hard, plan_stretch, stretch, excluded = plan
     state = stream_start(seed, index)
     jack_forced = rp[R_JACK_FORCES] == 1 and (trump_card & 15) == JACK
@@ -380,7 +392,7 @@ def ask_sample(deck_mask, unknown, hero_hand, trump_card, n, hero, rp, pol, plan
     if hands[hero] != own:
         turned = two_of(trump)
     evaluate_choices(hands, words, rumba_seat, turned, trump_card, n, hero, choices, passes, knocked, jack_forced,
-                     rp, pol, us, policy, deck_mask, deck[pos:size], size - pos, state, hands2, ints, cards, out)
+                     rp, pol, us, policy, deck_mask, deck[pos:size], size - pos, state, hands2, ints, cards, out, forced, probs)
     return tries, weight
 
 

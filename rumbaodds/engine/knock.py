@@ -84,7 +84,7 @@ def plan_seen(unknown_inner, words, n, swapped_by, excluded, trump_card, jack_fo
         ctx, pass_ok, rumba_ok, throw_ok = seat_context(s, n, words, rumba_seat, False, jack_forced, rp)
         k = rp[R_HAND] - 1 if s == swapped_by else rp[R_HAND]
         acceptance(alpha, s, ctx, pass_ok, rumba_ok, throw_ok, words[s], False, stretch, pol)
-        candidates = group_cards(unknown_inner, 0, unknown_inner.shape[0], excluded, trump, top, below_rank, pol[1],
+        candidates = group_cards(unknown_inner, 0, unknown_inner.shape[0], excluded, trump, top, below_rank, pol[1][s],
                                  counts, members)
         groups = count_hands(counts, k, table, present)
         total = 0.0
@@ -102,7 +102,7 @@ def plan_seen(unknown_inner, words, n, swapped_by, excluded, trump_card, jack_fo
 @njit(cache=True)
 def knock_sample(deck_mask, unknown, trump_card, n, rp, pol, policy, seed, index, inner, out, scratch, inner_scratch):
     """One deal seen by the dealer: out[0] = knocking blind, out[1] = not knocking (then his best choice)."""
-    deck, hands2, ints, cards, us, cond = scratch
+    deck, hands2, ints, cards, us, cond, forced, probs = scratch
     hand_size = rp[R_HAND]
     trump = trump_card >> 4
     size = unknown.shape[0]
@@ -124,15 +124,15 @@ def knock_sample(deck_mask, unknown, trump_card, n, rp, pol, policy, seed, index
         table_mask = np.uint64(0)
     for s in range(n):
         words[s] = W_NONE
-    speak_seats(hands, n, 0, n, -1, -1, words, dealer, trump_card, trump_card, True, jack_forced, rp, pol, us)
+    speak_seats(hands, n, 0, n, -1, -1, words, dealer, trump_card, trump_card, True, jack_forced, rp, pol, us, forced)
     finish_hand(hands, n, words, dealer, dealer, 0, 0, trump, table_mask, rp, pol, us, policy, deck_mask, stock,
                 size - pos, state, hands2[2], ints[2], cards, out, 0)
     # -- not knocking: the dealer sees his hand and the earlier words
     hands[:] = saved
     for s in range(n):
         words[s] = W_NONE
-    rumba_seat, turned, void = speak_seats(hands, n, 0, n - 1, -1, -1, words, -1, trump_card, trump_card, False,
-                                           jack_forced, rp, pol, us)
+    rumba_seat, turned, void, _p = speak_seats(hands, n, 0, n - 1, -1, -1, words, -1, trump_card, trump_card, False,
+                                               jack_forced, rp, pol, us, forced)
     if void:  # an earlier throw-in: the hand is dealt again, nothing changes [D-4]
         out[1, 0] = 0
         out[1, 1] = -1
@@ -163,7 +163,7 @@ def knock_sample(deck_mask, unknown, trump_card, n, rp, pol, policy, seed, index
             unknown_inner[k] = unknown[j]
             k += 1
     unknown_inner = unknown_inner[:k]
-    i_deck, i_hands2, i_ints, i_cards, i_us, i_cond = inner_scratch
+    i_deck, i_hands2, i_ints, i_cards, i_us, i_cond, i_forced, i_probs = inner_scratch
     plan = (np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
             np.zeros((n, 64), dtype=np.float64), np.zeros(1, dtype=np.int64))
     plan_seen(unknown_inner, words, n, swapped_by, excluded, trump_card, jack_forced, rp, pol, plan, i_cond)
@@ -175,7 +175,7 @@ def knock_sample(deck_mask, unknown, trump_card, n, rp, pol, policy, seed, index
         tries, weight = ask_sample(deck_mask, unknown_inner, own, trump_card, n, dealer, rp, pol, plan, policy, 0,
                                    False, swapped_by, choices, inner_seed,
                                    np.uint64(index) * np.uint64(inner) + np.uint64(j), inner_out,
-                                   (i_deck[:k], i_hands2, i_ints, i_cards, i_us, i_cond))
+                                   (i_deck[:k], i_hands2, i_ints, i_cards, i_us, i_cond, i_forced, i_probs))
         if tries < 0:
             continue
         counted += 1
@@ -190,7 +190,7 @@ def knock_sample(deck_mask, unknown, trump_card, n, rp, pol, policy, seed, index
     if hands[dealer] != own:
         turned = two
     evaluate_choices(hands, words, rumba_seat, turned, trump_card, n, dealer, chosen, 0, False, jack_forced, rp, pol,
-                     us, policy, deck_mask, stock, size - pos, state, hands2, ints, cards, out[1:2])
+                     us, policy, deck_mask, stock, size - pos, state, hands2, ints, cards, out[1:2], forced, probs)
     out[1, 3] = chosen[0] if counted > 0 else -1
 
 

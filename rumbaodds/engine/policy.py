@@ -11,10 +11,12 @@ twin is ``twin_policy.py``.
 
 Layout (see :func:`policy_tuple`):
 - ``ints``: int64[P_SIZE] switches (P_* indices);
-- ``values``: int64[2, 16], the score value of a card by (is trump, ranks below the deck's top);
+- ``values``: int64[n, 2, 16], each seat's score value of a card by (is trump, ranks below the deck's top),
+  per seat so that one seat can play another style than the rest of the table;
 - ``words``: float64[n, NCTX, NSCORE, 3], P(pass, play, rumba);
 - ``throws``: float64[n, NCTX, NSCORE], P(throw in | the hand may be thrown in);
-- ``exchanges``: float64[n, NSCORE, 6], P(discard k cards) when ``ints[P_EXCHANGE_MODE] == 1``.
+- ``exchanges``: float64[n, NCTX, NSCORE, 6], P(discard k cards) when ``ints[P_EXCHANGE_MODE] == 1``, by the
+  context he spoke in (a normal game: ``open+k``).
 """
 
 import numpy as np
@@ -165,18 +167,18 @@ def keep_discards(hand, trump, top, limit, discard_below):
 
 
 @njit(cache=True, inline="always")
-def exchange_wish(ints, exchanges, seat, hand, score, trump, top, limit, u):
+def exchange_wish(ints, exchanges, seat, ctx, hand, score, trump, top, limit, u):
     """How many cards an opponent wants to exchange (before the stock cuts it)."""
     if ints[P_EXCHANGE_MODE] == EXCHANGE_BY_KEEP:
         return keep_discards(hand, trump, top, limit, ints[P_DISCARD_BELOW])
     total = 0.0
     for k in range(limit + 1):
-        total += exchanges[seat, score, k]
+        total += exchanges[seat, ctx, score, k]
     if total <= 0.0:
         return 0
     acc = 0.0
     for k in range(limit + 1):
-        acc += exchanges[seat, score, k] / total
+        acc += exchanges[seat, ctx, score, k] / total
         if u < acc:
             return k
     return limit

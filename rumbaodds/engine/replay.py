@@ -21,7 +21,7 @@ from .speak import JACK, hero_swaps_two, speak_seats, two_of
 def replay_seat(deck_mask, hands_in, stock, trump_card, n, hero, choice, knocked, rp, pol, policy, passes):
     """(score, tricks or code, contested, caller) of seat ``hero`` choosing ``choice`` on this deal."""
     scratch = new_scratch(n, stock.shape[0] + 1)
-    deck, hands2, ints, cards, us, cond = scratch
+    deck, hands2, ints, cards, us, cond, forced, probs = scratch
     us[:] = 0.5  # the scripted policy is deterministic
     hands = hands2[0]
     words = ints[0]
@@ -36,12 +36,13 @@ def replay_seat(deck_mask, hands_in, stock, trump_card, n, hero, choice, knocked
     table_mask = np.uint64(1) << np.uint64(turned) if turned >= 0 else np.uint64(0)
     state = np.uint64(0)
     if knocked and hero == n - 1:  # the knocking dealer himself
-        speak_seats(hands, n, 0, n, -1, -1, words, n - 1, trump_card, trump_card, True, jack_forced, rp, pol, us)
+        speak_seats(hands, n, 0, n, -1, -1, words, n - 1, trump_card, trump_card, True, jack_forced, rp, pol, us,
+                    forced)
         finish_hand(hands, n, words, n - 1, hero, 0, passes, trump, table_mask, rp, pol, us, policy, deck_mask, stock,
                     stock.shape[0], state, hands2[2], ints[2], cards, out, 0)
         return out[0]
-    rumba_seat, turned, void = speak_seats(hands, n, 0, hero, -1, -1, words, n - 1 if knocked else -1, turned,
-                                           trump_card, knocked, jack_forced, rp, pol, us)
+    rumba_seat, turned, void, _p = speak_seats(hands, n, 0, hero, -1, -1, words, n - 1 if knocked else -1, turned,
+                                               trump_card, knocked, jack_forced, rp, pol, us, forced)
     if void:  # an earlier seat threw in [D-4]
         out[0, 1] = VOID
         return out[0]
@@ -51,7 +52,7 @@ def replay_seat(deck_mask, hands_in, stock, trump_card, n, hero, choice, knocked
         turned = two_of(trump)
     choices = np.array([choice], dtype=np.int64)
     evaluate_choices(hands, words, rumba_seat, turned, trump_card, n, hero, choices, passes, knocked, jack_forced, rp,
-                     pol, us, policy, deck_mask, stock, stock.shape[0], state, hands2, ints, cards, out)
+                     pol, us, policy, deck_mask, stock, stock.shape[0], state, hands2, ints, cards, out, forced, probs)
     return out[0]
 
 

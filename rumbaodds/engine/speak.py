@@ -24,10 +24,12 @@ from .policy import (
     W_PASS,
     W_PLAY,
     W_RUMBA,
+    W_THROW_IN,
     hand_score,
     masked_row,
     may_throw_in,
     pick_word,
+    word_probability,
 )
 from .rules_layout import (
     R_LONE_RUMBA_OK,
@@ -83,11 +85,14 @@ def nobody_plays_before(words, s):
 
 @njit(cache=True)
 def speak_seats(hands, n, lo, hi, hero, choice, words, rumba_seat, turned, trump_card, knocked, jack_forced, rp, pol,
-                us):
+                us, forced):
     """Seats ``lo .. hi-1`` speak in order (the hero, if among them, says ``choice``); step 4.
 
-    Returns (Rumba seat or -1, the card face up after swaps, void by a throw-in).
+    ``forced[s] >= 0`` makes seat ``s`` take that outcome (a word, or W_THROW_IN) instead of drawing it, for exact
+    enumeration (``strategy/exact.py``); the probability of the forced outcomes is returned.
+    Returns (Rumba seat or -1, the card face up after swaps, void by a throw-in, probability of the forced outcomes).
     """
+    prob = 1.0
     ints, values, table, throws = pol[0], pol[1], pol[2], pol[3]
     trump = trump_card >> 4
     top = rp[R_TOP_RANK]
@@ -108,41 +113,57 @@ def speak_seats(hands, n, lo, hi, hero, choice, words, rumba_seat, turned, trump
                 words[s] = W_RUMBA
                 continue
             ctx, pass_ok, rumba_ok, throw_ok = seat_context(s, n, words, n - 1, True, jack_forced, rp)
-            score = hand_score(hands[s], trump, top, values)
+            score = hand_score(hands[s], trump, top, values[s])
             q0, q1, q2 = masked_row(table, s, ctx, score, pass_ok, False)
-            words[s] = pick_word(q0, q1, q2, us[s, 1])
+            if forced[s] >= 0:
+                prob *= 0.0 if forced[s] == W_THROW_IN else word_probability(q0, q1, q2, forced[s])
+                words[s] = forced[s] if forced[s] != W_THROW_IN else W_PASS
+            else:
+                words[s] = pick_word(q0, q1, q2, us[s, 1])
             continue
         turned = swap_two(hands, s, turned, trump_card, knocked, rp, ints)
         if rumba_first and rumba_seat >= 0:
             words[s] = W_NONE  # no round-one turn after a Rumba: he answers in round two
             continue
         ctx, pass_ok, rumba_ok, throw_ok = seat_context(s, n, words, rumba_seat, False, jack_forced, rp)
-        score = hand_score(hands[s], trump, top, values)
-        if throw_ok and may_throw_in(hands[s], below_rank) and us[s, 0] < throws[s, ctx, score]:
-            return rumba_seat, turned, True
+        score = hand_score(hands[s], trump, top, values[s])
+        can_throw = throw_ok and may_throw_in(hands[s], below_rank)
+        if forced[s] >= 0:
+            p_throw = throws[s, ctx, score] if can_throw else 0.0
+            if forced[s] == W_THROW_IN:
+                return rumba_seat, turned, True, prob * p_throw
+            prob *= 1.0 - p_throw
+        elif can_throw and us[s, 0] < throws[s, ctx, score]:
+            return rumba_seat, turned, True, prob
         if not rumba_first and s == n - 1 and rp[R_LONE_RUMBA_OK] == 0 and nobody_plays_before(words, s):
             rumba_ok = False  # a lone player cannot call Rumba (flemish §5.5)
         q0, q1, q2 = masked_row(table, s, ctx, score, pass_ok, rumba_ok)
-        word = pick_word(q0, q1, q2, us[s, 1])
+        if forced[s] >= 0:
+            word = forced[s]
+            prob *= word_probability(q0, q1, q2, word)
+        else:
+            word = pick_word(q0, q1, q2, us[s, 1])
         if word == W_RUMBA:
             rumba_seat = s
         words[s] = word if not rumba_first or word == W_RUMBA else W_NONE
-    return rumba_seat, turned, False
+    return rumba_seat, turned, False, prob
 
 
 @njit(cache=True)
-def speak_rest(hands, n, hero, choice, words, rumba_seat, turned, trump_card, knocked, jack_forced, rp, pol, us):
+def speak_rest(hands, n, hero, choice, words, rumba_seat, turned, trump_card, knocked, jack_forced, rp, pol, us,
+               forced):
     """Step 4 from the hero's turn on; the earlier words and any Rumba they called are given.
 
-    Returns (Rumba seat or -1, the card face up after swaps, void by a throw-in, the round-one caller).
+    Returns (Rumba seat or -1, the card face up after swaps, void by a throw-in, the round-one caller, probability
+    of the forced outcomes).
     """
     if knocked:
         rumba_seat = n - 1
-    rumba_seat, turned, void = speak_seats(hands, n, hero, n, hero, choice, words, rumba_seat, turned, trump_card,
-                                           knocked, jack_forced, rp, pol, us)
+    rumba_seat, turned, void, prob = speak_seats(hands, n, hero, n, hero, choice, words, rumba_seat, turned,
+                                                 trump_card, knocked, jack_forced, rp, pol, us, forced)
     called = rumba_seat
     if void:
-        return rumba_seat, turned, True, called
+        return rumba_seat, turned, True, called, prob
     if rp[R_RUMBA_FIRST] == 1 and not knocked:
         round_two(hands, n, hero, choice, words, rumba_seat, trump_card >> 4, jack_forced, rp, pol, us)
     # a Rumba the rules forbid (nobody else plays where a lone Rumba is not allowed) is a lone play
@@ -154,7 +175,7 @@ def speak_rest(hands, n, hero, choice, words, rumba_seat, turned, trump_card, kn
         if not others:
             words[rumba_seat] = W_PLAY
             rumba_seat = -1
-    return rumba_seat, turned, False, called
+    return rumba_seat, turned, False, called, prob
 
 
 @njit(cache=True)
@@ -178,7 +199,7 @@ def round_two(hands, n, hero, choice, words, rumba_seat, trump, jack_forced, rp,
         else:
             ctx = CTX_OPEN + min(players, 3)
             pass_ok = not jack_forced
-        score = hand_score(hands[s], trump, top, values)
+        score = hand_score(hands[s], trump, top, values[s])
         q0, q1, q2 = masked_row(table, s, ctx, score, pass_ok, False)
         words[s] = pick_word(q0, q1, q2, us[s, 2])
 

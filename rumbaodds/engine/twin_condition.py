@@ -110,7 +110,7 @@ def acceptance_of(policy: Policy, s: int, turn: Turn, word: int, stretched: bool
 
 
 def draw_exactly(pool: list[int], pos: int, k: int, fixed_value: int, fixed_high: bool, excluded: int, alpha: dict,
-                 policy: Policy, trump: int, top: int, below_rank: int, stream: Stream) -> float:
+                 policy: Policy, seat: int, trump: int, top: int, below_rank: int, stream: Stream) -> float:
     """Put ``k`` cards drawn from the exact conditional distribution at ``pool[pos:pos+k]``; return Z."""
     # groups of interchangeable cards: (value, high card), in pool order
     members: dict[int, list[int]] = {}
@@ -118,7 +118,7 @@ def draw_exactly(pool: list[int], pos: int, k: int, fixed_value: int, fixed_high
     for card in pool[pos:]:
         if card == excluded:
             continue
-        g = policy.card_score(card, trump, top) * 2 + (1 if rank_of(card) >= below_rank else 0)
+        g = policy.card_score(card, trump, top, seat) * 2 + (1 if rank_of(card) >= below_rank else 0)
         members.setdefault(g, []).append(card)
         candidates += 1
     groups = sorted(members)
@@ -224,7 +224,7 @@ def deal_earlier_seats(rules: RuleSet, players: int, seat: int, unknown: list[in
     top = top_of(rules)
     below_rank = RANKS.index(rules.throw_in_below)
     jack_forced = rules.jack_of_trump_forces_play and rank_of(trump_card) == RANKS.index("J")
-    rumba_first = rules.speaking_order == "rumba-first"
+    rumba_first = rules.speaking_order == "rumba-first" and not knocked  # after a knock: only join or pass
     for tries in range(1, MAX_TRIES + 1):
         pool = list(unknown)
         pos = 0
@@ -240,9 +240,9 @@ def deal_earlier_seats(rules: RuleSet, players: int, seat: int, unknown: list[in
             unasked = rumba_first and rumba_seat >= 0  # no round-one turn after a Rumba
             if hard[s] and not unasked:
                 alpha = acceptance_of(policy, s, turn, words_plan[s], bool(stretched[s]), stretch)
-                fixed_value = policy.card_score(trump_card, trump, top) if s == swapped_by else 0
+                fixed_value = policy.card_score(trump_card, trump, top, s) if s == swapped_by else 0
                 fixed_high = s == swapped_by and rank_of(trump_card) >= below_rank
-                z = draw_exactly(pool, pos, k, fixed_value, fixed_high, excluded, alpha, policy, trump, top,
+                z = draw_exactly(pool, pos, k, fixed_value, fixed_high, excluded, alpha, policy, s, trump, top,
                                  below_rank, stream)
                 if z <= 0.0:
                     ok = False
@@ -259,7 +259,7 @@ def deal_earlier_seats(rules: RuleSet, players: int, seat: int, unknown: list[in
                 ok = False
                 break
             numbers.append(four_numbers(stream))
-            score = policy.score(hand, trump, top)
+            score = policy.score(hand, trump, top, s)
             q = row(policy, s, turn.ctx, score, turn.pass_ok, turn.rumba_ok)
             if unasked:
                 word = P.W_NONE

@@ -120,8 +120,8 @@ class Situation:
     def rumba_first(self) -> bool:
         return self.rules.speaking_order == "rumba-first" and not self.knocked
 
-    def score(self, cards) -> int:
-        return self.policy.score(cards, self.trump, self.top)
+    def score(self, cards, seat: int) -> int:
+        return self.policy.score(cards, self.trump, self.top, seat)
 
     def may_swap(self, cards, table_card: int) -> bool:
         """Decision: only the card first turned can be taken, never after a knock [D-9]."""
@@ -129,13 +129,14 @@ class Situation:
         return (self.rules.two_of_trump_swap and not self.knocked and table_card == self.trump_card
                 and self.trump_card != two and two in cards)
 
-    def exchange_wish(self, s: int, cards, numbers: list[float]) -> int:
-        """How many cards opponent ``s`` wants to exchange, before the stock cuts it."""
+    def exchange_wish(self, s: int, cards, numbers: list[float], players_before: int) -> int:
+        """How many cards opponent ``s`` wants to exchange, before the stock cuts it (by the context he spoke in)."""
         limit = self.rules.exchange_limit
         if self.policy.ints[P.P_EXCHANGE_MODE] == P.EXCHANGE_BY_KEEP:
             below = self.policy.ints[P.P_DISCARD_BELOW]
             return min(limit, sum(1 for c in cards if keep_value(c, self.trump, self.top) < below))
-        probs = [float(self.policy.exchanges[s, self.score(cards), k]) for k in range(limit + 1)]
+        ctx = P.CTX_OPEN + min(players_before, 3)
+        probs = [float(self.policy.exchanges[s, ctx, self.score(cards, s), k]) for k in range(limit + 1)]
         total = sum(probs)
         if total <= 0.0:
             return 0
@@ -204,7 +205,7 @@ def speak(sit: Situation, hands: list[set[int]], earlier: list[int], numbers: li
             if s == sit.dealer:
                 continue
             turn = turn_of(s, codes, sit.dealer, True, sit.jack_forces_play, rules)
-            codes[s] = pick(row(policy, s, turn.ctx, sit.score(hands[s]), turn.pass_ok, False), numbers[s][1])
+            codes[s] = pick(row(policy, s, turn.ctx, sit.score(hands[s], s), turn.pass_ok, False), numbers[s][1])
             continue
         if sit.may_swap(hands[s], table_card) and policy.swaps_two:
             two = two_of_trump(sit.trump_card)
@@ -215,7 +216,7 @@ def speak(sit: Situation, hands: list[set[int]], earlier: list[int], numbers: li
             codes[s] = P.W_NONE  # Decision: no round-one turn after a Rumba, he answers in round two
             continue
         turn = turn_of(s, codes, rumba_seat, False, sit.jack_forces_play, rules)
-        score = sit.score(hands[s])
+        score = sit.score(hands[s], s)
         if turn.throw_ok and may_throw_in(hands[s], rules) and numbers[s][0] < policy.throws[s, turn.ctx, score]:
             return Speaking(_names(codes), rumba_seat if rumba_seat >= 0 else None, True, table_card)  # [D-4]
         rumba_ok = turn.rumba_ok
@@ -243,7 +244,7 @@ def speak(sit: Situation, hands: list[set[int]], earlier: list[int], numbers: li
             else:
                 ctx = P.CTX_OPEN + min(players, 3)
                 pass_ok = not sit.jack_forces_play
-            codes[s] = pick(row(policy, s, ctx, sit.score(hands[s]), pass_ok, False), numbers[s][2])
+            codes[s] = pick(row(policy, s, ctx, sit.score(hands[s], s), pass_ok, False), numbers[s][2])
     if rumba_seat >= 0 and not rules.lone_rumba_allowed and not sit.knocked \
             and not any(c == P.W_PLAY for i, c in enumerate(codes) if i != rumba_seat):
         # a Rumba the rules forbid (nobody else plays) is a lone play: lone_player_score
@@ -275,7 +276,8 @@ def exchange(sit: Situation, hands: list[set[int]], words: list[str], stock: lis
     for s in range(sit.players):
         if words[s] != PLAY:
             continue
-        wish = hero_discards if s == sit.seat else sit.exchange_wish(s, hands[s], numbers[s])
+        players_before = sum(1 for e in range(s) if words[e] == PLAY)
+        wish = hero_discards if s == sit.seat else sit.exchange_wish(s, hands[s], numbers[s], players_before)
         count = min(wish, len(stock))
         thrown = keep_order(hands[s], sit.trump, sit.top)[:count]
         hands[s] -= set(thrown)  # out of play
@@ -595,7 +597,7 @@ def simulate_knock_sample(rules: RuleSet, players: int, trump_card: int, policy:
     codes: list[int] = []
     for s in range(dealer):  # everybody else joins or not, in seat order (the knock context)
         turn = turn_of(s, codes, dealer, True, sit.jack_forces_play, rules)
-        codes.append(pick(row(policy, s, turn.ctx, sit.score(hands[s]), turn.pass_ok, False), numbers[s][1]))
+        codes.append(pick(row(policy, s, turn.ctx, sit.score(hands[s], s), turn.pass_ok, False), numbers[s][1]))
     spoken = Speaking(_names(codes) + [RUMBA], dealer, False, table_card)
     return finish_hand(sit, hands, spoken, stock, 0, numbers, stream.state, card_play, 0)
 
