@@ -105,10 +105,11 @@ def _excluded_by_trump_rank(rules: RuleSet, policy, trump_suit: int) -> np.ndarr
     conditioning.excluded_card; the kernel drops it where the hero holds the two himself)."""
     from .conditioning import excluded_card
 
-    out = np.full(16, -1, dtype=np.int64)
-    for r in rules.ranks:
-        card = trump_suit * 16 + RANKS.index(r)
-        out[RANKS.index(r)] = excluded_card(rules, (), card, False, -1, policy.swaps_two)
+    out = np.full((policy.players, 16), -1, dtype=np.int64)
+    for s in range(policy.players):
+        for r in rules.ranks:
+            card = trump_suit * 16 + RANKS.index(r)
+            out[s, RANKS.index(r)] = excluded_card(rules, (), card, False, -1, policy.swaps(s))
     return out
 
 

@@ -72,7 +72,7 @@ def table_cells(deck_mask, deck, hero_hands, trump_cards, seats, n, rp, pol, pol
         scratch = new_scratch(n, unknown_size)
         out = np.zeros((cols - 1, OUT_FIELDS), dtype=np.int64)
         plan = (np.full(n, W_NONE, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
-                np.zeros((n, NSCORE)), np.zeros(1, dtype=np.int64))
+                np.zeros((n, NSCORE)), np.full(n, -1, dtype=np.int64))
         unknown = np.empty(unknown_size, dtype=np.int64)
         buffer = np.zeros((samples, cols))
         for cell in range(chunk * cells // chunks, (chunk + 1) * cells // chunks):
@@ -84,8 +84,9 @@ def table_cells(deck_mask, deck, hero_hands, trump_cards, seats, n, rp, pol, pol
                 if card != trump_card and not (hero >> np.uint64(card)) & U1:
                     unknown[k] = card
                     k += 1
-            plan[4][0] = excluded_by_trump[trump_card & 15] if not (hero >> np.uint64(two_of(trump_card >> 4))) & U1 \
-                else -1
+            holds_two = (hero >> np.uint64(two_of(trump_card >> 4))) & U1
+            for s in range(n):
+                plan[4][s] = excluded_by_trump[s, trump_card & 15] if not holds_two else -1
             tried = 0
             for i in range(samples):
                 index = np.uint64(first_cell + cell) * np.uint64(samples) + np.uint64(i)

@@ -59,8 +59,10 @@ def traverse_deal(hands_in, trump_card, stock, n, traverser, knocked, rp, pol, p
                   scratch, choices, actions):
     """The traverser's information set and the score of each of his actions on this deal (hands given).
 
-    Other seats draw their outcomes from ``us`` or take the forced ones of ``scratch``; the probability of
-    the forced outcomes up to his turn is returned (``scratch`` probs hold it per action after his turn).
+    Other seats draw their outcomes from ``us`` or take the forced ones of ``scratch``. Returns (the probability
+    of the forced outcomes up to his turn, the number of his choices): ``choices[:count]`` / ``actions[:count]``
+    are his choice codes and action indices, and ``scratch`` probs hold, per choice, the probability of the
+    forced outcomes after his turn.
     """
     deck, hands2, ints, cards, _us, cond, forced, probs = scratch
     hands = hands2[0]
@@ -80,7 +82,7 @@ def traverse_deal(hands_in, trump_card, stock, n, traverser, knocked, rp, pol, p
                                                  turned, trump_card, knocked, jack_forced, rp, pol, us, forced)
     info[I_VOID] = 1 if void else 0
     if void:  # an earlier throw-in: no decision for him, the hand is dealt again [D-4]
-        return prob
+        return prob, 0
     info[I_REACHED] = 1
     ctx, pass_ok, rumba_ok, throw_ok = seat_context(traverser, n, words, rumba_seat, knocked, jack_forced, rp)
     own = hands[traverser]
@@ -106,7 +108,7 @@ def traverse_deal(hands_in, trump_card, stock, n, traverser, knocked, rp, pol, p
                      cards, out, forced, probs)
     for c in range(count):
         q[actions[c]] = out[c, 0]
-    return prob
+    return prob, count
 
 
 @njit(cache=True)
