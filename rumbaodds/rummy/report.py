@@ -163,7 +163,7 @@ def render(tables: list[OpeningTable], charts: dict[str, bytes], command: str, g
                      f"<th class=num>95% interval</th></tr>{rows}</table>")
     parts.append("<h2>The example hand</h2><p><code>rumbaodds rummy open \"" + html.escape(EXAMPLE) +
                  "\" --rules R</code>:</p>" + example_html())
-    parts.append("<h2>Reproduce</h2><p>Every number on this page (about a minute on two cores once compiled):</p>"
+    parts.append("<h2>Reproduce</h2><p>Every number on this page (well under a minute on two cores once compiled):</p>"
                  f"<pre>{html.escape(command)}</pre><p>One rule set as a table: <code>rumbaodds rummy tables --rules "
                  "rummi --samples 100000 --seed 0</code>; one hand: <code>rumbaodds rummy odds HAND --rules rummi"
                  "</code>.</p>")

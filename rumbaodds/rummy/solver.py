@@ -164,6 +164,8 @@ def solve_masks(m1, m2, jok, ncards, params, consts, obj, target, scratch):
 
     best = np.int64(0)
     nbest = 0
+    m1 &= meldable  # a card in no candidate always stays in hand: the search skips it
+    m2 &= meldable
     t0 = lowest_card(m1)
     fr_mask[0, 0] = m1
     fr_mask[0, 1] = m2
