@@ -172,24 +172,10 @@ def choose_discard(m1, m2, jok, ncards, value, nbest, params, consts, pm, tie, s
 
 
 @njit(cache=True)
-def play_sample(mode, hand, pool, known_up, players, hand_size, turns, params, consts, pm, tie, state, scratch,
-                work):
-    """One sample (module docstring). Returns (turn opened or turns + 1, value at the deal, jokers held, state)."""
-    perm, opp, pile, order = work
-    threshold = params[P_THRESHOLD]
-    size = pool.shape[0]
-    for j in range(size):
-        perm[j] = pool[j]
-    state = shuffle(perm[:size], state)
-    return play_shuffled(mode, hand, size, known_up, players, hand_size, turns, params, consts, pm, tie, state,
-                         scratch, work, threshold)
-
-
-@njit(cache=True)
 def play_shuffled(mode, hand, size, known_up, players, hand_size, turns, params, consts, pm, tie, state, scratch,
                   work, threshold):
     """The game of one sample on the shuffled pool ``perm[:size]``."""
-    perm, opp, pile, order = work
+    perm, opp, pile, order, _saved = work
     m1 = U0
     m2 = U0
     jok = np.int64(0)
@@ -302,73 +288,74 @@ def _new_work(pool_size, players, hand_size):
     opp = np.zeros((max(players - 1, 1), hand_size + 1), dtype=np.int64)
     pile = np.zeros(pool_size + 4, dtype=np.int64)
     order = np.zeros(64, dtype=np.int64)
-    return perm, opp, pile, order
-
-
-@njit(cache=True)
-def joker_sample(hand, pool, known_up, players, hand_size, turns, params, consts, pm, tie, state, scratch, work):
-    """MODE_JOKER: the dealt hand, and the same deal with one of its real cards swapped for an unseen joker."""
-    perm, opp, pile, order = work
-    size = pool.shape[0]
-    for j in range(size):
-        perm[j] = pool[j]
-    state = shuffle(perm[:size], state)
-    reals = 0
-    for i in range(hand_size):
-        if perm[i] != JOKER:
-            reals += 1
-    spare = -1
-    for i in range(hand_size, size):
-        if perm[i] == JOKER:
-            spare = i
-            break
-    if spare < 0 or reals == 0:
-        return -1, -1, 0, -1, state
-    state = next_state(state)
-    pick = below(state, reals)
-    at = -1
-    for i in range(hand_size):
-        if perm[i] != JOKER:
-            if pick == 0:
-                at = i
-                break
-            pick -= 1
-    saved = perm[:size].copy()
-    start = state
-    threshold = params[P_THRESHOLD]
-    t_a, value, jokers, _s = play_shuffled(np.int64(MODE_DEAL), hand, size, known_up, players, hand_size, turns,
-                                           params, consts, pm, tie, start, scratch, work, threshold)
-    for i in range(size):
-        perm[i] = saved[i]
-    perm[spare] = perm[at]
-    perm[at] = JOKER
-    t_b, _v, _j, state = play_shuffled(np.int64(MODE_DEAL), hand, size, known_up, players, hand_size, turns, params,
-                                       consts, pm, tie, start, scratch, work, threshold)
-    return t_a, t_b, jokers, value, state
+    saved = np.zeros(pool_size + 4, dtype=np.int64)
+    return perm, opp, pile, order, saved
 
 
 @njit(cache=True, nogil=True)
 def simulate_range(mode, hand, pool, known_up, players, hand_size, turns, params, pm, tie, seed, first, lo, hi,
                    opened, deal_value, jokers, opened_joker):
-    """Samples ``first + lo .. first + hi - 1`` into rows ``lo..hi-1`` of the outputs (no GIL)."""
+    """Samples ``first + lo .. first + hi - 1`` into rows ``lo..hi-1`` of the outputs (no GIL).
+
+    MODE_JOKER plays each deal twice on the same stream: as dealt, then with one of the player's real cards
+    (drawn after the shuffle) swapped with the first joker in the rest of the pool.
+    """
     consts = rule_constants(params)
     scratch = _new_scratch(np.int64(1024))
     work = _new_work(pool.shape[0], players, hand_size)
+    perm, saved = work[0], work[4]
+    threshold = params[P_THRESHOLD]
+    size = pool.shape[0]
+    play_mode = np.int64(MODE_HAND) if mode == MODE_HAND else np.int64(MODE_DEAL)
     for i in range(lo, hi):
         state = stream_start(np.uint64(seed), np.uint64(first + i))
+        for j in range(size):
+            perm[j] = pool[j]
+        state = shuffle(perm[:size], state)
+        versions = 1
+        at = -1
+        spare = -1
         if mode == MODE_JOKER:
-            t_a, t_b, j, v, state = joker_sample(hand, pool, known_up, players, hand_size, turns, params, consts, pm,
-                                                 tie, state, scratch, work)
-            opened[i] = t_a
-            opened_joker[i] = t_b
-            jokers[i] = j
-            deal_value[i] = v
-        else:
-            t, v, j, state = play_sample(mode, hand, pool, known_up, players, hand_size, turns, params, consts, pm,
-                                         tie, state, scratch, work)
-            opened[i] = t
-            deal_value[i] = v
-            jokers[i] = j
+            reals = 0
+            for k in range(hand_size):
+                if perm[k] != JOKER:
+                    reals += 1
+            for k in range(hand_size, size):
+                if perm[k] == JOKER:
+                    spare = k
+                    break
+            if spare < 0 or reals == 0:
+                opened[i] = -1
+                opened_joker[i] = -1
+                jokers[i] = 0
+                deal_value[i] = -1
+                continue
+            state = next_state(state)
+            pick = below(state, reals)
+            for k in range(hand_size):
+                if perm[k] != JOKER:
+                    if pick == 0:
+                        at = k
+                        break
+                    pick -= 1
+            for k in range(size):
+                saved[k] = perm[k]
+            versions = 2
+        start = state
+        for version in range(versions):
+            if version == 1:
+                for k in range(size):
+                    perm[k] = saved[k]
+                perm[spare] = perm[at]
+                perm[at] = JOKER
+            t, v, held, _s = play_shuffled(play_mode, hand, size, known_up, players, hand_size, turns, params,
+                                           consts, pm, tie, start, scratch, work, threshold)
+            if version == 0:
+                opened[i] = t
+                deal_value[i] = v
+                jokers[i] = held
+            else:
+                opened_joker[i] = t
 
 
 def simulate_batch(mode, hand, pool, known_up, players, hand_size, turns, params, pm, tie, seed, first, count,
@@ -465,6 +452,7 @@ def odds(hand, rules: RummyRules | str = "romme", players: int = 4, turns: int =
     """P(I can open after each of my next ``turns`` draws), by Monte Carlo (module docstring)."""
     rules = get_rummy_rules(rules)
     cards = parse_rummy_hand(hand, rules, (rules.hand_size,)) if isinstance(hand, str) else list(hand)
+    _check_cards(cards, rules)
     if len(cards) != rules.hand_size:
         raise RulesError(f"the hand has {len(cards)} cards; {rules.name} odds need {rules.hand_size}")
     check_run(rules, players, turns, samples)

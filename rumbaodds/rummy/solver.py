@@ -39,7 +39,7 @@ from numba import njit
 from .. import engine  # noqa: F401  (sets the Numba cache folder, keyed by the source digest)
 from ..engine.bits import U0, U1, lowest_card
 from .candidates import candidates, hand_masks, rule_constants, type_bit
-from .cards import format_type, hand_array, hand_penalty, parse_rummy_hand, penalty, sort_key
+from .cards import check_cards, format_type, hand_array, hand_penalty, parse_rummy_hand, penalty, sort_key
 from .melds import Meld, best_meld
 from .rules import (
     MAX_HAND,
@@ -367,6 +367,7 @@ def solve(hand, rules: RummyRules | str = "romme", objective: str = "value") -> 
     """The best melds of one hand (a string such as ``"HA H2 H3 JK"`` or a list of types)."""
     rules = get_rummy_rules(rules)
     cards = parse_rummy_hand(hand, rules) if isinstance(hand, str) else list(hand)
+    check_cards(cards, rules)
     weight, value, pen, _used, nmelds, melds = solve_hands([cards], rules, objective)
     rows = melds[0, : nmelds[0]]
     return Solution(cards, rules, objective, int(weight[0]), int(value[0]), int(pen[0]), melds_from_rows(rows, rules))
