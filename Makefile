@@ -22,9 +22,10 @@ bench: install  ## speed, measured and printed (ratios within one run)
 lint: install
 	$(PY) -m ruff check rumbaodds tests benchmarks
 
-report: install  ## reports/{swiss,flemish}/index.html: charts and rule cards (quick tables built into tables/ once)
+report: install  ## reports/{swiss,flemish,rummy}/index.html: charts and rule cards (quick tables built into tables/ once)
 	rumbaodds report --rules swiss --tables tables --out reports
 	rumbaodds report --rules flemish --tables tables --out reports
+	rumbaodds rummy report --out reports
 
 clean:
 	rm -rf build *.egg-info .pytest_cache .hypothesis
