@@ -24,13 +24,13 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from .analysis import POLICIES, AskResult, ChoiceResult, Situation, _discards
-from .results import RumbaOutcomes
 from .cards import RANKS, SUITS, mask_of
 from .engine import SOURCE_DIGEST
 from .engine import hand as hand_kernel
 from .engine.table import COL_PASS_PENALISED, COL_PLAY, COL_RUMBA, table_cells
 from .handclasses import canonical_hand, enumerate_trump_rank_pairs
 from .models import OpponentModel, hand_points
+from .results import RumbaOutcomes
 from .rules import RulesError, RuleSet
 from .stats import Estimate
 

@@ -9,13 +9,23 @@ import pytest
 from rumbaodds import analysis
 from rumbaodds.engine.play import POLICY_EXPERT
 from rumbaodds.policies import opponent_policy
-from rumbaodds.rules import SWISS, RuleSet, RulesError
+from rumbaodds.rules import SWISS, RulesError, RuleSet
 from rumbaodds.strategy import solver as S
 from rumbaodds.strategy import store
 from rumbaodds.strategy.abstraction import fit_abstraction
 from rumbaodds.strategy.exact import exact_gains
-from rumbaodds.strategy.game import A_PASS, A_PLAY, I_CTX, I_KNOCK_DONE, I_KNOCK_SCORE, I_REACHED, I_SCORE, \
-    I_THROWABLE, I_VOID, traverse_batch
+from rumbaodds.strategy.game import (
+    A_PASS,
+    A_PLAY,
+    I_CTX,
+    I_KNOCK_DONE,
+    I_KNOCK_SCORE,
+    I_REACHED,
+    I_SCORE,
+    I_THROWABLE,
+    I_VOID,
+    traverse_batch,
+)
 from rumbaodds.strategy.run import solve
 from rumbaodds.strategy.tables import Strategy, action_count, to_policy
 from rumbaodds.strategy.twin_game import twin_traverse

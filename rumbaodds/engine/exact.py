@@ -16,8 +16,15 @@ from numba import njit
 
 from .bits import U0, bit
 from .condition import acceptance, seat_context
-from .hand import OUT_FIELDS, VOID, evaluate_choices, new_scratch, rename_side_suits, side_suit_count, \
-    side_suit_permutation
+from .hand import (
+    OUT_FIELDS,
+    VOID,
+    evaluate_choices,
+    new_scratch,
+    rename_side_suits,
+    side_suit_count,
+    side_suit_permutation,
+)
 from .policy import W_NONE, W_RUMBA, hand_score, masked_row, may_throw_in, pick_not_rumba
 from .rng import stream_start
 from .rules_layout import R_HAND, R_JACK_FORCES, R_RUMBA_FIRST, R_THROW_BELOW, R_TOP_RANK

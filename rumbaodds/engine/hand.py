@@ -43,9 +43,9 @@ from .rules_layout import (
     R_NORMAL_NO_TRICK,
     R_NORMAL_PER_TRICK,
     R_PUT_AWAY,
+    R_RUMBA_FIRST,
     R_RUMBA_LEAD_FIRST,
     R_RUMBA_NO_TRICK,
-    R_RUMBA_FIRST,
     R_RUMBA_PER_TRICK,
     R_SIT_LIMIT,
     R_SIT_PENALTY,
@@ -392,7 +392,8 @@ def ask_sample(deck_mask, unknown, hero_hand, trump_card, n, hero, rp, pol, plan
     if hands[hero] != own:
         turned = two_of(trump)
     evaluate_choices(hands, words, rumba_seat, turned, trump_card, n, hero, choices, passes, knocked, jack_forced,
-                     rp, pol, us, policy, deck_mask, deck[pos:size], size - pos, state, hands2, ints, cards, out, forced, probs)
+                     rp, pol, us, policy, deck_mask, deck[pos:size], size - pos, state, hands2, ints, cards, out,
+                     forced, probs)
     return tries, weight
 
 

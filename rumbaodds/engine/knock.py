@@ -24,8 +24,7 @@ from .hand import (
 )
 from .policy import P_SWAP, W_NONE, W_RUMBA, draw_uniforms, may_throw_in
 from .rng import shuffle, stream_start
-from .rules_layout import R_EXCHANGE, R_HAND, R_JACK_FORCES, R_THROW_BELOW, R_THROW_IN, R_TOP_RANK, \
-    R_TWO_SWAP
+from .rules_layout import R_EXCHANGE, R_HAND, R_JACK_FORCES, R_THROW_BELOW, R_THROW_IN, R_TOP_RANK, R_TWO_SWAP
 from .speak import C_PASS, C_PLAY, C_RUMBA, C_THROW_IN, JACK, hero_swaps_two, speak_seats, two_of
 from .tricks import strength, weakest
 

@@ -204,5 +204,5 @@ def round_two(hands, n, hero, choice, words, rumba_seat, trump, jack_forced, rp,
         words[s] = pick_word(q0, q1, q2, us[s, 2])
 
 
-__all__ = ["speak_rest", "speak_seats", "round_two", "swap_two", "hero_swaps_two", "two_of", "C_PASS", "C_RUMBA", "C_THROW_IN",
-           "C_PLAY", "JACK", "TWO"]
+__all__ = ["speak_rest", "speak_seats", "round_two", "swap_two", "hero_swaps_two", "two_of", "C_PASS", "C_RUMBA",
+           "C_THROW_IN", "C_PLAY", "JACK", "TWO"]

@@ -25,7 +25,7 @@ from ..engine.bits import U0, bit
 from ..engine.exact import next_permutation
 from ..engine.hand import new_scratch
 from ..engine.rules_layout import R_HAND, R_KNOCK, rules_array
-from ..rules import RuleSet, RulesError
+from ..rules import RulesError, RuleSet
 from .game import I_CTX, I_REACHED, I_SCORE, I_SIZE, I_THROWABLE, knock_value, traverse_deal
 from .tables import Strategy, action_count, to_policy
 

@@ -19,8 +19,7 @@ from ..engine.condition import seat_context
 from ..engine.hand import evaluate_choices, finish_hand, new_scratch, rename_side_suits
 from ..engine.policy import CTX_RUMBA, W_NONE, W_PLAY, draw_uniforms, hand_score, may_throw_in, uniform
 from ..engine.rng import below, next_state, stream_start
-from ..engine.rules_layout import R_EXCHANGE, R_HAND, R_JACK_FORCES, R_KNOCK, R_LONE_RUMBA_OK, R_THROW_BELOW, \
-    R_TOP_RANK
+from ..engine.rules_layout import R_EXCHANGE, R_HAND, R_JACK_FORCES, R_KNOCK, R_LONE_RUMBA_OK, R_THROW_BELOW, R_TOP_RANK
 from ..engine.speak import C_PASS, C_PLAY, C_RUMBA, C_THROW_IN, JACK, hero_swaps_two, speak_seats, two_of
 
 # actions of a word information set: pass, Rumba, play with k discards; then the throw-in

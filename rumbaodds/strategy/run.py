@@ -19,7 +19,7 @@ import numpy as np
 
 from ..models import MODELS
 from ..policies import named_policy
-from ..rules import RuleSet, RulesError
+from ..rules import RulesError, RuleSet
 from ..stats import Estimate
 from . import store
 from .abstraction import Abstraction, fit_abstraction

@@ -25,11 +25,22 @@ from ..engine import policy as P
 from ..engine.play import POLICY_EXPERT
 from ..engine.rng import mix64
 from ..engine.rules_layout import rules_array
-from ..rules import RuleSet, RulesError
+from ..rules import RulesError, RuleSet
 from ..stats import Z95, Estimate
 from .abstraction import Abstraction
-from .game import A_PASS, A_PLAY, I_CTX, I_KNOCK_DONE, I_KNOCK_SCORE, I_RANK, I_REACHED, I_SCORE, I_THROWABLE, UNSET, \
-    traverse_batch
+from .game import (
+    A_PASS,
+    A_PLAY,
+    I_CTX,
+    I_KNOCK_DONE,
+    I_KNOCK_SCORE,
+    I_RANK,
+    I_REACHED,
+    I_SCORE,
+    I_THROWABLE,
+    UNSET,
+    traverse_batch,
+)
 from .tables import Strategy, action_count, to_policy
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..rules import RuleSet, RulesError
+from ..rules import RulesError, RuleSet
 from .abstraction import Abstraction
 from .tables import Strategy
 
