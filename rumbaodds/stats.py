@@ -68,7 +68,10 @@ class Estimate:
         mean = float(swx / sw)
         if n < 2:
             return cls(mean, mean, mean, n)
-        var = max(0.0, sw2x2 - 2 * mean * sw2x + mean * mean * sw2) / (sw * sw) * n / (n - 1)
+        spread = sw2x2 - 2 * mean * sw2x + mean * mean * sw2
+        if spread <= 1e-12 * (sw2x2 + mean * mean * sw2):  # equal values: rounding of the sums, not spread
+            spread = 0.0
+        var = spread / (sw * sw) * n / (n - 1)
         half = Z95 * math.sqrt(float(var))
         return cls(mean, mean - half, mean + half, n)
 
