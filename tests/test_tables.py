@@ -3,9 +3,10 @@
 - Kill-and-resume is done for real: a ``rumbaodds tables build`` subprocess
   is interrupted (SIGINT, then SIGKILL) part way and run again; no finished
   chunk is rewritten or lost and the table equals an uninterrupted build.
-- Agreement: 50 random cells of a small table against independent ``ask``
-  runs, within the combined 95% intervals widened for multiple comparisons,
-  with a negative control showing the check has power.
+- Agreement: random cells of a small table (50 of a fixed-sample table, 100
+  of an adaptive one) against independent ``ask`` runs, within the combined
+  95% intervals widened for multiple comparisons, with a negative control
+  showing the check has power.
 
 Rule sets are data: ``TINY`` (3 suits of 4 ranks, 2-card hands) has 124
 (trump rank, class) pairs, so its full table builds in about a second. Knock
@@ -88,9 +89,18 @@ def _situation(row, rules: RuleSet, players: int, perm: dict[int, int] | None = 
 
 @pytest.fixture(scope="module")
 def tiny_table(tmp_path_factory):
-    """The full TINY table, 3 players, built once for the module."""
+    """The full TINY table, 3 players, fixed samples per cell, built once for the module."""
     spec = TableSpec(TINY, 3, MODEL, PLAY, samples_per_cell=AGREE_SAMPLES, seed=11)
     out = tmp_path_factory.mktemp("tiny") / "full"
+    build_table(spec, out, chunk_cells=100)
+    return spec, out, load_table(out)
+
+
+@pytest.fixture(scope="module")
+def tiny_adaptive(tmp_path_factory):
+    """The full TINY table, 3 players, adaptive precision (the default rule), built once for the module."""
+    spec = TableSpec(TINY, 3, MODEL, PLAY, precision=0.2, seed=13)
+    out = tmp_path_factory.mktemp("tiny") / "adaptive"
     build_table(spec, out, chunk_cells=100)
     return spec, out, load_table(out)
 
@@ -173,7 +183,7 @@ def test_kill_and_resume_recomputes_nothing_and_equals_an_uninterrupted_build(tm
     interrupted = load_table(out)
     started = dt.datetime.fromisoformat(interrupted.manifest["started"])
     fake = types.SimpleNamespace(UTC=dt.UTC, datetime=types.SimpleNamespace(now=lambda tz=None: started))
-    monkeypatch.setattr(tables, "_dt", fake)
+    monkeypatch.setattr(tables.build, "_dt", fake)
     spec = TableSpec(get_rules(str(rules_file)), 3, MODEL, PLAY, samples_per_cell=100, seed=5, cells=400)
     clean_out = tmp_path / "clean"
     build_table(spec, clean_out, chunk_cells=40)
@@ -187,8 +197,7 @@ def test_kill_and_resume_recomputes_nothing_and_equals_an_uninterrupted_build(tm
     assert (out / "table.parquet").read_bytes() == (clean_out / "table.parquet").read_bytes()
 
 
-def test_other_settings_in_the_same_folder_are_refused(tiny_table, tmp_path):
-    spec, _, _ = tiny_table
+def test_other_settings_in_the_same_folder_are_refused(tmp_path):
     out = tmp_path / "t"
     small = TableSpec(TINY, 2, MODEL, PLAY, samples_per_cell=50, seed=1, cells=5)
     build_table(small, out, chunk_cells=4)
@@ -200,6 +209,15 @@ def test_other_settings_in_the_same_folder_are_refused(tiny_table, tmp_path):
         with pytest.raises(TableError, match=rf"\({field} differs\)"):
             build_table(changed, out, chunk_cells=4)
     build_table(small, out, chunk_cells=4)  # the same settings still resume (here: nothing to do)
+    adaptive = TableSpec(TINY, 2, MODEL, PLAY, seed=1, cells=5, precision=0.5)
+    build_table(adaptive, tmp_path / "a", chunk_cells=4)
+    for field, other in (("precision", dict(precision=0.4)), ("min_samples", dict(min_samples=64)),
+                         ("max_samples", dict(max_samples=1024))):
+        with pytest.raises(TableError, match=rf"\({field} differs\)"):
+            build_table(TableSpec(**{**adaptive.__dict__, **other}), tmp_path / "a", chunk_cells=4)
+    with pytest.raises(TableError, match=r"\(samples_per_cell differs\)"):
+        build_table(TableSpec(**{**adaptive.__dict__, "precision": None, "samples_per_cell": 50}), tmp_path / "a",
+                    chunk_cells=4)
 
 
 def test_resume_with_another_chunk_size_is_refused_or_correct(tmp_path):
@@ -253,24 +271,29 @@ def test_manifest_holds_everything_that_made_the_table(tiny_table):
 # ---------------------------------------------------------------------------
 # 2. agreement with ask, and the lookup
 # ---------------------------------------------------------------------------
-N_CELLS = 50
-# Each cell gives 4 comparisons (rumba, play0, play1, best play), 200 in all. Under the null hypothesis
-# (table and ask estimate the same value from independent deals) (EV_table - EV_ask) / sqrt(s1^2 + s2^2)
-# is about standard normal, s = half-width / 1.96. For a family-wise false-alarm rate of 1e-3 over all 200
-# comparisons, Bonferroni gives z = Phi^-1(1 - 1e-3 / (2 * 200)) = 4.56: the combined 95% interval widened
-# by 4.56 / 1.96. With 2,000 deals per side that is about 0.5-1.1 points, so a 1.5-point error is caught
-# (the negative control below).
+# Each cell gives 4 comparisons (rumba, play0, play1, best play). Under the null hypothesis (table and ask
+# estimate the same value from independent deals) (EV_table - EV_ask) / sqrt(s1^2 + s2^2) is about standard
+# normal, s = half-width / 1.96. For a family-wise false-alarm rate of 1e-3 over all comparisons, Bonferroni
+# gives z = Phi^-1(1 - 1e-3 / (2 * comparisons)): 4.56 for 50 cells, 4.70 for 100, the combined 95% interval
+# widened by z / 1.96. For the fixed table (2,000 deals per side) that is about 0.5-1.1 points, so a
+# 1.5-point error is caught; the adaptive table's cells stop from 128 deals on, so its check needs a 3-point
+# error to catch it (the negative control below).
 FAMILY_ALPHA = 1e-3
 COMPARISONS = ("rumba", "play0", "play1", "play")
-Z_FAMILY = NormalDist().inv_cdf(1 - FAMILY_ALPHA / (2 * N_CELLS * len(COMPARISONS)))
+AGREEMENT = {"fixed": (50, 1.5), "adaptive": (100, 3.0)}  # cells compared, the shift the check must catch
 
 
-@pytest.fixture(scope="module")
-def agreement(tiny_table):
-    """(table value, table half, ask value, ask half) per comparison, for 50 random cells."""
-    spec, _, table = tiny_table
+def z_family(n_cells: int) -> float:
+    return NormalDist().inv_cdf(1 - FAMILY_ALPHA / (2 * n_cells * len(COMPARISONS)))
+
+
+@pytest.fixture(scope="module", params=sorted(AGREEMENT))
+def agreement(request, tiny_table, tiny_adaptive):
+    """(kind, z, {comparison: (table value, table half, ask value, ask half) per cell}) for random cells."""
+    spec, _, table = tiny_table if request.param == "fixed" else tiny_adaptive
+    n_cells = AGREEMENT[request.param][0]
     rng = random.Random(20240607)
-    rows = rng.sample(range(len(table.frame)), N_CELLS)
+    rows = rng.sample(range(len(table.frame)), n_cells)
     values = {name: [] for name in COMPARISONS}
     for i, r in enumerate(rows):
         # the hand as the table writes it (its trump suit, canonical side suits): the engine is not symmetric
@@ -280,33 +303,44 @@ def agreement(tiny_table):
         assert row is not None and int(row["cell"]) == int(table.frame.iloc[r]["cell"])
         result = analysis.ask([format_card(c) for c in situation.hand], format_card(situation.trump_card),
                               spec.players, situation.seat, rules=TINY, opponents=MODEL, play=PLAY,
-                              samples=spec.samples_per_cell, seed=10_000 + i)  # independent of the table's seed 11
+                              samples=AGREE_SAMPLES, seed=10_000 + i)  # independent of the table's seed
         for name in COMPARISONS:
             ask_ev = (result.actions["play"] if name == "play" else result.options[name]).ev
             column = {"rumba": "ev_rumba", "play": "ev_play"}.get(name, f"ev_{name}")
             values[name].append((float(row[column]), float(row[column + "_half"]), ask_ev.mean, ask_ev.half_width))
-    return {name: np.array(v) for name, v in values.items()}
+    return request.param, z_family(n_cells), {name: np.array(v) for name, v in values.items()}
 
 
-def _outside(values: np.ndarray, shift: float = 0.0) -> np.ndarray:
+def _outside(values: np.ndarray, z: float, shift: float = 0.0) -> np.ndarray:
     table_ev, table_half, ask_ev, ask_half = values.T
-    combined = np.hypot(table_half, ask_half) / 1.959963984540054 * Z_FAMILY
+    combined = np.hypot(table_half, ask_half) / 1.959963984540054 * z
     return np.abs(table_ev + shift - ask_ev) > combined + 1e-9
 
 
-def test_table_agrees_with_ask_on_50_random_cells(agreement):
-    for name, values in agreement.items():
-        bad = np.flatnonzero(_outside(values))
-        assert bad.size == 0, (name, values[bad])
+def test_table_agrees_with_ask_on_random_cells(agreement):
+    kind, z, values = agreement
+    for name, v in values.items():
+        bad = np.flatnonzero(_outside(v, z))
+        assert bad.size == 0, (kind, name, v[bad])
     # the comparison is not vacuous: the values spread over points, the intervals are tight
-    assert np.ptp(agreement["rumba"][:, 0]) > 3 and np.median(agreement["rumba"][:, 1]) < 0.5
+    assert np.ptp(values["rumba"][:, 0]) > 3 and np.median(values["rumba"][:, 1]) < (0.5 if kind == "fixed" else 1.5)
 
 
 def test_agreement_check_catches_a_shifted_table(agreement):
-    """Negative control: the same check on values shifted by 1.5 points fails, for rumba and for play."""
-    assert _outside(agreement["rumba"], shift=1.5).sum() >= 10
-    assert _outside(agreement["play"], shift=1.5).sum() >= 10
-    assert _outside(agreement["rumba"], shift=-1.5).any()
+    """Negative control: the same check on values shifted by 1.5 points (3 for adaptive) fails."""
+    kind, z, values = agreement
+    shift = AGREEMENT[kind][1]
+    assert _outside(values["rumba"], z, shift=shift).sum() >= 10
+    assert _outside(values["play"], z, shift=shift).sum() >= 10
+    assert _outside(values["rumba"], z, shift=-shift).any()
+
+
+def test_adaptive_table_spends_its_deals_where_the_decision_is_close(tiny_adaptive):
+    _, _, table = tiny_adaptive
+    f = table.frame
+    close = f["margin"].abs() < f["margin"].abs().quantile(0.2)
+    assert f.loc[close, "samples"].mean() > 3 * f.loc[~close, "samples"].mean()
+    assert f["samples"].min() == 128 and (f["samples"] == 128).mean() > 0.3
 
 
 def test_answer_is_the_same_for_any_trump_suit_and_side_suit_order(tiny_table):
