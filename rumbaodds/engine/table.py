@@ -8,8 +8,9 @@ place, :func:`_sample`); its twin is ``twin_hand.simulate_sample``, and the
 twin of this whole kernel is :mod:`.twin_table`.
 
 Adaptive precision (docs in ``rumbaodds/tables/build.py``): a cell is
-simulated in rounds at the looks ``min_samples * 2**k`` (capped at
-``max_samples``) and stops at the first look where its decision is resolved
+simulated in rounds up to the looks ``min_samples``, ``ceil(min_samples *
+growth)``, ... (capped at ``max_samples``, see :func:`looks`) and stops at the
+first look where its decision is resolved
 (the margin between the best choice and the runner-up, paired on the same
 deals, is more than ``z_stop`` standard errors from 0), or every expected value
 has a 95% half-width below ``precision``. ``z_stop`` is the Bonferroni
@@ -43,12 +44,18 @@ N_COUNTERS = P_TRICKS + 6
 SUBCHUNKS = 256  # cells are dealt to threads interleaved, so adaptive cells of very different cost balance
 
 
-def looks(min_samples: int, max_samples: int, growth: int = 2) -> list[int]:
-    """The sample counts at which a cell may stop: min, min*growth, ..., max (the last is forced)."""
+def looks(min_samples: int, max_samples: int, growth: float = 2.0) -> list[int]:
+    """The sample counts at which a cell may stop: min, ceil(min * growth), ..., max (the last is forced)."""
     out = [min_samples]
     while out[-1] < max_samples:
-        out.append(min(max_samples, out[-1] * growth))
+        out.append(next_look(out[-1], max_samples, growth))
     return out
+
+
+@njit(cache=True)
+def next_look(done, max_samples, growth):
+    """The look after ``done`` samples (at least one more sample; the kernel and :func:`looks` share it)."""
+    return min(max_samples, max(done + 1, np.int64(math.ceil(done * growth))))
 
 
 @njit(cache=True, inline="always")
@@ -113,7 +120,7 @@ def _decide(n, sw, sw2, swx, sw2x, sw2xy, cols, means, halves):
 
 @njit(cache=True, parallel=True)
 def table_cells(deck_mask, deck, hero_hands, trump_cards, seats, n, rp, mp, policy, penalised_passes, exchange_limit,
-                seed, first_cell, min_samples, max_samples, precision, z_stop, min_tricks):
+                seed, first_cell, min_samples, max_samples, growth, precision, z_stop, min_tricks):
     """Per cell: mean and 95% half-width of every column, Rumba outcome shares, best, runner-up, margin, samples.
 
     ``min_samples == max_samples`` is a fixed-size run; otherwise the adaptive rule of the module docstring.
@@ -224,7 +231,7 @@ def table_cells(deck_mask, deck, hero_hands, trump_cards, seats, n, rp, mp, poli
                 if precise:
                     reason = STOP_PRECISE
                     break
-                target = min(max_samples, target * 2)
+                target = next_look(target, max_samples, growth)
             stop[cell] = reason
             samples[cell] = done
             if reason == STOP_IMPOSSIBLE:

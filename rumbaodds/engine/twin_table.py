@@ -30,7 +30,8 @@ def weighted_mean_and_variance(x: np.ndarray, w: np.ndarray) -> tuple[float, flo
 
 
 def table_cell(rules, players: int, opponents, policy: int, hero_mask: int, trump_card: int, seat: int, seed: int,
-               cell: int, min_samples: int, max_samples: int, precision: float, z_stop: float) -> dict:
+               cell: int, min_samples: int, max_samples: int, precision: float, z_stop: float,
+               growth: float = 2.0) -> dict:
     """Everything the kernel reports for one cell (global index ``cell``), computed the slow, plain way."""
     k = rules.exchange_limit
     choices = np.array([hand.C_RUMBA, hand.C_PASS] + [hand.C_PLAY + j for j in range(k + 1)], dtype=np.int64)
@@ -70,7 +71,7 @@ def table_cell(rules, players: int, opponents, policy: int, hero_mask: int, trum
         elif all(h < precision for h in halves[1:]):
             stop = STOP_PRECISE
         else:
-            target = min(max_samples, 2 * target)
+            target = min(max_samples, max(target + 1, math.ceil(target * growth)))
             continue
         break
     tricks = np.array(tricks)

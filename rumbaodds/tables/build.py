@@ -11,13 +11,13 @@ recomputes no finished chunk, and ends with a table identical byte for byte
 to an uninterrupted build on any scheduler.
 
 Adaptive precision (the default): a cell is simulated at the looks
-``min_samples, 2 min_samples, 4 min_samples, ..., max_samples`` and stops at the
-first look where
+``min_samples, 1.5 min_samples, 2.25 min_samples, ..., max_samples`` (rounded up;
+128, 192, 288, ..., 4096 by default) and stops at the first look where
 
 - its decision is resolved: the margin between the best choice and the
   runner-up (paired on the same deals) is more than ``z_stop`` standard errors
   from 0, with ``z_stop`` the Bonferroni critical value for ``alpha = 0.01``
-  over the interim looks (3.09 for the 5 interim looks of 128..4096), so the
+  over the interim looks (3.26 for the 9 interim looks of 128..4096), so the
   chance of calling a zero margin resolved stays below 1% however often the
   cell is looked at (checking a plain 95% interval after every round would not:
   optional stopping inflates that error with every look);
@@ -114,7 +114,8 @@ def simulate_cells(spec: TableSpec, seats: np.ndarray, pair_rows: np.ndarray, fi
     return table_cells(np.uint64(rules.deck_mask), rules.deck_array(), hands, trump_cards,
                        np.ascontiguousarray(seats, dtype=np.int64), spec.players, hand_kernel.rules_array(rules),
                        spec.opponents.as_array(), POLICIES[spec.play], max(0, rules.sit_out_limit - 1),
-                       rules.exchange_limit, np.uint64(spec.seed), first_cell, lo, hi, precision, spec.z_stop(),
+                       rules.exchange_limit, np.uint64(spec.seed), first_cell, lo, hi, spec.growth, precision,
+                       spec.z_stop(),
                        rules.rumba_min_tricks)
 
 

@@ -10,6 +10,7 @@ order of the side suits find the same row.
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -83,11 +84,21 @@ def find_tables(root: str | Path) -> list[Path]:
     return found
 
 
+@functools.lru_cache(maxsize=64)
+def _as_dict(settings) -> dict:
+    return settings.to_dict()  # rule sets and models are frozen: asdict once, not at every lookup
+
+
+@functools.lru_cache(maxsize=16)
+def _pairs(rules: RuleSet):
+    return enumerate_trump_rank_pairs(rules)
+
+
 def manifest_matches(manifest: dict, rules: RuleSet, players: int, opponents: OpponentModel, play: str) -> bool:
     """Were this table's numbers computed by this code for these settings?"""
-    return (manifest.get("engine") == NUMBERS_DIGEST and manifest.get("rules") == rules.to_dict()
-            and manifest.get("players") == players and manifest.get("opponents") == opponents.to_dict()
-            and manifest.get("play") == play)
+    return (manifest.get("engine") == NUMBERS_DIGEST and manifest.get("players") == players
+            and manifest.get("play") == play and manifest.get("rules") == _as_dict(rules)
+            and manifest.get("opponents") == _as_dict(opponents))
 
 
 def matches(manifest: dict, situation: Situation, opponents: OpponentModel, play: str) -> bool:
@@ -99,7 +110,7 @@ def matches(manifest: dict, situation: Situation, opponents: OpponentModel, play
 def table_hand(situation: Situation) -> tuple[int, int]:
     """(canonical hand mask in the table's trump suit, trump rank): the key of the situation's class."""
     rules = situation.rules
-    classes_trump = enumerate_trump_rank_pairs(rules).classes.trump_suit
+    classes_trump = _pairs(rules).classes.trump_suit
     mask = mask_of(situation.hand)
     if situation.trump != classes_trump:  # swap the trump suit onto the table's trump suit
         a, b = situation.trump, classes_trump
@@ -109,10 +120,27 @@ def table_hand(situation: Situation) -> tuple[int, int]:
     return canonical_hand(mask, classes_trump, rules), situation.trump_card % 16
 
 
+@functools.lru_cache(maxsize=16)
+def _pair_keys(rules: RuleSet) -> np.ndarray:
+    """``trump rank * classes + class row`` of every pair, ascending (pairs are sorted that way)."""
+    pairs = _pairs(rules)
+    return pairs.trump_ranks * len(pairs.classes) + pairs.class_rows
+
+
 def pair_row(situation: Situation) -> int:
-    """Row of the situation's (trump rank, class) pair in ``enumerate_trump_rank_pairs`` order."""
+    """Row of the situation's (trump rank, class) pair in ``enumerate_trump_rank_pairs`` order: two
+    ``searchsorted`` (class, then pair), so a lookup costs the same in a table of any size."""
     canon, rank = table_hand(situation)
-    return enumerate_trump_rank_pairs(situation.rules).row_of(rank, canon)
+    classes = _pairs(situation.rules).classes
+    class_row = int(np.searchsorted(classes.hands, np.uint64(canon)))
+    if class_row >= len(classes.hands) or int(classes.hands[class_row]) != canon:
+        raise KeyError(f"no class for hand {canon:#x}")
+    keys = _pair_keys(situation.rules)
+    key = rank * len(classes) + class_row
+    row = int(np.searchsorted(keys, key))
+    if row >= len(keys) or int(keys[row]) != key:
+        raise KeyError(f"trump rank {rank} is in the hand")
+    return row
 
 
 def table_cell(table: Table, situation: Situation) -> pd.Series | None:
@@ -120,7 +148,7 @@ def table_cell(table: Table, situation: Situation) -> pd.Series | None:
     frame = table.frame
     canon, rank = table_hand(situation)
     if table.manifest.get("cells") is None:  # a full table: the row is seat * pairs + pair row
-        row = situation.seat * len(enumerate_trump_rank_pairs(situation.rules)) + pair_row(situation)
+        row = situation.seat * len(_pairs(situation.rules)) + pair_row(situation)
         if row < len(frame) and int(frame["hand"].iat[row]) == canon and int(frame["seat"].iat[row]) == \
                 situation.seat and int(frame["trump_rank"].iat[row]) == rank:
             return frame.iloc[row]

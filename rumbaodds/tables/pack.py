@@ -85,6 +85,11 @@ def pack_table(folder: str | Path, out: str | Path) -> Path:
     pairs = len(enumerate_trump_rank_pairs(rules))
     if len(f) != pairs * m["players"] or not np.array_equal(f["cell"].to_numpy(), np.arange(len(f))):
         raise TableError(f"{table.path} does not hold every cell in build order")
+    return pack_frame(f, m, pairs, out, str(table.path))
+
+
+def pack_frame(f, manifest: dict, pairs: int, out: str | Path, source: str = "") -> Path:
+    """Write the packed table of the cell frame ``f`` (every cell in build order) with ``manifest``."""
     kind = {"pass": 0, "pass!": 0, "rumba": 1, "play": 2}
     impossible = f["tries"].to_numpy() < 0
     code = (f["best"].map(kind).to_numpy(np.uint8) | (f["runner_up"].map(kind).to_numpy(np.uint8) << 2)
@@ -94,13 +99,13 @@ def pack_table(folder: str | Path, out: str | Path) -> Path:
         "margin": _quantise(f["margin"], EV_SCALE, np.int16),
         "margin_half": _unsigned(f["margin_half"], EV_SCALE),
         "p_success": _quantise(f["p_success"], P_SCALE, np.uint8),
-        "samples": f["samples"].to_numpy().astype(np.uint16 if m["max_samples"] <= 65535 else np.uint32),
+        "samples": f["samples"].to_numpy().astype(np.uint16 if manifest["max_samples"] <= 65535 else np.uint32),
     }
     if not np.allclose(f["ess"].to_numpy(), f["samples"].to_numpy(), rtol=0, atol=0.5):  # weighted samples
         columns["ess"] = f["ess"].to_numpy().round().astype(columns["samples"].dtype)
-    manifest = dict(m)
+    manifest = dict(manifest)
     manifest["packed"] = {
-        "format": PACK_FORMAT, "pairs": pairs, "source": str(table.path),
+        "format": PACK_FORMAT, "pairs": pairs, "source": source,
         "scales": {"margin": EV_SCALE, "margin_half": EV_SCALE, "p_success": P_SCALE},
         "code": "bits 0-1 best, 2-3 runner-up (0 pass, 1 rumba, 2 play), 4-6 best discard count, 7 impossible",
         "rows": "seat * pairs + pair row of enumerate_trump_rank_pairs(rules)",
@@ -215,4 +220,4 @@ def packed_size(path: str | Path) -> dict:
     return {"path": str(path), "bytes": size, "cells": cells, "bytes_per_cell": size / cells}
 
 
-__all__ = ["pack_table", "load_packed", "find_packed", "answer_from_packed", "packed_size", "PackedTable"]
+__all__ = ["pack_table", "pack_frame", "load_packed", "find_packed", "answer_from_packed", "packed_size", "PackedTable"]
