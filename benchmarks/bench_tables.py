@@ -100,7 +100,7 @@ def where_the_time_goes(plan_rows_: list[dict], sample_cells: int) -> list[dict]
     spec = TableSpec(rules, 5, MODEL, seed=0)
     seats, pair_rows = _sample(spec, sample_cells, seed=1)
     samples = simulate_cells(spec, seats, pair_rows, 0)[8]
-    for cut in (128, 512):
+    for cut in (128, 288):
         rows.append({"what": f"deals of cells that needed more than {cut}", "share": samples[samples > cut].sum()
                      / samples.sum()})
     five = next(x for x in plan_rows_ if x["players"] == 5)
@@ -143,15 +143,26 @@ def _warm_worker() -> None:
 
 
 def packed_sizes(block: int, plan_rows_: list[dict]) -> list[dict]:
-    """Bytes per cell of a packed table, measured on a contiguous block of cells of a real 5-player table."""
+    """Bytes per cell of a packed table, measured on contiguous runs of cells of a real 5-player table.
+
+    Five runs of ``block / 5`` neighbouring cells, one per seat at different trump ranks, packed together
+    (a packed table keeps cells in build order, and neighbours compress together).
+    """
+    import pandas as pd
+
     from rumbaodds.tables.pack import pack_frame
 
     spec = TableSpec(SWISS, 5, MODEL, seed=0)
-    first = 2 * len(enumerate_trump_rank_pairs(SWISS)) + 200_000  # seat 2, the middle of the trump ranks
-    seats = np.full(block, 2, dtype=np.int64)
-    pair_rows = np.arange(200_000, 200_000 + block, dtype=np.int64)
-    frame = chunk_frame(spec, seats, pair_rows, first, simulate_cells(spec, seats, pair_rows, first))
-    frame["cell"] = np.arange(len(frame))
+    pairs = len(enumerate_trump_rank_pairs(SWISS))
+    frames = []
+    for seat in range(5):
+        start = (seat * 2 + 1) * pairs // 11  # spread over the trump ranks
+        pair_rows = np.arange(start, start + block // 5, dtype=np.int64)
+        seats = np.full(len(pair_rows), seat, dtype=np.int64)
+        first = seat * pairs + start
+        frames.append(chunk_frame(spec, seats, pair_rows, first, simulate_cells(spec, seats, pair_rows, first)))
+    frame = pd.concat(frames, ignore_index=True)
+    block = len(frame)
     with tempfile.TemporaryDirectory() as tmp:
         path = pack_frame(frame, {**spec.manifest(), "cells": None}, block, f"{tmp}/block.packed.parquet")
         per_cell = os.path.getsize(path) / block
@@ -220,9 +231,9 @@ def main(quick: bool = False, full: bool = False) -> None:
         print("\n(dask.distributed not installed: pip install -e '.[dask]' for the LocalCluster comparison)")
     else:
         print_table("local against a LocalCluster of 2 workers (target: within 15%)",
-                    local_against_dask(300 if quick else 3_000, 500 if quick else 1_000))
+                    local_against_dask(300 if quick else 6_000, 100 if quick else 500))
     print_table("packed decision tables (target: all five swiss tables in 40 MB)",
-                packed_sizes(2_000 if quick else 10_000, plan))
+                packed_sizes(2_000 if quick else 30_000, plan))
     print_table("packed lookup", lookups())
     if full:
         print_table("the whole swiss 5-player table, built", full_build())

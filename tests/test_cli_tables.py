@@ -304,7 +304,7 @@ def test_pack_and_ask_answers_from_the_packed_table(adaptive, spy, tmp_path):
     assert d["source"]["source"] == "packed table" and spy == []
     row = load_table(folder).frame.iloc[d["source"]["cell"]]
     assert d["recommendation"] == row["best"] and d["runner_up"] == row["runner_up"]
-    assert d["margin"]["ev"] == pytest.approx(row["margin"], abs=0.01) and d["samples"] == row["samples"]
+    assert d["margin"]["ev"] == pytest.approx(row["margin"], abs=0.025 + 1e-9) and d["samples"] == row["samples"]
     query = run(["tables", "query", HAND, "--trump", TRUMP, "--players", 3, "--seat", 2, "--rules", rules,
                  "--tables", tmp_path])
     assert query.exit_code == 0 and "From the packed table" in query.stdout

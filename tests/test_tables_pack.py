@@ -71,7 +71,7 @@ def test_every_cell_keeps_its_decision(packed):
     # small integer types, the scale in the metadata
     assert {str(v.dtype) for v in p.columns.values()} <= {"uint8", "int16", "uint16"}
     meta = json.loads(pq.read_schema(p.path).metadata[b"rumbaodds"])
-    assert meta["packed"]["scales"] == {"margin": 0.02, "margin_half": 0.02, "p_success": 0.005}
+    assert meta["packed"]["scales"] == {"margin": 0.05, "margin_half": 0.05, "p_success": 0.005}
 
 
 def test_ask_answers_from_the_packed_table_for_any_suit_naming(packed):
@@ -89,12 +89,12 @@ def test_ask_answers_from_the_packed_table_for_any_suit_naming(packed):
                 continue
             assert answer.meta["source"] == "packed table" and answer.meta["cell"] == int(row["cell"])
             assert answer.recommendation == row["best"].rstrip("!") and answer.samples == row["samples"]
-            assert answer.margin.mean == pytest.approx(row["margin"], abs=0.01 + 1e-9)
+            assert answer.margin.mean == pytest.approx(row["margin"], abs=0.025 + 1e-9)
             assert answer.meta["best_discards"] == row["best_discards"]
             assert answer.meta["p_success"][0] == pytest.approx(row["p_success"], abs=0.0025 + 1e-9)
             if row["best"] == "play" and row["runner_up"] == "pass":  # play's value is minus the margin itself
-                assert answer.actions["play"].ev.mean == pytest.approx(row["ev_play"], abs=0.01 + 1e-9)
-                assert answer.actions["play"].ev.half_width == pytest.approx(row["ev_play_half"], abs=0.01 + 1e-9)
+                assert answer.actions["play"].ev.mean == pytest.approx(row["ev_play"], abs=0.025 + 1e-9)
+                assert answer.actions["play"].ev.half_width == pytest.approx(row["ev_play_half"], abs=0.025 + 1e-9)
 
 
 def test_packed_answers_only_what_its_numbers_answer(packed):

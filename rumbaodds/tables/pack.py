@@ -7,9 +7,10 @@ hand is ``seat * pairs + pair row``, found by canonicalising the hand and a
 byte), the paired margin between the two and its 95% half-width, the Rumba's
 success probability and the deal count. Values are quantised
 (``round(value / scale)``, the scales are in the metadata; the error is at most
-half a scale, 0.01 points and 0.25 percentage points, small next to the
-half-widths), written with Parquet's byte-stream-split encoding and zstd:
-about 2.4 bytes per cell, 33 MB for the swiss tables of 3-7 players.
+half a scale, 0.025 points and 0.25 percentage points, a twentieth of a typical
+half-width), written with Parquet's byte-stream-split encoding and zstd: about
+2.1-2.6 bytes per cell, 30-35 MB for the swiss tables of 3-7 players
+(``python -m benchmarks.bench_tables`` measures it on blocks of real cells).
 
 The expected values of single choices are not kept (they would double the
 size): pass is 0, so where pass is the best choice or the runner-up the other
@@ -49,7 +50,7 @@ PACK_FORMAT = 1
 SUFFIX = ".packed.parquet"
 SHIPPED = Path(__file__).resolve().parent / "packed"  # packed tables that come with the package
 KINDS = ("pass", "rumba", "play")
-EV_SCALE = 0.02  # points per unit of the quantised margins and half-widths
+EV_SCALE = 0.05  # points per unit of the quantised margins and half-widths
 P_SCALE = 1 / 200  # probability per unit of the quantised Rumba success probability
 IMPOSSIBLE = 0x80  # code bit: no deal matched (the cell has no numbers)
 DICTIONARY = ("code", "samples")  # few distinct values: dictionary-encoded; the others byte-stream-split
