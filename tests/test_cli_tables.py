@@ -270,7 +270,7 @@ def test_plan_prints_every_player_count(built):
     result = run(["tables", "plan", "--rules", rules, "--sample-cells", 40, "--workers", 4])
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert "precision 0.5 points" in lines[0] and "4 single-core workers" in lines[0]
+    assert "precision 0.75 points" in lines[0] and "4 single-core workers" in lines[0]
     rows = {line.split()[0]: line.split() for line in lines[2:]}
     assert set(rows) == {"2", "3", "all"}
     assert rows["2"][1] == "248" and rows["3"][1] == "372" and rows["all"][1] == "620"  # cells: players x 124

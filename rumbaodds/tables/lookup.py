@@ -10,6 +10,7 @@ order of the side suits find the same row.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 from dataclasses import dataclass
@@ -84,9 +85,15 @@ def find_tables(root: str | Path) -> list[Path]:
     return found
 
 
-@functools.lru_cache(maxsize=64)
 def _as_dict(settings) -> dict:
-    return settings.to_dict()  # rule sets and models are frozen: asdict once, not at every lookup
+    """``settings.to_dict()`` of a flat dataclass (rule set, opponent model) without asdict's deep copies.
+
+    Not cached by the object: rule sets that compare equal can differ in uncompared fields (description).
+    """
+    out = {f.name: getattr(settings, f.name) for f in dataclasses.fields(settings)}
+    if all(isinstance(v, str | int | float | bool) for v in out.values()):
+        return out
+    return settings.to_dict()
 
 
 @functools.lru_cache(maxsize=16)
