@@ -32,7 +32,6 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from rumbaodds.cards import mask_of, parse_card, parse_hand
 from rumbaodds.engine import hand as hand_kernel
 from rumbaodds.handclasses import enumerate_trump_rank_pairs
 from rumbaodds.models import get_model
@@ -76,19 +75,17 @@ def whole_map(sample_cells: int) -> tuple[list[dict], list[dict]]:
 
 def where_the_time_goes(plan_rows_: list[dict], sample_cells: int) -> list[dict]:
     """Cost of a deal by the choices simulated (5 players, seat 2), and where the deals of a table go."""
+    from rumbaodds.analysis import POLICIES, Job
+    from rumbaodds.situation import make_situation
+
     rules = SWISS
-    rp = hand_kernel.rules_array(rules)
-    mp = MODEL.as_array()
-    hero = np.uint64(mask_of(parse_hand("HA HK C7 C8 D9")))
-    trump = parse_card("H7")
-    unknown = np.array([c for c in rules.deck if c != trump and not (int(hero) >> c) & 1], dtype=np.int64)
-    before = np.full(2, -1, dtype=np.int64)
+    job = Job.of(make_situation("HA HK C7 C8 D9", "H7", 5, 2, rules), MODEL, "expert")
+    base = job.args()[:9] + (POLICIES["expert"], max(0, rules.sit_out_limit - 1), False, -1)
     r, p, play = hand_kernel.C_RUMBA, hand_kernel.C_PASS, hand_kernel.C_PLAY
 
     def cost(choices) -> float:
         ch = np.array(choices, dtype=np.int64)
-        run = lambda n: hand_kernel.ask_batch(np.uint64(rules.deck_mask), unknown, hero, trump, 5, 2, rp, mp, 1,  # noqa: E731
-                                              2, False, before, ch, np.uint64(1), 0, n)
+        run = lambda n: hand_kernel.ask_batch(*base, ch, np.uint64(1), 0, n)  # noqa: E731
         run(100)
         return best_time(lambda: run(20_000), repeat=3)
 

@@ -13,8 +13,11 @@ import dataclasses
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .policies import Policy
 
 NEVER = 10**6  # a points threshold nobody reaches
 ALWAYS = -(10**6)
@@ -29,24 +32,17 @@ class OpponentModel:
     name: str
     rumba_points: int = 17  # calls Rumba when hand points >= this
     play_points: int = 5  # plays (no Rumba called yet) when hand points >= this
-    join_points: int = 8  # joins a called Rumba or a knock when hand points >= this
+    join_points: int = 8  # joins a called Rumba when hand points >= this
+    join_knock_points: int = 6  # joins a blind knock when hand points >= this (docs/SIMULATION.md)
     discard_below: int = 1  # exchanges cards whose keep value is below this (0: never)
     throw_in: bool = True  # throws in when the rule set allows it
     swap_two: bool = True  # swaps the two of trump for the turned card [D-9]
 
-    def as_array(self) -> np.ndarray:
-        """Kernel layout, see ``engine/hand.py`` (M_* constants)."""
-        return np.array(
-            [
-                self.rumba_points,
-                self.play_points,
-                self.join_points,
-                self.discard_below,
-                int(self.throw_in),
-                int(self.swap_two),
-            ],
-            dtype=np.int64,
-        )
+    def policy(self, rules, players: int) -> Policy:
+        """This model as a kernel policy (``engine/policy.py``): deterministic thresholds on hand points."""
+        from .policies import named_policy
+
+        return named_policy(self, rules, players)
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)
@@ -54,10 +50,11 @@ class OpponentModel:
 
 MODELS: dict[str, OpponentModel] = {
     "default": OpponentModel("default"),
-    "cautious": OpponentModel("cautious", rumba_points=20, play_points=7, join_points=10),
-    "bold": OpponentModel("bold", rumba_points=15, play_points=3, join_points=6, discard_below=2, throw_in=False),
-    "all": OpponentModel("all", rumba_points=NEVER, play_points=ALWAYS, join_points=ALWAYS, discard_below=0,
-                         throw_in=False, swap_two=False),
+    "cautious": OpponentModel("cautious", rumba_points=20, play_points=7, join_points=10, join_knock_points=8),
+    "bold": OpponentModel("bold", rumba_points=15, play_points=3, join_points=6, join_knock_points=4, discard_below=2,
+                          throw_in=False),
+    "all": OpponentModel("all", rumba_points=NEVER, play_points=ALWAYS, join_points=ALWAYS, join_knock_points=ALWAYS,
+                         discard_below=0, throw_in=False, swap_two=False),
 }
 
 
@@ -115,7 +112,7 @@ def points_text(model: OpponentModel) -> str:
 
     return (
         f"{model.name}: Rumba at {show(model.rumba_points)}+ points, plays at {show(model.play_points)}+, "
-        f"joins a Rumba at {show(model.join_points)}+"
+        f"joins a Rumba at {show(model.join_points)}+, a knock at {show(model.join_knock_points)}+"
     )
 
 

@@ -25,6 +25,7 @@ FOLLOW_RULES = {"stechzwang": FOLLOW_STECHZWANG, "flemish": FOLLOW_FLEMISH}
 SPEAKING_ORDERS = ("one-round", "rumba-first")
 PASSER_CARDS = ("stock-bottom", "put-away")
 RUMBA_LEADS = ("rumba-player", "first-after-dealer")
+NORMAL_LEADS = ("dealer", "first-after-dealer")
 OTHERS_AFTER_RUMBA = ("choose", "must-play")
 
 
@@ -56,8 +57,11 @@ class RuleSet:
     # Flemish extras: jack of trump turned forces everybody to play; the two of trump may be swapped [D-9].
     jack_of_trump_forces_play: bool = False
     two_of_trump_swap: bool = False
-    # Who leads in a Rumba [D-8] / [D-10]; in a normal game the first active player from the dealer on.
+    # Who leads in a Rumba: the Rumba player (swiss §4.7) or the first active from seat 0 on (flemish [D-10]).
     rumba_lead: str = "rumba-player"
+    # Who leads a normal game: the dealer, else the first active from seat 0 on (swiss §4.7, [D-8]), or the
+    # first active player left of the dealer, seat 0, 1, ... (flemish §5.7, seed 001).
+    normal_lead: str = "dealer"
     # After a Rumba call: later players still choose (swiss [D-5]) or must play (flemish).
     others_after_rumba: str = "choose"
     # A lone Rumba / knock (nobody else plays) scores lone_rumba_score; flemish forbids it.
@@ -122,6 +126,7 @@ class RuleSet:
             ("speaking_order", SPEAKING_ORDERS),
             ("passer_cards", PASSER_CARDS),
             ("rumba_lead", RUMBA_LEADS),
+            ("normal_lead", NORMAL_LEADS),
             ("others_after_rumba", OTHERS_AFTER_RUMBA),
         ):
             if getattr(self, name) not in allowed:
@@ -223,6 +228,7 @@ FLEMISH = RuleSet(
     jack_of_trump_forces_play=True,
     two_of_trump_swap=True,
     rumba_lead="first-after-dealer",  # [D-10]
+    normal_lead="first-after-dealer",  # §5.7: "De eerste speler links van de deler mag nu beginnen"
     others_after_rumba="must-play",
     lone_rumba_allowed=False,
     rumba_success_per_trick=0,

@@ -56,6 +56,34 @@ class Estimate:
         # rounding can put a limit a hair inside p at 0 or 1: the interval always holds p
         return cls(p, max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)), n)
 
+    @classmethod
+    def of_weighted(cls, sw: float, sw2: float, swx: float, sw2x: float, sw2x2: float, n: int) -> Estimate:
+        """Self-normalised importance-sampling mean with its delta-method interval (weights 1: ``of_sums``).
+
+        ``sw`` = sum of weights, ``sw2`` = sum of squared weights, ``swx`` = sum of w x,
+        ``sw2x`` = sum of w^2 x, ``sw2x2`` = sum of w^2 x^2, over ``n`` samples.
+        """
+        if n == 0 or sw <= 0:
+            return cls(math.nan, math.nan, math.nan, n)
+        mean = float(swx / sw)
+        if n < 2:
+            return cls(mean, mean, mean, n)
+        var = max(0.0, sw2x2 - 2 * mean * sw2x + mean * mean * sw2) / (sw * sw) * n / (n - 1)
+        half = Z95 * math.sqrt(float(var))
+        return cls(mean, mean - half, mean + half, n)
+
+    @classmethod
+    def of_weighted_proportion(cls, hit_weight: float, sw: float, sw2: float, n: int) -> Estimate:
+        """Wilson interval of a weighted share, with the effective sample size ``sw^2 / sw2`` as its n."""
+        if n == 0 or sw <= 0:
+            return cls(math.nan, math.nan, math.nan, n)
+        p = min(1.0, max(0.0, hit_weight / sw))
+        ess = sw * sw / sw2
+        z2 = Z95 * Z95
+        centre = (p + z2 / (2 * ess)) / (1 + z2 / ess)
+        half = Z95 * math.sqrt(p * (1 - p) / ess + z2 / (4 * ess * ess)) / (1 + z2 / ess)
+        return cls(p, max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)), n)
+
     def as_dict(self, prefix: str = "ev") -> dict:
         return {prefix: self.mean, f"{prefix}_ci": [self.low, self.high]}
 

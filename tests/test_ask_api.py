@@ -14,7 +14,7 @@ import math
 import pytest
 
 from rumbaodds import analysis
-from rumbaodds.cards import CardError
+from rumbaodds.cards import CardError, parse_hand
 from rumbaodds.models import ModelError
 from rumbaodds.rules import RulesError
 
@@ -44,7 +44,7 @@ CHOICE_CASES = [
     ("swiss-knocked-low", dict(hand="H7 H8 S6 C7 D9", trump="DA", dealer_knocked=True), ["pass", "play0"]),
     ("swiss-after-rumba", dict(hand="H7 H8 S6 C7 DT", trump="DA", before="pass,rumba", opponents="bold"),
      ["pass", "play0"]),
-    ("swiss-rumba-first", dict(rules=None), ["pass", *SWISS_PLAYS, "rumba"]),
+    ("swiss-rumba-first", dict(rules=None), ["pass", *SWISS_PLAYS, "rumba", "no-rumba"]),
     ("flemish", dict(rules="flemish", players=4, trump="D5"), ["pass", *FLEMISH_PLAYS, "rumba"]),
     ("flemish-low-no-throw-in", dict(rules="flemish", players=4, hand="H2 H3 S4 C5 D6", trump="DA"),
      ["pass", *FLEMISH_PLAYS, "rumba"]),
@@ -67,10 +67,12 @@ def _kwargs(kw):
 def test_every_open_choice_is_reported(kw, expected):
     result = ask(**_kwargs(kw))
     assert list(result.options) == expected
-    assert result.situation.choices() == expected
+    assert result.situation.choices() == [c for c in expected if c != "no-rumba"]
     d = result.to_dict()
     assert set(d["play_options"]) == {c for c in expected if c.startswith("play")}
     kinds = {"play" if c.startswith("play") else c for c in expected}
+    if "no-rumba" in expected:  # rumba-first: pass and play are the parts of the round-two plan
+        kinds -= {"pass", "play"}
     assert set(d["actions"]) == kinds
     for name, option in result.options.items():
         assert option.ev.samples == result.samples, name
@@ -107,7 +109,12 @@ def test_json_fields():
     low, high = rumba["p_success_ci"]
     assert 0 <= low <= rumba["p_success"] <= high <= 1
     assert 0 < rumba["p_success"] < 1
-    assert 0 <= rumba["p_uncontested"] <= 1
+    shares = [rumba[k] for k in ("p_made", "p_lost", "p_uncontested", "p_void", "p_not_allowed")]
+    assert all(0 <= p <= 1 for p in shares) and math.isclose(sum(shares), 1.0)
+    played = rumba["p_made"] + rumba["p_lost"] + rumba["p_uncontested"]
+    assert rumba["p_success"] == pytest.approx((rumba["p_made"] + rumba["p_uncontested"]) / played)
+    assert "over the Rumbas that were played" in rumba["p_success_means"]
+    assert d["effective_samples"] == SMALL and d["notes"] == []
     assert len(rumba["tricks"]) == 6
     assert math.isclose(sum(rumba["tricks"]), 1.0)
     assert all(0 <= p <= 1 for p in rumba["tricks"])
@@ -118,11 +125,13 @@ def test_json_fields():
     assert d["margin"]["ev"] >= 0
 
 
-def test_p_success_interval_contains_a_certain_rumba():
+def test_p_success_of_a_certain_rumba_is_one_though_some_are_voided():
     d = ask(seed=5).to_dict()  # HA HK HQ of trump: the Rumba never fails; only a later throw-in voids it
     rumba = d["actions"]["rumba"]
-    assert rumba["p_success"] + rumba["p_void"] == pytest.approx(1.0, abs=1e-12)
-    assert rumba["p_lone_play"] == 0.0
+    assert rumba["p_success"] == 1.0 and rumba["p_lost"] == 0.0
+    assert rumba["p_void"] > 0  # some are voided, and they are not counted as failures
+    assert rumba["p_made"] + rumba["p_uncontested"] + rumba["p_void"] == pytest.approx(1.0, abs=1e-12)
+    assert rumba["p_not_allowed"] == 0.0
     assert all(p == 0 for p in rumba["tricks"][:3])
     low, high = rumba["p_success_ci"]
     assert low <= rumba["p_success"] <= high
@@ -334,17 +343,25 @@ def test_card_error_carries_the_token():
 
 def test_make_situation_checks_without_simulating():
     s = analysis.make_situation("ha, hk, hq, s10, c7", "h9", 5, 2)
-    assert s.hand == tuple(analysis.parse_hand("HA HK HQ ST C7"))
+    assert s.hand == tuple(parse_hand("HA HK HQ ST C7"))
     assert s.before == ("-", "-")
     s = analysis.make_situation(HAND, "H9", 5, 2, before=["Pass", " play "])
     assert s.before == ("pass", "play")
 
 
 def test_flemish_lone_dealer_rumba_is_reported_as_a_lone_play_not_a_success():
-    """Flemish, 2 players, the dealer: when seat 0 passes his Rumba is not allowed and he plays alone (-5)."""
+    """Flemish, 2 players, the dealer, seat 0's word unknown: when seat 0 passes his Rumba is not allowed and he
+    plays alone (-5); those deals are neither successes nor failures of a Rumba."""
     result = analysis.ask("C2 D3 S4 C5 D7", "H9", 2, 1, "flemish", "default", samples=20_000, seed=4)
     rumba = result.options["rumba"]
-    assert rumba.p_lone_play > 0.3  # seat 0 passes a good share of hands
-    failed = 1 - rumba.p_success.mean - rumba.p_void - rumba.p_lone_play
-    assert failed > 0.3  # this weak hand loses most contested Rumbas
-    assert rumba.p_success.mean < 0.2  # a lone play is no Rumba success
+    assert rumba.outcomes.not_allowed > 0.3  # seat 0 passes a good share of hands
+    assert rumba.outcomes.lost > 0.3  # this weak hand loses most contested Rumbas
+    played = rumba.outcomes.made + rumba.outcomes.lost + rumba.outcomes.uncontested
+    assert rumba.p_success.mean == pytest.approx((rumba.outcomes.made + rumba.outcomes.uncontested) / played)
+    assert rumba.p_success.mean < 0.4
+
+
+def test_flemish_dealer_who_heard_a_pass_is_not_offered_a_rumba():
+    result = analysis.ask("HA HK HQ S4 D7", "H9", 2, 1, "flemish", "default", before="pass", samples=2_000,
+                          seed=4)
+    assert "rumba" not in result.options and result.recommendation in ("play", "pass")

@@ -2,9 +2,10 @@
 
 import numpy as np
 import pytest
+from simulate import assert_kernel_equals_twin, job_of
 
 from rumbaodds.analysis import ask, make_situation
-from rumbaodds.cards import mask_of, parse_card, parse_hand
+from rumbaodds.cards import mask_of
 from rumbaodds.engine import hand as kernel
 from rumbaodds.engine import twin_hand
 from rumbaodds.models import MODELS, OpponentModel
@@ -46,31 +47,16 @@ def test_void_counts_as_pass_when_the_hero_passes_and_nobody_plays(counts):
     assert result.options["pass"].ev.mean == (5.0 if counts else 0.0)
 
 
-def _kernel_vs_twin(rules, model, hand, trump, players, seat, samples=60):
-    hand_cards, trump_card = parse_hand(hand), parse_card(trump)
-    situation = make_situation(hand_cards, trump_card, players, seat, rules)
-    names = twin_hand.hero_choices(rules, players, seat, hand_cards, trump_card)
-    codes = np.array([{"pass": 0, "rumba": 1, "throw-in": 2}.get(n, 3 + int(n[4:]) if n[:4] == "play" else -9)
-                      for n in names], dtype=np.int64)
-    unknown = np.array([c for c in rules.deck if c not in hand_cards and c != trump_card], dtype=np.int64)
-    results, tries = kernel.ask_batch(np.uint64(rules.deck_mask), unknown, np.uint64(mask_of(hand_cards)),
-                                      trump_card, players, seat, kernel.rules_array(rules), model.as_array(),
-                                      kernel.POLICY_EXPERT, 2, False, np.full(max(1, seat), -1, dtype=np.int64),
-                                      codes, np.uint64(9), 0, samples)
-    for i in range(samples):
-        twin_tries, outcome = twin_hand.simulate_sample(rules, players, seat, hand_cards, trump_card, model, "expert",
-                                                        passes=2, seed=9, index=i)
-        assert twin_tries == tries[i]
-        for c, name in enumerate(names):
-            assert outcome[name] == (int(results[i, c, 0]), int(results[i, c, 1]), bool(results[i, c, 2])), (i, name)
-    assert situation.choices() == names
+def _kernel_vs_twin(rules, model, hand, trump, players, seat, samples=40):
+    job = job_of(hand, trump, players, seat, rules, model, "expert", passes=2)
+    assert_kernel_equals_twin(job, seed=9, samples=samples)
 
 
 @pytest.mark.parametrize("field", ["sit_out_repeats", "void_counts_as_pass", "throw_in_after_rumba"])
 def test_kernel_equals_twin_with_each_field_flipped(field):
     rules = SWISS.replace(**{field: not getattr(SWISS, field)})
-    bold_thrower = OpponentModel("thrower", rumba_points=12, play_points=9, join_points=9, discard_below=1,
-                                 throw_in=True)
+    bold_thrower = OpponentModel("thrower", rumba_points=12, play_points=9, join_points=9, join_knock_points=7,
+                                 discard_below=1, throw_in=True)
     _kernel_vs_twin(rules, bold_thrower, "HA HK HQ S6 C7", "H9", 6, 1)
     _kernel_vs_twin(rules, MODELS["default"], "H6 C7 D8 S9 C6", "HT", 5, 0)
 

@@ -35,7 +35,7 @@ from rumbaodds.models import get_model
 from rumbaodds.rules import SWISS, RuleSet
 from rumbaodds.stats import Estimate
 from rumbaodds.tables import TableSpec, build_table, load_table
-from rumbaodds.tables.build import cells_of, simulate_cells, wilson
+from rumbaodds.tables.build import cells_of, opponents_of, simulate_cells, wilson
 from rumbaodds.tables.spec import STOP_ALPHA, stop_z
 
 TINY = RuleSet(name="tiny", suits="CDH", ranks="TJQK", hand_size=2, min_players=2, max_players=3, exchange_limit=1,
@@ -69,7 +69,7 @@ def test_kernel_equals_its_twin(rules, players, n_cells, min_samples, max_sample
     for i, (seat, row) in enumerate(zip(seats, pair_rows)):
         hand = int(pairs.classes.hands[pairs.class_rows[row]])
         trump_card = pairs.classes.trump_suit * 16 + int(pairs.trump_ranks[row])
-        twin = twin_table.table_cell(rules, players, MODEL, POLICIES["expert"], hand, trump_card, int(seat),
+        twin = twin_table.table_cell(rules, players, MODEL, "expert", hand, trump_card, int(seat),
                                      spec.seed, first + i, min_samples, max_samples, precision, spec.z_stop(),
                                      spec.growth)
         assert samples[i] == twin["samples"] and stop[i] == twin["stop"], (i, samples[i], twin["samples"])
@@ -79,7 +79,8 @@ def test_kernel_equals_its_twin(rules, players, n_cells, min_samples, max_sample
         assert margin[i] == pytest.approx(twin["margin"], abs=1e-12)
         assert margin_half[i] == pytest.approx(twin["margin_half"], rel=1e-9, abs=1e-12)
         assert tries[i] == pytest.approx(twin["tries"]) and ess[i] == pytest.approx(twin["ess"])
-        assert shares[i, kernel.P_SUCCESS] == pytest.approx(twin["p_success"])
+        played = shares[i, kernel.P_PLAYED]
+        assert (shares[i, kernel.P_SUCCESS] / played if played else 0.0) == pytest.approx(twin["p_success"])
         stops.add(int(stop[i]))
     assert kernel.STOP_RESOLVED in stops  # the cells exercise the stopping rule, not only the maximum
     assert len(set(samples.tolist())) >= 2
@@ -206,10 +207,11 @@ def _run(cases: list[tuple[str, str, int]], repeats: int, z_stop: float | None =
     trumps = np.array([parse_card(t) for _, t, _ in cases for _ in range(repeats)], dtype=np.int64)
     seats = np.array([s for _, _, s in cases for _ in range(repeats)], dtype=np.int64)
     lo, hi = spec.sample_range
+    policy, excluded = opponents_of(spec)
     return spec, kernel.table_cells(np.uint64(TINY.deck_mask), TINY.deck_array(), hands, trumps, seats, 3,
-                                    hand_kernel.rules_array(TINY), MODEL.as_array(), POLICIES["expert"], 2, 1,
+                                    hand_kernel.rules_array(TINY), policy.as_tuple(), POLICIES["expert"], 2, 1,
                                     np.uint64(spec.seed), 0, lo, hi, spec.growth, PRECISION,
-                                    spec.z_stop() if z_stop is None else z_stop, 2)
+                                    spec.z_stop() if z_stop is None else z_stop, 2, excluded)
 
 
 @functools.cache
@@ -235,7 +237,8 @@ def coverage(results, z: float = kernel.Z95) -> tuple[float, list[float]]:
         true_margin = np.array([truth[r] - truth[b] for r, b in zip(runner[cell], best[cell])])
         case += list(np.abs(margin[cell] - true_margin) <= margin_half[cell] * scale)
         if z == kernel.Z95:
-            low, high = wilson(shares[cell, kernel.P_SUCCESS], ess[cell])
+            p = shares[cell, kernel.P_SUCCESS] / shares[cell, kernel.P_PLAYED]
+            low, high = wilson(p, shares[cell, kernel.P_PLAYED_W2])  # n: effective played Rumbas
             case += list((low <= truth["p_success"]) & (truth["p_success"] <= high))
         hits += case
         per_case.append(float(np.mean(case)))

@@ -11,19 +11,30 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from simulate import job_of, twin_sample
 
-from rumbaodds.cards import RANKS, parse_card, parse_hand, parse_suit
+from rumbaodds.cards import parse_card, parse_hand, parse_suit
+from rumbaodds.engine import policy as P
 from rumbaodds.engine import twin
 from rumbaodds.engine import twin_hand as th
-from rumbaodds.models import ALWAYS, MODELS, NEVER, OpponentModel, keep_value
+from rumbaodds.models import ALWAYS, MODELS, NEVER, OpponentModel
+from rumbaodds.policies import named_policy
 from rumbaodds.rules import FLEMISH, FOLLOW_FLEMISH, FOLLOW_STECHZWANG, SWISS
 
 ALL = MODELS["all"]
 # Opponents who never play, never join, never call Rumba: every hand is void or lone.
-SILENT = OpponentModel("silent", rumba_points=NEVER, play_points=NEVER, join_points=NEVER, discard_below=0,
-                       throw_in=False, swap_two=False)
+SILENT = OpponentModel("silent", rumba_points=NEVER, play_points=NEVER, join_points=NEVER, join_knock_points=NEVER,
+                       discard_below=0, throw_in=False, swap_two=False)
 # Opponents who play every normal game but never join a Rumba.
 NO_JOIN = dataclasses.replace(SILENT, name="no-join", play_points=ALWAYS)
+
+
+def situation(rules, players, seat, turned, model, knocked=False):
+    return th.Situation(rules, players, seat, turned, named_policy(model, rules, players), knocked)
+
+
+def numbers(players):
+    return [[0.5] * 4 for _ in range(players)]
 
 
 def hand(text: str) -> list[int]:
@@ -171,6 +182,14 @@ def test_choices_flemish_and_jack_of_trump():
     assert th.hero_choices(FLEMISH, 4, 0, h, card("SJ")) == ["play0", "play1", "play2", "play3", "rumba"]
 
 
+def test_choices_flemish_dealer_who_heard_everybody_pass_has_no_rumba():
+    """§5.5: a lone player cannot call Rumba; the dealer knows nobody plays, so it is not offered."""
+    h = hand("HA HK HQ SA CA")
+    assert "rumba" not in th.hero_choices(FLEMISH, 3, 2, h, card("H3"), before=["pass", "pass"])
+    assert "rumba" in th.hero_choices(FLEMISH, 3, 2, h, card("H3"), before=["pass", "play"])
+    assert "rumba" in th.hero_choices(FLEMISH, 3, 2, h, card("H3"))  # words unknown: it may be allowed
+
+
 def test_choices_refuse_bad_hands():
     with pytest.raises(ValueError):
         th.hero_choices(SWISS, 4, 0, hand("H6 H9 S8 C7"), card("HA"))
@@ -188,12 +207,15 @@ TURNED = card("H6")
 
 
 def dealt(rules, players, seat, cards, turned, seed, index):
-    """The first try's deal, worked out here from SIMULATION.md step 1 and "Random numbers, exactly"."""
+    """The first try's deal, worked out here from SIMULATION.md steps 1-2 and "Random numbers, exactly"."""
     unknown = [c for c in rules.deck if c not in cards and c != turned]
     stream = twin.Stream(seed, index)
-    for j in range(len(unknown)):
+    size = rules.hand_size
+    for j in range(len(unknown)):  # one Fisher-Yates; each earlier seat's four numbers follow his cards
         k = j + stream.below(len(unknown) - j)
         unknown[j], unknown[k] = unknown[k], unknown[j]
+        if j < size * seat and j % size == size - 1:
+            [stream.uniform() for _ in range(4)]
     hands, front = [], 0
     for s in range(players):
         if s == seat:
@@ -201,15 +223,20 @@ def dealt(rules, players, seat, cards, turned, seed, index):
         else:
             hands.append(set(unknown[front:front + rules.hand_size]))
             front += rules.hand_size
-    return hands, unknown[front:], stream
+    for _ in range(4 * (players - 1 - seat)):  # the later seats' four decision numbers
+        stream.uniform()
+    rename = th.side_suit_orders(rules, turned // 16)
+    rename = rename[stream.below(len(rename))]  # step 2b
+    hands = [{th.renamed(c, rename) for c in h} for h in hands]
+    return hands, [th.renamed(c, rename) for c in unknown[front:]], stream
 
 
 @pytest.mark.parametrize("players", [3, 5, 7])
 def test_rumba_with_model_all_is_play_greedy_with_hero_leading(players):
     """The identity the issue demands: model all, greedy, swiss, seat 0: Rumba tricks = play_greedy."""
     trump = TURNED // 16
-    for index in range(40):
-        tries, out = th.simulate_sample(SWISS, players, 0, HERO, TURNED, ALL, "greedy", seed=7, index=index)
+    for index in range(25):
+        tries, out = twin_sample(SWISS, players, 0, HERO, TURNED, ALL, "greedy", seed=7, index=index)
         assert tries == 1
         hands, _, _ = dealt(SWISS, players, 0, HERO, TURNED, 7, index)
         tricks = twin.play_greedy(hands, 0, trump, FOLLOW_STECHZWANG)
@@ -218,35 +245,37 @@ def test_rumba_with_model_all_is_play_greedy_with_hero_leading(players):
         assert change == (-2 * mine if mine >= 3 else 10)
 
 
-def test_normal_game_with_model_all_dealer_leads():
-    """Model all, play0: nobody exchanges, the dealer leads [D-8]."""
+@pytest.mark.parametrize("rules, leader", [(SWISS, 3), (FLEMISH, 0), (SWISS.replace(normal_lead="first-after-dealer"), 0),
+                                           (FLEMISH.replace(normal_lead="dealer"), 3)])
+def test_normal_game_with_model_all_lead_by_the_rule_set(rules, leader):
+    """Model all, play0: nobody exchanges; the dealer leads in swiss [D-8], seat 0 in flemish (§5.7)."""
     trump = TURNED // 16
-    for index in range(20):
-        _, out = th.simulate_sample(SWISS, 4, 1, HERO, TURNED, ALL, "greedy", seed=3, index=index)
-        hands, _, _ = dealt(SWISS, 4, 1, HERO, TURNED, 3, index)
-        tricks = twin.play_greedy(hands, 3, trump, FOLLOW_STECHZWANG)
+    for index in range(15):
+        _, out = twin_sample(rules, 4, 1, HERO, TURNED, ALL, "greedy", seed=3, index=index)
+        hands, _, _ = dealt(rules, 4, 1, HERO, TURNED, 3, index)
+        tricks = twin.play_greedy(hands, leader, trump, rules.follow_code)
         assert out["play0"] == (-tricks[1] if tricks[1] else 5, tricks[1], True)
 
 
 def test_same_seed_same_sample():
-    a = th.simulate_sample(SWISS, 5, 2, HERO, TURNED, MODELS["default"], "expert", seed=11, index=4)
-    b = th.simulate_sample(SWISS, 5, 2, HERO, TURNED, MODELS["default"], "expert", seed=11, index=4)
+    a = twin_sample(SWISS, 5, 2, HERO, TURNED, MODELS["default"], "expert", seed=11, index=4)
+    b = twin_sample(SWISS, 5, 2, HERO, TURNED, MODELS["default"], "expert", seed=11, index=4)
     assert a == b
 
 
 def test_no_stock_left_no_exchange():
     """Swiss, 7 players: 35 cards dealt + the turned card, the stock is empty and with model all nobody passes."""
     for index in range(10):
-        _, out = th.simulate_sample(SWISS, 7, 3, HERO, TURNED, ALL, "greedy", seed=1, index=index)
+        _, out = twin_sample(SWISS, 7, 3, HERO, TURNED, ALL, "greedy", seed=1, index=index)
         assert len({out[f"play{k}"] for k in range(5)}) == 1
 
 
 def test_exchange_draws_from_the_stock_top_and_passers_under_it():
     """Swiss: the hero discards his 2 lowest keep values and draws the stock's top two; a passer's cards go under."""
-    sit = th.Situation(SWISS, 3, 0, TURNED, ALL, False)
+    sit = situation(SWISS, 3, 0, TURNED, ALL)
     hands = [set(hand("HA S6 C7 D8 SA")), set(hand("C6 D6 S7 C8 D7")), set(hand("HK HQ SK CK DK"))]
     stock = hand("CA DA")
-    th.exchange(sit, hands, ["play", "pass", "play"], stock, 3, twin.Stream(5, 5).state)
+    th.exchange(sit, hands, ["play", "pass", "play"], stock, 3, numbers(3), twin.Stream(5, 5).state)
     # keep values: HA 6, SA 3, S6 C7 D8 0, so S6 C7 D8 go; the stock is CA DA, then the passer's 5 cards
     # (low card id first) shuffled from the saved stream position
     passers = sorted(hand("C6 D6 S7 C8 D7"))
@@ -259,22 +288,22 @@ def test_exchange_draws_from_the_stock_top_and_passers_under_it():
 
 
 def test_exchange_is_cut_to_the_stock_left():
-    sit = th.Situation(FLEMISH, 2, 0, card("H3"), ALL, False)
+    sit = situation(FLEMISH, 2, 0, card("H3"), ALL)
     hands = [set(hand("HA S2 C4 D5 SA")), set(hand("HK HQ SK CK DK"))]
-    th.exchange(sit, hands, ["play", "play"], hand("CA"), 3, 0)
+    th.exchange(sit, hands, ["play", "play"], hand("CA"), 3, numbers(2), 0)
     assert hands[0] == set(hand("HA SA CA C4 D5"))  # only S2, the lowest, goes
 
 
 def test_lone_rumba_swiss():
     for index in range(5):
-        _, out = th.simulate_sample(SWISS, 4, 0, HERO, TURNED, NO_JOIN, "greedy", seed=2, index=index)
+        _, out = twin_sample(SWISS, 4, 0, HERO, TURNED, NO_JOIN, "greedy", seed=2, index=index)
         assert out["rumba"] == (-5, -1, False)
         assert out["play0"][2] is True  # the others play a normal game
         assert out["pass"] == (0, -1, False)  # a passer plays no tricks
 
 
 def test_void_hand_and_lone_player_in_simulation():
-    _, out = th.simulate_sample(SWISS, 4, 1, HERO, TURNED, SILENT, "greedy", passes=2, seed=2, index=0)
+    _, out = twin_sample(SWISS, 4, 1, HERO, TURNED, SILENT, "greedy", passes=2, seed=2, index=0)
     assert out["pass"] == (0, -1, False)  # nobody plays: void, even on the third pass
     assert out["play0"] == (-5, -1, False)  # [D-7]
     assert out["play4"] == (-5, -1, False)
@@ -282,22 +311,22 @@ def test_void_hand_and_lone_player_in_simulation():
 
 
 def test_third_pass_penalty_in_simulation():
-    _, out = th.simulate_sample(SWISS, 4, 1, HERO, TURNED, ALL, "greedy", passes=2, seed=2, index=0)
+    _, out = twin_sample(SWISS, 4, 1, HERO, TURNED, ALL, "greedy", passes=2, seed=2, index=0)
     assert out["pass"] == (5, -1, False)  # the others play, the passer plays no tricks
-    _, out = th.simulate_sample(SWISS, 4, 1, HERO, TURNED, ALL, "greedy", passes=1, seed=2, index=0)
+    _, out = twin_sample(SWISS, 4, 1, HERO, TURNED, ALL, "greedy", passes=1, seed=2, index=0)
     assert out["pass"] == (0, -1, False)
 
 
 def test_throw_in_is_void():
     low = hand("H7 H9 S8 C7 D9")
-    _, out = th.simulate_sample(SWISS, 4, 0, low, TURNED, ALL, "greedy", passes=2, seed=2, index=0)
+    _, out = twin_sample(SWISS, 4, 0, low, TURNED, ALL, "greedy", passes=2, seed=2, index=0)
     assert out["throw-in"] == (0, th.VOID, False)  # void, reported apart from "no tricks played"
 
 
 def test_flemish_lone_dealer_cannot_call_rumba():
     rules = FLEMISH.replace(lone_player_score=-3)  # lone_rumba_score stays -5
     h = hand("HA HK HQ SA CA")
-    _, out = th.simulate_sample(rules, 3, 2, h, card("H3"), SILENT, "greedy", seed=1, index=0)
+    _, out = twin_sample(rules, 3, 2, h, card("H3"), SILENT, "greedy", seed=1, index=0)
     assert out["rumba"] == (-3, th.LONE_PLAY, False)  # becomes a lone play
     assert out["play0"] == (-3, -1, False)
     assert out["pass"] == (0, -1, False)
@@ -305,84 +334,126 @@ def test_flemish_lone_dealer_cannot_call_rumba():
 
 def test_flemish_opponent_dealer_alone_does_not_call_rumba():
     model = dataclasses.replace(ALL, name="rumba-always", rumba_points=0)
-    sit = th.Situation(FLEMISH, 2, 0, card("H3"), model, False)
+    sit = situation(FLEMISH, 2, 0, card("H3"), model)
     hands = [set(hand("C2 C4 D5 S6 S7")), set(hand("HA HK HQ SA CA"))]
-    spoken = th.speak(sit, [set(h) for h in hands], [], "pass", card("H3"))
+    spoken = th.speak(sit, [set(h) for h in hands], [], numbers(2), "pass", card("H3"), -1)
     assert (spoken.words, spoken.rumba_seat) == (["pass", "play"], None)
-    spoken = th.speak(sit, [set(h) for h in hands], [], "play", card("H3"))
+    spoken = th.speak(sit, [set(h) for h in hands], [], numbers(2), "play", card("H3"), -1)
     assert (spoken.words, spoken.rumba_seat) == (["play", "rumba"], 1)
 
 
 def test_flemish_after_rumba_everybody_after_must_play_before_stands():
-    sit = th.Situation(FLEMISH, 4, 1, card("H3"), SILENT, False)
+    sit = situation(FLEMISH, 4, 1, card("H3"), SILENT)
     hands = [set(hand("C2 C4 D5 S6 S7")), set(hand("HA HK HQ SA CA")), set(hand("C3 C5 D6 S8 S9")),
              set(hand("D2 D3 D4 S2 S3"))]
-    spoken = th.speak(sit, hands, ["pass"], "rumba", card("H3"))
+    spoken = th.speak(sit, hands, [P.W_PASS], numbers(4), "rumba", card("H3"), -1)
     assert spoken.words == ["pass", "rumba", "play", "play"]
 
 
 def test_throw_in_after_a_rumba_call_voids_the_hand():
     """SIMULATION.md step 4: a later seat may throw in; only a knock forbids it (RULES.md §4.3)."""
-    sit = th.Situation(SWISS, 3, 0, TURNED, MODELS["default"], False)
+    sit = situation(SWISS, 3, 0, TURNED, MODELS["default"])
     hands = [set(HERO), set(hand("C6 D6 S7 C8 D7")), set(hand("SA SK CK DK DA"))]
-    assert th.speak(sit, hands, [], "rumba", TURNED).void
+    assert th.speak(sit, hands, [], numbers(3), "rumba", TURNED, -1).void
+    rules = SWISS.replace(throw_in_after_rumba=False)
+    sit = th.Situation(rules, 3, 0, TURNED, named_policy(MODELS["default"], rules, 3), False)
+    hands = [set(HERO), set(hand("C6 D6 S7 C8 D7")), set(hand("SA SK CK DK DA"))]
+    assert not th.speak(sit, hands, [], numbers(3), "rumba", TURNED, -1).void
 
 
 def test_rumba_first_must_play_binds_only_seats_after_the_caller():
-    sit = th.Situation(FLEMISH.replace(speaking_order="rumba-first"), 4, 1, card("H3"), MODELS["default"], False)
+    rules = FLEMISH.replace(speaking_order="rumba-first")
+    sit = situation(rules, 4, 1, card("H3"), MODELS["default"])
     hands = [set(hand("C2 C4 D5 S6 S7")), set(hand("C3 C5 D6 S8 S9")), set(hand("HA HK HQ SA CA")),
              set(hand("D2 D3 D4 S2 S3"))]
-    spoken = th.speak(sit, hands, [None], "pass", card("H3"))
-    assert (spoken.words, spoken.rumba_seat) == (["pass", "pass", "rumba", "play"], 2)
+    spoken = th.speak(sit, hands, [P.W_NONE], numbers(4), "pass", card("H3"), -1)
+    assert (spoken.words, spoken.rumba_seat, spoken.called) == (["pass", "pass", "rumba", "play"], 2, 2)
+
+
+def test_rumba_first_hero_answers_knowing_the_caller():
+    """Round two: the hero's play means join when a later seat called Rumba in round one."""
+    rules = SWISS.replace(speaking_order="rumba-first")
+    sit = situation(rules, 3, 0, TURNED, MODELS["default"])
+    hands = [set(hand("C6 D7 S8 C9 D6")), set(hand("HA HK HQ SA CA")), set(hand("S6 S7 D8 D9 C7"))]
+    spoken = th.speak(sit, hands, [], numbers(3), "play", TURNED, -1)
+    assert (spoken.words, spoken.rumba_seat) == (["play", "rumba", "pass"], 1)
 
 
 def test_jack_of_trump_forces_everybody_to_play():
-    _, out = th.simulate_sample(FLEMISH, 4, 0, hand("H2 S9 S8 C7 D9"), card("HJ"), SILENT, "greedy", seed=4, index=0)
+    _, out = twin_sample(FLEMISH, 4, 0, hand("H2 S9 S8 C7 D9"), card("HJ"), SILENT, "greedy", seed=4, index=0)
     assert "pass" not in out
     assert all(contested for _, _, contested in out.values())
 
 
 def test_two_of_trump_swap_by_hero():
-    cards, table = th.hero_hand_after_swap(FLEMISH, hand("H2 S9 S8 C7 D9"), card("HK"))
-    assert (cards, table) == (set(hand("HK S9 S8 C7 D9")), card("H2"))
+    """[D-9]: the hero speaks with the turned card instead of the two; not after an earlier seat swapped."""
+    sit = job_of("H2 S9 S8 C7 D9", "HK", 4, 0, "flemish").situation
+    assert sorted(sit.spoken_hand()) == sorted(hand("HK S9 S8 C7 D9"))
+    sit = job_of("HA S9 S8 C7 D9", "HK", 4, 2, "flemish", swapped_by=1).situation
+    assert sit.table_card == card("H2") and sit.spoken_hand() == tuple(hand("HA S9 S8 C7 D9"))
+
+
+def test_earlier_swap_puts_the_turned_card_in_the_swappers_hand():
+    """--swapped-by: seat 1 holds the turned card in every sample; the two lies on the table."""
+    job = job_of("SA S9 D8 C7 D9", "HK", 4, 2, "flemish", "all", swapped_by=1)
+    assert job.plan.hard[1] == 0 or job.plan.hard[1] == 1  # drawn either way, exactly
+    from rumbaodds.engine import twin_condition as tc
+
+    for index in range(5):
+        stream = twin.Stream(3, index)
+        earlier = tc.deal_earlier_seats(FLEMISH, 4, 2, [int(c) for c in job.unknown()], card("HK"), job.policy,
+                                        job.plan, False, 1, stream)
+        assert card("HK") in earlier.hands[1] and card("H2") not in earlier.hands[0]
 
 
 def test_conditioning_follows_the_model_and_the_before_words():
-    """Seat 2 saw seat 0 pass and seat 1 play: retries continue the same stream until a deal agrees."""
+    """Seat 2 saw seat 0 pass and seat 1 play: each try deals the earlier seats from one shuffle until they agree."""
     model = MODELS["default"]
-    trump, top = TURNED // 16, RANKS.index("A")
+    policy = named_policy(model, SWISS, 5)
     for index in range(5):
-        tries, _ = th.simulate_sample(SWISS, 5, 2, HERO, TURNED, model, "greedy", before=("pass", "play"),
-                                      seed=9, index=index)
-        # redo the rejection loop by hand
+        tries, _ = twin_sample(SWISS, 5, 2, HERO, TURNED, model, "greedy", before=("pass", "play"), seed=9,
+                               index=index)
+        # redo the rejection loop by hand: 5 Fisher-Yates steps per earlier seat, then his 4 numbers
         unknown = [c for c in SWISS.deck if c not in HERO and c != TURNED]
         stream = twin.Stream(9, index)
         for attempt in range(1, 10_001):
             cards = list(unknown)
-            for j in range(len(cards)):
-                k = j + stream.below(len(cards) - j)
-                cards[j], cards[k] = cards[k], cards[j]
-            pts = [sum(keep_value(c, trump, top) for c in cards[p * 5:(p + 1) * 5]) for p in range(2)]
-            low = [all(c % 16 < RANKS.index("T") for c in cards[p * 5:(p + 1) * 5]) for p in range(2)]
-            if not any(low) and max(pts) < 17 and pts[0] < 5 <= pts[1]:
+            ok = True
+            for seat, wanted in ((0, "pass"), (1, "play")):
+                for j in range(5 * seat, 5 * seat + 5):
+                    k = j + stream.below(len(cards) - j)
+                    cards[j], cards[k] = cards[k], cards[j]
+                [stream.uniform() for _ in range(4)]
+                mine = cards[5 * seat:5 * seat + 5]
+                pts = policy.score(mine, TURNED // 16, 12)
+                low = all(c % 16 < 8 for c in mine)
+                word = "rumba" if pts >= 17 else "play" if pts >= 5 else "pass"
+                if low or word != wanted:
+                    ok = False
+                    break
+            if ok:
                 break
         assert tries == attempt
 
 
-def test_impossible_situation_is_a_clear_error():
-    with pytest.raises(ValueError, match="impossible"):
-        th.simulate_sample(SWISS, 4, 1, HERO, TURNED, SILENT, "greedy", before=("play",), seed=0, index=0)
+def test_impossible_words_are_stretched_not_refused():
+    """Opponents who never play, yet seat 0 played: the hands closest to playing stand in, and it is said."""
+    job = job_of(HERO, TURNED, 4, 1, SWISS, SILENT, "greedy", before=("play",))
+    assert job.plan.stretched[0] == 1 and job.plan.hard[0] == 1
+    assert "stretched" in job.plan.describe()[0]
+    tries, out = twin_sample(SWISS, 4, 1, HERO, TURNED, SILENT, "greedy", before=("play",), seed=0, index=0)
+    assert tries == 1 and out["pass"] == (0, -1, False)
 
 
 def test_rumba_first_with_model_all_equals_one_round():
     rules = SWISS.replace(speaking_order="rumba-first")
     for index in range(10):
-        assert (th.simulate_sample(rules, 4, 1, HERO, TURNED, ALL, "expert", seed=5, index=index)
-                == th.simulate_sample(SWISS, 4, 1, HERO, TURNED, ALL, "expert", seed=5, index=index))
+        assert (twin_sample(rules, 4, 1, HERO, TURNED, ALL, "expert", seed=5, index=index)
+                == twin_sample(SWISS, 4, 1, HERO, TURNED, ALL, "expert", seed=5, index=index))
 
 
 def test_knocked_hero_joins_or_passes():
-    _, out = th.simulate_sample(SWISS, 4, 1, HERO, TURNED, ALL, "greedy", knocked=True, seed=5, index=0)
+    _, out = twin_sample(SWISS, 4, 1, HERO, TURNED, ALL, "greedy", knocked=True, seed=5, index=0)
     assert set(out) == {"pass", "play0"}
     change, mine, contested = out["play0"]
     assert contested and 0 <= mine <= 5 and change == (-mine if mine else 5)
@@ -392,8 +463,9 @@ def test_knock_with_model_all_is_play_greedy_with_dealer_leading():
     turned = card("SA")
     trump = turned // 16
     for players in (3, 5):
-        for index in range(20):
-            change, mine, contested = th.simulate_knock_sample(SWISS, players, turned, ALL, "greedy", seed=8,
+        policy = named_policy(ALL, SWISS, players)
+        for index in range(15):
+            change, mine, contested = th.simulate_knock_sample(SWISS, players, turned, policy, "greedy", seed=8,
                                                                index=index)
             cards = [c for c in SWISS.deck if c != turned]
             stream = twin.Stream(8, index)
@@ -409,7 +481,15 @@ def test_knock_with_model_all_is_play_greedy_with_dealer_leading():
 
 
 def test_lone_knock():
-    assert th.simulate_knock_sample(SWISS, 4, card("SA"), NO_JOIN, "expert", seed=1, index=3) == (-5, -1, False)
+    policy = named_policy(NO_JOIN, SWISS, 4)
+    assert th.simulate_knock_sample(SWISS, 4, card("SA"), policy, "expert", seed=1, index=3) == (-5, -1, False)
+
+
+def test_knock_join_threshold_is_its_own_field():
+    """join_knock_points, not join_points, decides whether a seat answers a knock."""
+    strict = OpponentModel("strict-knock", join_points=0, join_knock_points=NEVER)
+    policy = named_policy(strict, SWISS, 4)
+    assert th.simulate_knock_sample(SWISS, 4, card("SA"), policy, "expert", seed=1, index=3) == (-5, -1, False)
 
 
 # =============================================================================
@@ -480,7 +560,7 @@ def test_expert_runs_on_random_samples():
     for rules, turned in ((SWISS, TURNED), (FLEMISH, card("D5"))):
         h = hand("HA HK HQ S6 C7") if rules is SWISS else hand("HA H2 D2 S6 C7")
         for index in range(10):
-            tries, out = th.simulate_sample(rules, 4, 2, h, turned, MODELS["bold"], "expert", seed=1, index=index)
+            tries, out = twin_sample(rules, 4, 2, h, turned, MODELS["bold"], "expert", seed=1, index=index)
             assert tries >= 1
             for _change, mine, contested in out.values():
                 assert contested == (mine >= 0) and mine <= 5

@@ -62,7 +62,7 @@ def main() -> None:
 
 
 def _register() -> None:
-    from . import ask_cmd, deals_cmd, report_cmd, tables_cmd  # noqa: F401  (register their commands)
+    from . import ask_cmd, deals_cmd, report_cmd, serve_cmd, tables_cmd  # noqa: F401  (register their commands)
 
 
 _register()

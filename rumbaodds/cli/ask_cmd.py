@@ -11,9 +11,10 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from .. import analysis
+from .. import analysis, answer
 from ..cards import format_card
-from ..models import ModelError, get_model, points_text
+from ..models import ModelError
+from ..policies import describe
 from . import UserError, friendly_errors, main
 
 SIGN_NOTE = "Scores count down like the score sheet: negative is good; the best choice has the lowest value."
@@ -80,13 +81,16 @@ def _check_exclusive(samples, precision):
               help="What the earlier seats said, comma separated: pass, play, rumba or - (unknown). "
                    "Default: unknown, but nobody called Rumba or threw in.")
 @click.option("--dealer-knocked", is_flag=True, help="The dealer knocked (swiss): you can only join or pass.")
+@click.option("--swapped-by", type=int, default=None,
+              help="An earlier seat swapped the two of trump for the turned card --trump (flemish): that seat "
+                   "holds it and the two lies face up.")
 @click.option("--tables", "tables_root", type=click.Path(), default="tables", show_default=True,
               help="Answer instantly from a built table here when one covers the situation (and say so).")
 @click.option("--simulate", is_flag=True, help="Always simulate, even when a table covers the situation.")
 @common_options
 @friendly_errors
-def ask(hand, trump, players, seat, passes_in_a_row, before, dealer_knocked, tables_root, simulate, rules, samples,
-        opponents, precision, seed, play, as_json, progress):
+def ask(hand, trump, players, seat, passes_in_a_row, before, dealer_knocked, swapped_by, tables_root, simulate, rules,
+        samples, opponents, precision, seed, play, as_json, progress):
     """Should I call Rumba with HAND? Expected score change of every choice.
 
     HAND is your cards, e.g. "HA HK HQ S6 C7" (suit then rank; 10 or T; any
@@ -96,27 +100,26 @@ def ask(hand, trump, players, seat, passes_in_a_row, before, dealer_knocked, tab
     follow --play.
     """
     _check_exclusive(samples, precision)
-    if not simulate and samples is None and precision is None and seed is None:
-        from .tables_cmd import lookup, show
+    from .tables_cmd import show
 
-        try:
-            situation = analysis.make_situation(hand, trump, players, seat, rules, passes_in_a_row, dealer_knocked,
-                                                before)
-            found = lookup(tables_root, situation, get_model(opponents), play)
-        except ModelError as exc:
-            raise UserError(str(exc)) from None
-        if found is not None:
-            show(found, as_json)
-            return
+    try:
+        found = answer.from_table(hand, trump, players, seat, rules, passes_in_a_row, dealer_knocked, before,
+                                  opponents, play, samples, precision, seed, tables_root, simulate, swapped_by)
+    except ModelError as exc:
+        raise UserError(str(exc)) from None
+    if found is not None:
+        show(found, as_json)
+        return
     try:
         with progress_bar(progress, "simulating") as update:
             result = analysis.ask(hand, trump, players, seat, rules=rules, opponents=opponents, play=play,
                                   passes_in_a_row=passes_in_a_row, dealer_knocked=dealer_knocked, before=before,
-                                  samples=samples, precision=precision, seed=seed, progress=update)
+                                  samples=samples, precision=precision, seed=seed, swapped_by=swapped_by,
+                                  progress=update)
     except ModelError as exc:
         raise UserError(str(exc)) from None
     if as_json:
-        click.echo(json.dumps(result.to_dict()))
+        click.echo(json.dumps(answer.document(result)))
         return
     _print_ask(result)
 
@@ -128,14 +131,34 @@ def _seat_role(seat: int, players: int) -> str:
     return f"{ordinals[seat]} to speak"
 
 
+def _rumba_detail(c) -> str:
+    o = c.outcomes
+    text = (f"succeeds {c.p_success.mean:.1%} [{c.p_success.low:.1%}, {c.p_success.high:.1%}] of the Rumbas "
+            f"played; made {o.made:.1%}, lost {o.lost:.1%}, nobody joins {o.uncontested:.1%}")
+    if o.void:
+        text += f", void (a later player threw in) {o.void:.1%}"
+    if o.not_allowed:
+        text += f", not allowed (nobody else plays: you play alone) {o.not_allowed:.1%}"
+    return text + "; tricks 0-5 when played: " + " ".join(f"{p:.0%}" for p in c.tricks)
+
+
+def _plan_detail(c) -> str:
+    return "then " + "; ".join(f"{when}: {part['choice']} ({part['share']:.0%} of deals)"
+                               for when, part in c.plan.items())
+
+
 def _print_ask(result: analysis.AskResult) -> None:
     s = result.situation
     console = Console()
+    extra = ""
+    if s.swapped_by is not None:
+        extra = f", seat {s.swapped_by} swapped the two of trump for it"
     console.print(f"[bold]{' '.join(format_card(c) for c in s.hand)}[/bold], trump card "
-                  f"[bold]{format_card(s.trump_card)}[/bold], seat {s.seat} of {s.players} "
-                  f"({_seat_role(s.seat, s.players)}), "
-                  f"{s.rules.name} rules")
-    table = Table(title=f"{result.samples:,} deals, seed {result.seed}")
+                  f"[bold]{format_card(s.trump_card)}[/bold]{extra}, seat {s.seat} of {s.players} "
+                  f"({_seat_role(s.seat, s.players)}), {s.rules.name} rules")
+    ess = result.effective_samples
+    effective = f" (effective {ess:,.0f})" if ess is not None and ess < result.samples - 0.5 else ""
+    table = Table(title=f"{result.samples:,} deals{effective}, seed {result.seed}")
     table.add_column("choice")
     table.add_column("expected score change", justify="right")
     table.add_column("95% interval", justify="right")
@@ -145,13 +168,9 @@ def _print_ask(result: analysis.AskResult) -> None:
         if name == "play":
             detail = ("exchange " + " ".join(format_card(x) for x in c.discard)) if c.discard else "keep all cards"
         if name == "rumba" and c.p_success is not None:
-            detail = (f"succeeds {c.p_success.mean:.1%} [{c.p_success.low:.1%}, {c.p_success.high:.1%}]; "
-                      f"nobody joins {c.p_uncontested:.1%}; tricks 0-5 when played: "
-                      + " ".join(f"{p:.0%}" for p in c.tricks))
-            if c.p_void:
-                detail += f"; void hand (a later player threw in) {c.p_void:.1%}"
-            if c.p_lone_play:
-                detail += f"; not allowed (nobody else plays), you play alone {c.p_lone_play:.1%}"
+            detail = _rumba_detail(c)
+        if name == "no-rumba" and c.plan:
+            detail = _plan_detail(c)
         style = "bold green" if name == result.recommendation else None
         table.add_row(name, f"{c.ev.mean:+.2f}", f"[{c.ev.low:+.2f}, {c.ev.high:+.2f}]", detail, style=style)
     console.print(table)
@@ -162,7 +181,9 @@ def _print_ask(result: analysis.AskResult) -> None:
                       f"{m.high:.2f}).")
     else:
         console.print(f"Recommendation: [bold green]{result.recommendation}[/bold green] (the only choice).")
-    console.print(f"[dim]{SIGN_NOTE} Opponents {points_text(result.opponents)}; card play {result.play}.[/dim]")
+    for note in result.notes:
+        console.print(f"[yellow]Note: {note}.[/yellow]")
+    console.print(f"[dim]{SIGN_NOTE} Opponents {describe(result.opponents)}; card play {result.play}.[/dim]")
 
 
 @main.command()
@@ -170,9 +191,12 @@ def _print_ask(result: analysis.AskResult) -> None:
 @click.option("--players", type=int, required=True, help="Players at the table.")
 @click.option("--inner-samples", type=int, default=200, show_default=True,
               help="Deals the dealer simulates per hand when he does not knock, to pick his best choice.")
+@click.option("--models", "across", is_flag=True,
+              help="Also show how the answer moves across the named opponent models (same deals).")
 @common_options
 @friendly_errors
-def knock(trump, players, inner_samples, rules, samples, precision, seed, opponents, play, as_json, progress):
+def knock(trump, players, inner_samples, across, rules, samples, precision, seed, opponents, play, as_json,
+          progress):
     """Dealer: knock on the trump card before looking at your hand?
 
     Knocking makes you the Rumba player blind: you take the trump card for
@@ -187,8 +211,17 @@ def knock(trump, players, inner_samples, rules, samples, precision, seed, oppone
                                     precision=precision, seed=seed, inner_samples=inner_samples, progress=update)
     except ModelError as exc:
         raise UserError(str(exc)) from None
+    others = {}
+    if across:
+        with progress_bar(progress, "other models") as update:
+            others = analysis.knock_across_models(trump, players, rules, seed=result.seed, play=play,
+                                                  samples=result.samples, inner_samples=inner_samples,
+                                                  progress=update)
     if as_json:
-        click.echo(json.dumps(result.to_dict()))
+        data = result.to_dict()
+        if others:
+            data["across_models"] = {name: r.to_dict() for name, r in others.items()}
+        click.echo(json.dumps(data))
         return
     console = Console()
     table = Table(title=f"Dealer, trump card {format_card(result.trump_card)}, {result.players} players, "
@@ -208,5 +241,16 @@ def knock(trump, players, inner_samples, rules, samples, precision, seed, oppone
     console.print(table)
     m = result.margin
     console.print(f"Recommendation: [bold green]{result.recommendation}[/bold green]; knocking changes the expected "
-                  f"score by {-m.mean:+.2f} points (95% interval {-m.high:+.2f} to {-m.low:+.2f}).")
-    console.print(f"[dim]{SIGN_NOTE} Opponents {points_text(result.opponents)}; card play {result.play}.[/dim]")
+                  f"score by {-m.mean:+.2f} points (95% interval {-m.high:+.2f} to {-m.low:+.2f}); "
+                  f"nobody joins {result.p_uncontested:.0%} of knocks.")
+    if others:
+        moved = Table(title="The same deals against each named model")
+        for column in ("opponents", "knock", "no knock", "knocking gains", "nobody joins", "answer"):
+            moved.add_column(column, justify="right" if column not in ("opponents", "answer") else "left")
+        for name, r in others.items():
+            gain = r.margin
+            moved.add_row(name, f"{r.knock.mean:+.2f}", f"{r.no_knock.mean:+.2f}",
+                          f"{gain.mean:+.2f} [{gain.low:+.2f}, {gain.high:+.2f}]", f"{r.p_uncontested:.0%}",
+                          r.recommendation)
+        console.print(moved)
+    console.print(f"[dim]{SIGN_NOTE} Opponents {describe(result.opponents)}; card play {result.play}.[/dim]")

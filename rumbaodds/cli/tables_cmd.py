@@ -11,11 +11,12 @@ import numpy as np
 import pyarrow.parquet as pq
 
 from .. import analysis
+from ..answer import document, lookup
 from ..cards import format_card
 from ..engine import NUMBERS_DIGEST
 from ..models import ModelError, get_model
 from ..rules import get_rules
-from ..tables import DEFAULT_CHUNK_CELLS, DEFAULT_PRECISION, TableSpec, build_table, find_answer
+from ..tables import DEFAULT_CHUNK_CELLS, DEFAULT_PRECISION, TableSpec, build_table
 from ..tables.spec import DEFAULT_MAX_SAMPLES, DEFAULT_MIN_SAMPLES
 from . import UserError, friendly_errors, interrupted, main
 from .ask_cmd import _print_ask, progress_bar
@@ -191,17 +192,10 @@ def pack(folder, out):
                f"{size['bytes_per_cell']:.2f} bytes per cell)")
 
 
-def lookup(root, situation, model, play):
-    """The first table (under ``root``, then shipped with the package) that answers ``situation``, or None."""
-    return find_answer(root, situation, model, play)
-
-
 def show(result, as_json: bool) -> None:
     packed = result.meta.get("source") == "packed table"
     if as_json:
-        data = result.to_dict()
-        data["source"] = result.meta
-        click.echo(json.dumps(data))
+        click.echo(json.dumps(document(result)))
         return
     if not packed:
         click.echo(f"From the table {result.meta['table']} (no simulation run):")

@@ -29,7 +29,8 @@ config.CACHE_DIR = os.path.join(_base, f"numba-{SOURCE_DIGEST}")
 # an edit of the command line or the report keeps (shipped) tables valid while an edit of any of these makes every
 # table stale. tests/test_tables_digest.py fails when a module the table build imports is not listed here.
 NUMBERS_FILES = ("__init__.py", "engine/*.py", "rules.py", "models.py", "cards.py", "handclasses.py",
-                 "analysis.py", "stats.py", "tables/*.py", "data/**/*")
+                 "analysis.py", "stats.py", "conditioning.py", "policies.py", "results.py", "situation.py",
+                 "strategy/*.py", "tables/*.py", "data/**/*")  # strategy: the opponents' solved policies
 
 
 def numbers_paths(package: Path = _package) -> list[Path]:

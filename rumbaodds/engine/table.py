@@ -32,14 +32,17 @@ import numpy as np
 from numba import njit, prange
 
 from .bits import U1
-from .hand import C_PASS, C_PLAY, C_RUMBA, LONE_PLAY, NO_TRICKS, VOID, ask_sample, new_scratch
+from .hand import C_PASS, C_PLAY, C_RUMBA, LONE_PLAY, NO_TRICKS, OUT_FIELDS, VOID, ask_sample, new_scratch
+from .policy import NSCORE, W_NONE
+from .speak import two_of
 
 Z95 = 1.959963984540054
 COL_PASS, COL_PASS_PENALISED, COL_RUMBA, COL_PLAY = 0, 1, 2, 3
 # why a cell stopped
 STOP_MAX, STOP_RESOLVED, STOP_PRECISE, STOP_IMPOSSIBLE = 0, 1, 2, 3
-# per-cell weighted counters of the Rumba outcome: success, uncontested, void, lone play, then tricks 0..5
-P_SUCCESS, P_UNCONTESTED, P_VOID, P_LONE_PLAY, P_TRICKS = 0, 1, 2, 3, 4
+# per-cell weighted counters of the Rumba outcome: success (made or uncontested), uncontested, void, lone play,
+# played (neither void nor refused), then tricks 0..5 of the contested ones; PLAYED_W2 sums w^2 of the played
+P_SUCCESS, P_UNCONTESTED, P_VOID, P_LONE_PLAY, P_PLAYED, P_PLAYED_W2, P_TRICKS = 0, 1, 2, 3, 4, 5, 6
 N_COUNTERS = P_TRICKS + 6
 SUBCHUNKS = 256  # cells are dealt to threads interleaved, so adaptive cells of very different cost balance
 
@@ -87,12 +90,14 @@ def column_estimate(n, sw, sw2, swx, sw2x, sw2xy, a, b):
 
 
 @njit(cache=True)
-def _sample(deck_mask, unknown, hero, trump_card, n, seat, rp, mp, policy, penalised_passes, before, choices, seed,
-            index, out, scratch_deck, hands2, ints, cards):
-    """THE call of ``ask_sample`` (its signature is changing): returns (tries, weight); tries < 0: gave up."""
-    t = ask_sample(deck_mask, unknown, hero, trump_card, n, seat, rp, mp, policy, penalised_passes,
-                   False, before, choices, seed, index, out, scratch_deck, hands2, ints, cards)
-    return t, 1.0  # the importance weight: 1.0 until ask_sample yields one
+def _sample(deck_mask, unknown, hero, trump_card, n, seat, rp, pol, plan, policy, penalised_passes, choices, seed,
+            index, out, scratch):
+    """THE call of ``ask_sample``: returns (tries, importance weight); tries < 0: no deal matched.
+
+    A table cell knows nothing of the earlier seats (``plan``: every word unknown), no knock, no swap.
+    """
+    return ask_sample(deck_mask, unknown, hero, trump_card, n, seat, rp, pol, plan, policy, penalised_passes,
+                      False, -1, choices, seed, index, out, scratch)
 
 
 @njit(cache=True)
@@ -119,17 +124,18 @@ def _decide(n, sw, sw2, swx, sw2x, sw2xy, cols, means, halves):
 
 
 @njit(cache=True, parallel=True)
-def table_cells(deck_mask, deck, hero_hands, trump_cards, seats, n, rp, mp, policy, penalised_passes, exchange_limit,
-                seed, first_cell, min_samples, max_samples, growth, precision, z_stop, min_tricks):
+def table_cells(deck_mask, deck, hero_hands, trump_cards, seats, n, rp, pol, policy, penalised_passes, exchange_limit,
+                seed, first_cell, min_samples, max_samples, growth, precision, z_stop, min_tricks, excluded_by_trump):
     """Per cell: mean and 95% half-width of every column, Rumba outcome shares, best, runner-up, margin, samples.
 
     ``min_samples == max_samples`` is a fixed-size run; otherwise the adaptive rule of the module docstring.
+    ``excluded_by_trump[rank]``: the two of trump no earlier seat can hold (he would have swapped it), or -1.
     """
     cells = hero_hands.shape[0]
     cols = COL_PLAY + exchange_limit + 1
     means = np.zeros((cells, cols))
     halves = np.zeros((cells, cols))
-    shares = np.zeros((cells, N_COUNTERS))  # weighted shares of the Rumba outcomes
+    shares = np.zeros((cells, N_COUNTERS))  # weighted shares of the Rumba outcomes over all deals
     best = np.zeros(cells, dtype=np.int64)
     runner = np.zeros(cells, dtype=np.int64)
     margin = np.zeros(cells)
@@ -147,8 +153,10 @@ def table_cells(deck_mask, deck, hero_hands, trump_cards, seats, n, rp, mp, poli
         choices[2 + k] = C_PLAY + k
     chunks = max(1, min(cells, SUBCHUNKS))
     for chunk in prange(chunks):
-        scratch_deck, hands2, ints, cards = new_scratch(n, unknown_size)
-        out = np.zeros((cols - 1, 3), dtype=np.int64)
+        scratch = new_scratch(n, unknown_size)
+        out = np.zeros((cols - 1, OUT_FIELDS), dtype=np.int64)
+        plan = (np.full(n, W_NONE, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
+                np.zeros((n, NSCORE)), np.zeros(1, dtype=np.int64))
         unknown = np.empty(unknown_size, dtype=np.int64)
         x = np.zeros(cols)
         swx = np.zeros(cols)
@@ -166,7 +174,8 @@ def table_cells(deck_mask, deck, hero_hands, trump_cards, seats, n, rp, mp, poli
                 if card != trump_card and not (hero >> np.uint64(card)) & U1:
                     unknown[k] = card
                     k += 1
-            before = np.full(max(1, seat), -1, dtype=np.int64)
+            plan[4][0] = excluded_by_trump[trump_card & 15] if not (hero >> np.uint64(two_of(trump_card >> 4))) & U1 \
+                else -1
             swx[:] = 0.0
             sw2x[:] = 0.0
             sw2xy[:, :] = 0.0
@@ -181,8 +190,8 @@ def table_cells(deck_mask, deck, hero_hands, trump_cards, seats, n, rp, mp, poli
             while True:
                 while done < target:
                     index = np.uint64(first_cell + cell) * np.uint64(max_samples) + np.uint64(done)
-                    t, w = _sample(deck_mask, unknown, hero, trump_card, n, seat, rp, mp, policy, penalised_passes,
-                                   before, choices, seed, index, out, scratch_deck, hands2, ints, cards)
+                    t, w = _sample(deck_mask, unknown, hero, trump_card, n, seat, rp, pol, plan, policy,
+                                   penalised_passes, choices, seed, index, out, scratch)
                     if t < 0:
                         reason = STOP_IMPOSSIBLE
                         break
@@ -201,17 +210,20 @@ def table_cells(deck_mask, deck, hero_hands, trump_cards, seats, n, rp, mp, poli
                         for c in range(a, cols):
                             sw2xy[a, c] += w * w * x[a] * x[c]
                     rumba_tricks = out[0, 1]
-                    if rumba_tricks == NO_TRICKS:  # a lone Rumba: nobody joined
-                        counts[P_UNCONTESTED] += w
-                        counts[P_SUCCESS] += w
-                    elif rumba_tricks == VOID:
+                    if rumba_tricks == VOID:
                         counts[P_VOID] += w
                     elif rumba_tricks == LONE_PLAY:
                         counts[P_LONE_PLAY] += w
                     else:
-                        counts[P_TRICKS + rumba_tricks] += w
-                        if rumba_tricks >= min_tricks:
+                        counts[P_PLAYED] += w
+                        counts[P_PLAYED_W2] += w * w
+                        if rumba_tricks == NO_TRICKS:  # a lone Rumba: nobody joined
+                            counts[P_UNCONTESTED] += w
                             counts[P_SUCCESS] += w
+                        else:
+                            counts[P_TRICKS + rumba_tricks] += w
+                            if rumba_tricks >= min_tricks:
+                                counts[P_SUCCESS] += w
                 if reason == STOP_IMPOSSIBLE:
                     break
                 for a in range(cols):  # the products were summed on the upper triangle
@@ -243,6 +255,8 @@ def table_cells(deck_mask, deck, hero_hands, trump_cards, seats, n, rp, mp, poli
             halves[cell, :] = cell_halves
             for j in range(N_COUNTERS):
                 shares[cell, j] = counts[j] / sw
+            shares[cell, P_PLAYED_W2] = counts[P_PLAYED] ** 2 / counts[P_PLAYED_W2] if counts[P_PLAYED_W2] > 0 \
+                else 0.0  # the effective sample size of the played Rumbas
             best[cell] = b
             runner[cell] = r
             margin[cell] = d

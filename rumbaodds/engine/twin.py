@@ -111,6 +111,11 @@ class Stream:
         self.state = (self.state + GOLDEN) & MASK64
         return ((mix64(self.state) >> 11) * bound) >> 53
 
+    def uniform(self) -> float:
+        """A float in [0, 1): the top 53 bits of the next output."""
+        self.state = (self.state + GOLDEN) & MASK64
+        return float(mix64(self.state) >> 11) * 2.0**-53
+
 
 def deal(deck: list[int], players: int, hand_size: int, seed: int, index: int):
     """Sample ``index``: (hands as sets, trump card, leader).

@@ -6,13 +6,11 @@ written for reading, not for speed: hands are Python sets of card ids
 (``suit * 16 + rank``, cards.py). The Numba kernel ``engine/hand.py``
 implements the same procedure and tests require both to agree sample by
 sample, so the random numbers are drawn exactly as "Random numbers, exactly"
-says: one Fisher-Yates shuffle of the unknown cards per try, one draw for
-the renaming of the side suits after the accepted try (step 2b), then, for
-every choice of the hero, the swiss passers' cards are shuffled from the
-stream position saved after that draw. Nothing else draws a random number.
+says. The earlier seats are dealt by ``twin_condition.py``; opponents decide
+by a :class:`~rumbaodds.policies.Policy`.
 
-Comments marked "Decision" settle points where SIMULATION.md is silent; the
-kernel must make the same decisions.
+Comments marked "Decision" settle points where the rule book is silent; the
+kernel makes the same decisions and SIMULATION.md lists them.
 """
 
 from __future__ import annotations
@@ -21,16 +19,18 @@ import itertools
 from dataclasses import dataclass
 
 from ..cards import RANKS, SUITS, card_id
-from ..models import OpponentModel, keep_value
+from ..models import keep_value
+from ..policies import Policy
 from ..rules import RuleSet
+from . import policy as P
 from .twin import Stream, card_beats, greedy_card, legal_cards, rank_of, strength, suit_of
-
-MAX_TRIES = 10_000  # SIMULATION.md step 2
+from .twin_condition import deal_earlier_seats, four_numbers, may_throw_in, pick, row, top_of, turn_of
 
 PASS = "pass"
 PLAY = "play"
 RUMBA = "rumba"
 THROW_IN = "throw-in"
+WORD = {P.W_PASS: PASS, P.W_PLAY: PLAY, P.W_RUMBA: RUMBA, P.W_NONE: None}
 # the tricks a choice reports when none were played (SIMULATION.md "What a run reports")
 NO_TRICKS, LONE_PLAY, VOID = -1, -2, -3
 POLICIES = ("greedy", "expert")
@@ -39,11 +39,6 @@ POLICIES = ("greedy", "expert")
 # =============================================================================
 # Small helpers
 # =============================================================================
-def top_rank(rules: RuleSet) -> int:
-    """Rank index of the deck's highest rank (the ``top`` of the keep values)."""
-    return RANKS.index(rules.ranks[-1])
-
-
 def weakest(cards, trump: int) -> int:
     """Weakest card by the greedy strength order (RULES.md §6)."""
     return min(cards, key=lambda c: strength(c, trump))
@@ -56,17 +51,6 @@ def strongest(cards, trump: int) -> int:
 def keep_order(cards, trump: int, top: int) -> list[int]:
     """Cards from the lowest keep value up; ties broken weakest first by RULES.md §6."""
     return sorted(cards, key=lambda c: (keep_value(c, trump, top), strength(c, trump)))
-
-
-def points(cards, trump: int, top: int) -> int:
-    """Hand points: the sum of the keep values."""
-    return sum(keep_value(c, trump, top) for c in cards)
-
-
-def all_below(rules: RuleSet, cards) -> bool:
-    """Every card ranks below ``rules.throw_in_below`` (swiss: all 6..9)."""
-    limit = RANKS.index(rules.throw_in_below)
-    return all(rank_of(c) < limit for c in cards)
 
 
 def shuffle(cards: list[int], stream: Stream) -> None:
@@ -99,8 +83,12 @@ def full_deck() -> list[int]:
     return [card_id(s, r) for s in range(len(SUITS)) for r in range(len(RANKS))]
 
 
+def two_of_trump(trump_card: int) -> int:
+    return card_id(suit_of(trump_card), RANKS.index("2"))
+
+
 # =============================================================================
-# The situation of one question, and how an opponent decides
+# The question, and how the opponents decide
 # =============================================================================
 @dataclass(frozen=True)
 class Situation:
@@ -108,7 +96,7 @@ class Situation:
     players: int
     seat: int  # the hero's seat
     trump_card: int
-    model: OpponentModel
+    policy: Policy
     knocked: bool
 
     @property
@@ -121,7 +109,7 @@ class Situation:
 
     @property
     def top(self) -> int:
-        return top_rank(self.rules)
+        return top_of(self.rules)
 
     @property
     def jack_forces_play(self) -> bool:
@@ -129,57 +117,35 @@ class Situation:
         return self.rules.jack_of_trump_forces_play and rank_of(self.trump_card) == RANKS.index("J")
 
     @property
-    def two_of_trump(self) -> int | None:
-        """The card that may be swapped for the turned card [D-9], or None.
+    def rumba_first(self) -> bool:
+        return self.rules.speaking_order == "rumba-first" and not self.knocked
 
-        Decision (SIMULATION.md step 4 is silent): after a knock nobody swaps
-        the two of trump (the knocking dealer may hold the turned card; knock
-        and swap never meet in the presets). A turned two cannot be swapped.
-        """
-        if not self.rules.two_of_trump_swap or self.knocked:
-            return None
-        two = card_id(self.trump, RANKS.index("2"))
-        return None if two == self.trump_card else two
+    def score(self, cards, seat: int) -> int:
+        return self.policy.score(cards, self.trump, self.top, seat)
 
-    # -- the opponent model (SIMULATION.md "Opponent models") -----------------
-    def swaps_two(self, cards: set[int]) -> bool:
-        two = self.two_of_trump
-        return two is not None and two in cards and self.model.swap_two
+    def may_swap(self, cards, table_card: int) -> bool:
+        """Decision: only the card first turned can be taken, never after a knock [D-9]."""
+        two = two_of_trump(self.trump_card)
+        return (self.rules.two_of_trump_swap and not self.knocked and table_card == self.trump_card
+                and self.trump_card != two and two in cards)
 
-    def throws_in(self, cards: set[int]) -> bool:
-        return self.rules.throw_in and not self.knocked and self.model.throw_in and all_below(self.rules, cards)
-
-    def wants_rumba(self, cards: set[int]) -> bool:
-        return points(cards, self.trump, self.top) >= self.model.rumba_points
-
-    def plays(self, cards: set[int]) -> str:
-        """Word of a seat when no Rumba was called (and no knock)."""
-        if self.jack_forces_play:
-            return PLAY
-        return PLAY if points(cards, self.trump, self.top) >= self.model.play_points else PASS
-
-    def answers_rumba(self, cards: set[int]) -> str:
-        """Word of a seat after a Rumba call: swiss chooses by the join rule [D-5], flemish must play."""
-        if self.jack_forces_play or self.rules.others_after_rumba == "must-play":
-            return PLAY
-        return PLAY if points(cards, self.trump, self.top) >= self.model.join_points else PASS
-
-    def answers_knock(self, cards: set[int]) -> str:
-        """Word of a seat after a knock (also: a seat before a rumba-first caller).
-
-        Decision: SIMULATION.md step 4 says "each other seat joins or not by
-        the join rule"; taken literally, so ``others_after_rumba = must-play``
-        does not apply to a knock (no preset has both). A jack of trump turned
-        still forces play.
-        """
-        if self.jack_forces_play:
-            return PLAY
-        return PLAY if points(cards, self.trump, self.top) >= self.model.join_points else PASS
-
-    def exchange_wish(self, cards: set[int]) -> int:
-        """How many cards an opponent wants to exchange: keep value below ``discard_below``, up to the limit."""
-        low = sum(1 for c in cards if keep_value(c, self.trump, self.top) < self.model.discard_below)
-        return min(low, self.rules.exchange_limit)
+    def exchange_wish(self, s: int, cards, numbers: list[float], players_before: int) -> int:
+        """How many cards opponent ``s`` wants to exchange, before the stock cuts it (by the context he spoke in)."""
+        limit = self.rules.exchange_limit
+        if self.policy.ints[P.P_EXCHANGE_MODE] == P.EXCHANGE_BY_KEEP:
+            below = self.policy.ints[P.P_DISCARD_BELOW]
+            return min(limit, sum(1 for c in cards if keep_value(c, self.trump, self.top) < below))
+        ctx = P.CTX_OPEN + min(players_before, 3)
+        probs = [float(self.policy.exchanges[s, ctx, self.score(cards, s), k]) for k in range(limit + 1)]
+        total = sum(probs)
+        if total <= 0.0:
+            return 0
+        acc = 0.0
+        for k, p in enumerate(probs):
+            acc += p / total
+            if numbers[3] < acc:
+                return k
+        return limit
 
 
 def knocker_takes_turned_card(hand: set[int], trump_card: int, trump: int) -> int | None:
@@ -196,120 +162,6 @@ def knocker_takes_turned_card(hand: set[int], trump_card: int, trump: int) -> in
 
 
 # =============================================================================
-# Input checks
-# =============================================================================
-def _check(rules: RuleSet, players: int, seat: int, hand, trump_card: int, knocked: bool) -> None:
-    rules.check_players(players)
-    if not 0 <= seat < players:
-        raise ValueError(f"seat {seat} is not a seat of {players} players (0..{players - 1})")
-    rules.check_cards(list(hand) + [trump_card])
-    if len(set(hand)) != len(hand):
-        raise ValueError("the hand holds a card twice")
-    if len(hand) != rules.hand_size:
-        raise ValueError(f"the hand holds {len(hand)} cards, rule set {rules.name!r} deals {rules.hand_size}")
-    if trump_card in hand:
-        raise ValueError("the turned trump card cannot be in the hand")
-    if knocked and not rules.knock:
-        raise ValueError(f"rule set {rules.name!r} has no knock")
-    if knocked and seat == players - 1:
-        raise ValueError("the hero is the dealer: use the knock simulation for a knock")
-
-
-def hero_hand_after_swap(rules: RuleSet, hand, trump_card: int, knocked: bool = False) -> tuple[set[int], int]:
-    """The hero's hand when he speaks, and the card lying face up on the table.
-
-    A hero holding the two of trump swaps it for the turned card before he
-    speaks (SIMULATION.md step 3, [D-9]); not after a knock (see
-    :attr:`Situation.two_of_trump`).
-    """
-    cards = set(hand)
-    if rules.two_of_trump_swap and not knocked:
-        two = card_id(suit_of(trump_card), RANKS.index("2"))
-        if two in cards:
-            cards.remove(two)
-            cards.add(trump_card)
-            return cards, two
-    return cards, trump_card
-
-
-# =============================================================================
-# The hero's choices
-# =============================================================================
-def hero_choices(rules: RuleSet, players: int, seat: int, hand, trump_card: int, knocked: bool = False) -> list[str]:
-    """``pass``, ``play0`` .. ``play{exchange_limit}``, ``rumba``, ``throw-in`` as the situation allows."""
-    _check(rules, players, seat, hand, trump_card, knocked)
-    jack_forces_play = rules.jack_of_trump_forces_play and rank_of(trump_card) == RANKS.index("J")
-    choices = [] if jack_forces_play else [PASS]
-    if knocked:  # only join (no exchange in a knock) or pass
-        return choices + ["play0"]
-    choices += [f"play{k}" for k in range(rules.exchange_limit + 1)]
-    choices.append(RUMBA)
-    # Decision: the throw-in test looks at the hand after the two-of-trump swap,
-    # the order every seat follows (swap, then throw-in, SIMULATION.md step 4).
-    spoken_hand, _ = hero_hand_after_swap(rules, hand, trump_card, knocked)
-    if rules.throw_in and all_below(rules, spoken_hand):
-        choices.append(THROW_IN)
-    return choices
-
-
-# =============================================================================
-# Deal and conditioning (SIMULATION.md steps 1-2)
-# =============================================================================
-def unknown_cards(rules: RuleSet, hand, trump_card: int) -> list[int]:
-    """``U``: the deck minus the hero's hand minus the turned card, in deck order."""
-    known = set(hand) | {trump_card}
-    return [c for c in rules.deck if c not in known]
-
-
-def deal_opponents(shuffled: list[int], players: int, seat: int, hand, hand_size: int):
-    """Opponent seats in seat order take ``hand_size`` cards each from the front; the rest is the stock."""
-    hands: list[set[int]] = []
-    front = 0
-    for s in range(players):
-        if s == seat:
-            hands.append(set(hand))
-        else:
-            hands.append(set(shuffled[front:front + hand_size]))
-            front += hand_size
-    return hands, shuffled[front:]
-
-
-def earlier_words(sit: Situation, hands: list[set[int]], before) -> list[str | None] | None:
-    """Words of seats 0..seat-1 if the deal agrees with what the hero has seen, else None.
-
-    They did not swap the two of trump, did not throw in, did not call Rumba
-    and, when ``before`` is given, said exactly those words. After a knock
-    each earlier seat only joined or not. With ``rumba-first`` the earlier
-    seats have not said play or pass yet when the hero speaks in round one:
-    their words are None here and ``before`` is not used.
-    """
-    rules = sit.rules
-    words: list[str | None] = []
-    for s in range(sit.seat):
-        cards = hands[s]
-        if sit.knocked:
-            word = sit.answers_knock(cards)
-        else:
-            # Decision: "did not swap the two of trump" is conditioned on with
-            # rumba-first too (it is seen at his first turn, like the
-            # throw-in); SIMULATION.md step 2 names only "no Rumba, no
-            # throw-in" for rumba-first, no preset combines the two.
-            if sit.swaps_two(cards) or sit.throws_in(cards):
-                return None
-            # An earlier seat is never the dealer, so the flemish lone-dealer
-            # exception does not arise here.
-            if sit.wants_rumba(cards):
-                return None
-            word = None if rules.speaking_order == "rumba-first" else sit.plays(cards)
-        # Decision: ``before`` is ignored with rumba-first (SIMULATION.md step
-        # 2: only "no Rumba, no throw-in" is conditioned on there).
-        if before is not None and word is not None and word != before[s]:
-            return None
-        words.append(word)
-    return words
-
-
-# =============================================================================
 # Speaking (SIMULATION.md step 4)
 # =============================================================================
 @dataclass
@@ -318,110 +170,98 @@ class Speaking:
 
     words: list[str]
     rumba_seat: int | None  # the Rumba caller or the knocking dealer
-    void: bool  # a throw-in or nobody plays
+    void: bool  # a throw-in after the hero spoke
     table_card: int | None  # the card face up on the table (None: the knocking dealer took it)
+    called: int | None = None  # rumba-first: who called Rumba in round one
 
     @property
     def active(self) -> list[int]:
         return [s for s, w in enumerate(self.words) if w in (PLAY, RUMBA)]
 
 
-def speak(sit: Situation, hands: list[set[int]], earlier: list[str | None], hero_word: str,
-          table_card: int) -> Speaking:
+def speak(sit: Situation, hands: list[set[int]], earlier: list[int], numbers: list[list[float]], hero_choice: str,
+          table_card: int | None, rumba_seat: int) -> Speaking:
     """Speaking from the hero's seat to the dealer; ``hands`` change in place by swaps.
 
-    ``hero_word`` is ``pass``, ``play``, ``rumba`` or ``throw-in``.
+    ``earlier``: the words of the seats before the hero (W_* codes); ``numbers``:
+    every seat's four decision numbers; ``hero_choice``: pass, play or rumba.
     """
-    n, seat, rules = sit.players, sit.seat, sit.rules
-    words: list[str | None] = list(earlier) + [None] * (n - seat)
-
-    def result(void: bool, rumba_seat: int | None) -> Speaking:
-        return Speaking([w if w is not None else PASS for w in words], rumba_seat, void, table_card)
-
-    # -- after a knock: everybody else joins or not (both speaking orders) --------
+    n, seat, rules, policy = sit.players, sit.seat, sit.rules, sit.policy
+    codes: list[int] = list(earlier) + [P.W_NONE] * (n - seat)
     if sit.knocked:
-        words[sit.dealer] = RUMBA
-        words[seat] = PLAY if hero_word == PLAY else PASS
-        for s in range(seat + 1, sit.dealer):
-            words[s] = sit.answers_knock(hands[s])
-        return result(False, sit.dealer)
-
-    def swap_if_model_does(s: int) -> None:
-        nonlocal table_card
-        if sit.swaps_two(hands[s]) and table_card == sit.trump_card:
-            hands[s].remove(sit.two_of_trump)
-            hands[s].add(sit.trump_card)
-            table_card = sit.two_of_trump
-
-    if hero_word == THROW_IN:  # [D-4]: void, nobody's pass
-        words[seat] = PASS
-        return result(True, None)
-
-    # -- one-round (default) -------------------------------------------------------
-    if rules.speaking_order == "one-round":
-        rumba_seat = None
-        if hero_word == RUMBA:
-            nobody_plays_yet = all(w == PASS for w in words[:seat])
-            if not rules.lone_rumba_allowed and seat == sit.dealer and nobody_plays_yet:
-                # A Rumba the rules forbid (flemish: a dealer who would be the
-                # only player cannot call it) becomes a lone play; it scores
-                # lone_player_score.
-                words[seat] = PLAY
-            else:
-                words[seat] = RUMBA
-                rumba_seat = seat
-        else:
-            words[seat] = hero_word
-        for s in range(seat + 1, n):
-            swap_if_model_does(s)
-            if sit.throws_in(hands[s]) and (rumba_seat is None or rules.throw_in_after_rumba):
-                # A throw-in is possible at a seat's turn even after a Rumba
-                # call (RULES.md §4.3 only excludes a knock), unless the rule
-                # set's throw_in_after_rumba says otherwise.
-                return result(True, rumba_seat)
-            nobody_else_plays = all(w == PASS for w in words[:s])
-            lone_dealer = not rules.lone_rumba_allowed and s == sit.dealer and nobody_else_plays
-            if rumba_seat is None and sit.wants_rumba(hands[s]) and not lone_dealer:
-                words[s] = RUMBA
+        rumba_seat = sit.dealer
+        codes[sit.dealer] = P.W_RUMBA
+    for s in range(seat, n):
+        if s == seat:
+            if hero_choice == RUMBA and rumba_seat < 0:
                 rumba_seat = s
-            elif rumba_seat is not None:
-                words[s] = sit.answers_rumba(hands[s])
+                codes[s] = P.W_RUMBA
+            elif sit.rumba_first:
+                codes[s] = P.W_NONE
             else:
-                words[s] = sit.plays(hands[s])
-        return result(False, rumba_seat)
-
-    # -- rumba-first: round one asks Rumba, round two play or pass -------------------
-    rumba_seat = seat if hero_word == RUMBA else None
-    for s in range(seat + 1, n):  # seats before the hero: conditioned, nothing happened
-        swap_if_model_does(s)
-        if sit.throws_in(hands[s]) and (rumba_seat is None or rules.throw_in_after_rumba):
-            return result(True, rumba_seat)
-        # Decision: in round one nobody knows yet who will play, so the dealer
-        # may call Rumba; a Rumba nobody joins where the rules forbid a lone
-        # Rumba scores lone_player_score (see score_changes).
-        if rumba_seat is None and sit.wants_rumba(hands[s]):
+                codes[s] = P.W_PASS if hero_choice == PASS else P.W_PLAY
+            continue
+        if sit.knocked:
+            if s == sit.dealer:
+                continue
+            turn = turn_of(s, codes, sit.dealer, True, sit.jack_forces_play, rules)
+            codes[s] = pick(row(policy, s, turn.ctx, sit.score(hands[s], s), turn.pass_ok, False), numbers[s][1])
+            continue
+        if sit.may_swap(hands[s], table_card) and policy.swaps_two:
+            two = two_of_trump(sit.trump_card)
+            hands[s].remove(two)
+            hands[s].add(sit.trump_card)
+            table_card = two
+        if sit.rumba_first and rumba_seat >= 0:
+            codes[s] = P.W_NONE  # Decision: no round-one turn after a Rumba, he answers in round two
+            continue
+        turn = turn_of(s, codes, rumba_seat, False, sit.jack_forces_play, rules)
+        score = sit.score(hands[s], s)
+        if turn.throw_ok and may_throw_in(hands[s], rules) and numbers[s][0] < policy.throws[s, turn.ctx, score]:
+            return Speaking(_names(codes), rumba_seat if rumba_seat >= 0 else None, True, table_card)  # [D-4]
+        rumba_ok = turn.rumba_ok
+        if not sit.rumba_first and s == sit.dealer and not rules.lone_rumba_allowed \
+                and not any(c == P.W_PLAY for c in codes[:s]):
+            rumba_ok = False  # a lone player cannot call Rumba (flemish §5.5)
+        word = pick(row(policy, s, turn.ctx, score, turn.pass_ok, rumba_ok), numbers[s][1])
+        if word == P.W_RUMBA:
             rumba_seat = s
-    for s in range(n):
-        if s == rumba_seat:
-            words[s] = RUMBA
-        elif s == seat:
-            words[s] = PASS if hero_word == PASS else PLAY  # the hero's play means join
-        elif rumba_seat is not None and s < rumba_seat:
-            # Decision: "must play" binds the players after the caller (RULES.md
-            # §5.4); seats before him answer by the join rule (jack: play).
-            words[s] = sit.answers_knock(hands[s])
-        elif rumba_seat is not None:
-            words[s] = sit.answers_rumba(hands[s])
-        else:
-            words[s] = sit.plays(hands[s])
-    return result(False, rumba_seat)
+        codes[s] = word if not sit.rumba_first or word == P.W_RUMBA else P.W_NONE
+    called = rumba_seat if rumba_seat >= 0 else None
+    if sit.rumba_first:
+        # round two: everybody but the caller, seat 0 first, says play (join) or pass knowing the outcome
+        for s in range(n):
+            if s == rumba_seat:
+                continue
+            if s == seat:
+                codes[s] = P.W_PASS if hero_choice == PASS else P.W_PLAY
+                continue
+            players = sum(1 for c in codes[:s] if c == P.W_PLAY)
+            if rumba_seat >= 0:
+                ctx = P.CTX_RUMBA + min(players, 2)
+                # Decision: "must play" binds the players after the caller (RULES.md §5.4)
+                pass_ok = not (sit.jack_forces_play or (rules.others_after_rumba == "must-play" and s > rumba_seat))
+            else:
+                ctx = P.CTX_OPEN + min(players, 3)
+                pass_ok = not sit.jack_forces_play
+            codes[s] = pick(row(policy, s, ctx, sit.score(hands[s], s), pass_ok, False), numbers[s][2])
+    if rumba_seat >= 0 and not rules.lone_rumba_allowed and not sit.knocked \
+            and not any(c == P.W_PLAY for i, c in enumerate(codes) if i != rumba_seat):
+        # a Rumba the rules forbid (nobody else plays) is a lone play: lone_player_score
+        codes[rumba_seat] = P.W_PLAY
+        rumba_seat = -1
+    return Speaking(_names(codes), rumba_seat if rumba_seat >= 0 else None, False, table_card, called)
+
+
+def _names(codes: list[int]) -> list[str]:
+    return [WORD.get(c) or PASS for c in codes]
 
 
 # =============================================================================
 # Exchange (SIMULATION.md step 6)
 # =============================================================================
 def exchange(sit: Situation, hands: list[set[int]], words: list[str], stock: list[int], hero_discards: int,
-             saved_state: int) -> None:
+             numbers: list[list[float]], saved_state: int) -> None:
     """Normal game: active seats in seat order discard and draw from the stock top (hands change in place).
 
     Swiss: the passers' cards (seat order, each hand low card id first) are
@@ -436,7 +276,8 @@ def exchange(sit: Situation, hands: list[set[int]], words: list[str], stock: lis
     for s in range(sit.players):
         if words[s] != PLAY:
             continue
-        wish = hero_discards if s == sit.seat else sit.exchange_wish(hands[s])
+        players_before = sum(1 for e in range(s) if words[e] == PLAY)
+        wish = hero_discards if s == sit.seat else sit.exchange_wish(s, hands[s], numbers[s], players_before)
         count = min(wish, len(stock))
         thrown = keep_order(hands[s], sit.trump, sit.top)[:count]
         hands[s] -= set(thrown)  # out of play
@@ -488,13 +329,13 @@ def expert_card(hand, unseen, trump: int, follow: int, *, led_suit: int | None =
 
 
 def play_tricks(hands, leader: int, trump: int, follow: int, policy: str, rumba_player: int | None = None,
-                turned_card_on_table: int | None = None, deck=None) -> list[int]:
+                turned_card_on_table: int | None = None, deck=None, log: list | None = None) -> list[int]:
     """Tricks per seat of the active seats (``hands`` in seat order, ``leader`` and ``rumba_player`` index them).
 
     ``turned_card_on_table``: the card face up on the table (the turned card,
     the two of trump after a swap, None after the knocking dealer took it).
     ``deck``: the rule set's deck, which the expert's unseen cards come from
-    (default: all 52 cards).
+    (default: all 52 cards). ``log``, if given, receives one ``(leader, [(index, card), ...], winner)`` per trick.
     """
     if policy not in POLICIES:
         raise ValueError(f"unknown play policy {policy!r} (use {' or '.join(POLICIES)})")
@@ -509,6 +350,7 @@ def play_tricks(hands, leader: int, trump: int, follow: int, policy: str, rumba_
     for _ in range(len(hands[0])):
         led_suit = win_card = win_seat = None
         rumba_played = False
+        trick = []
         for k in range(n):
             p = (leader + k) % n
             if policy == "greedy":
@@ -523,6 +365,7 @@ def play_tricks(hands, leader: int, trump: int, follow: int, policy: str, rumba_
                                    last_to_play=k == n - 1)
             hands[p].remove(card)
             played.add(card)
+            trick.append((p, card))
             if p == rumba_player:
                 rumba_played = True
             if led_suit is None:
@@ -530,6 +373,8 @@ def play_tricks(hands, leader: int, trump: int, follow: int, policy: str, rumba_
             elif card_beats(card, win_card, trump):
                 win_card, win_seat = card, p
         tricks[win_seat] += 1
+        if log is not None:
+            log.append((leader, trick, win_seat))
         leader = win_seat
     return tricks
 
@@ -596,8 +441,18 @@ def score_changes(rules: RuleSet, players: int, words, tricks, rumba_seat: int |
 # =============================================================================
 # One hand after speaking: outcome, exchange, lead, tricks, score
 # =============================================================================
+def leader_of(rules: RuleSet, dealer: int, active: list[int], rumba_seat: int | None) -> int:
+    """Step 7: the Rumba player (swiss) or the first active from seat 0 [D-10]; a normal game: the dealer
+    (swiss [D-8]) or the first active from seat 0 on (flemish §5.7); an inactive dealer: the first active."""
+    if rumba_seat is not None:
+        return rumba_seat if rules.rumba_lead == "rumba-player" else active[0]
+    if rules.normal_lead == "dealer" and dealer in active:
+        return dealer
+    return active[0]
+
+
 def finish_hand(sit: Situation, hands: list[set[int]], spoken: Speaking, stock: list[int], hero_discards: int,
-                saved_state: int, policy: str, passes: int) -> tuple[int, int, bool]:
+                numbers: list[list[float]], saved_state: int, policy: str, passes: int) -> tuple[int, int, bool]:
     """(score change of seat ``sit.seat``, his tricks or -1, contested) of one hand after speaking."""
     n, seat, rules = sit.players, sit.seat, sit.rules
     active = spoken.active
@@ -609,22 +464,15 @@ def finish_hand(sit: Situation, hands: list[set[int]], spoken: Speaking, stock: 
     contested = len(active) >= 2
     if spoken.words[seat] == PASS:
         # Decision: the hero's score as a passer does not depend on the tricks,
-        # so they are not played: (penalty or 0, -1, False). Always
-        # ``contested == (tricks >= 0)``.
+        # so they are not played: (penalty or 0, -1, False).
         return passer_change(rules, passes), -1, False
     passes_in_a_row = [passes if s == seat else 0 for s in range(n)]
     if not contested:  # lone Rumba / knock or lone player: no tricks
         change = score_changes(rules, n, spoken.words, [None] * n, spoken.rumba_seat, sit.knocked, passes_in_a_row)
         return change[seat], -1, False
     if spoken.rumba_seat is None:
-        exchange(sit, hands, spoken.words, stock, hero_discards, saved_state)
-    # step 7: lead
-    if spoken.rumba_seat is not None and rules.rumba_lead == "rumba-player":
-        leader = spoken.rumba_seat
-    elif spoken.rumba_seat is None and sit.dealer in active:
-        leader = sit.dealer
-    else:
-        leader = active[0]  # first active seat from seat 0 on ([D-8], [D-10])
+        exchange(sit, hands, spoken.words, stock, hero_discards, numbers, saved_state)
+    leader = leader_of(rules, sit.dealer, active, spoken.rumba_seat)
     won = play_tricks(
         [hands[s] for s in active],
         active.index(leader),
@@ -655,93 +503,103 @@ def renamed(card: int, rename: dict[int, int]) -> int:
     return rename.get(suit_of(card), suit_of(card)) * 16 + rank_of(card)
 
 
-def simulate_sample(rules: RuleSet, players: int, seat: int, hand, trump_card: int, model: OpponentModel,
-                    policy: str, passes: int = 0, knocked: bool = False, before=None, seed: int = 0,
-                    index: int = 0) -> tuple[int, dict[str, tuple[int, int, bool]]]:
-    """(tries used, {choice: (hero score change, hero tricks or -1, contested)}) of sample ``index``."""
-    hand = list(hand)
-    choices = hero_choices(rules, players, seat, hand, trump_card, knocked)
-    if policy not in POLICIES:
-        raise ValueError(f"unknown play policy {policy!r} (use {' or '.join(POLICIES)})")
-    if before is not None:
-        before = tuple(before)
-        if len(before) != seat or any(w not in (PASS, PLAY) for w in before):
-            raise ValueError(f"before must give 'pass' or 'play' for each of the seats 0..{seat - 1}")
-    sit = Situation(rules, players, seat, trump_card, model, knocked)
+def hero_choices(rules: RuleSet, players: int, seat: int, hand, trump_card: int, knocked: bool = False,
+                 before=None, swapped_by: int | None = None) -> list[str]:
+    """The hero's choices, from the API's Situation (one definition of what is allowed)."""
+    from ..situation import make_situation
 
-    # Steps 1-2: deal the unknown cards, redraw from the same stream until the
-    # earlier seats agree with what the hero has seen.
-    unknown = unknown_cards(rules, hand, trump_card)
+    return make_situation(list(hand), trump_card, players, seat, rules, 0, knocked, before, swapped_by).choices()
+
+
+def simulate_sample(rules: RuleSet, players: int, seat: int, hand, trump_card: int, policy: Policy, plan,
+                    card_play: str, passes: int = 0, knocked: bool = False, swapped_by: int | None = None,
+                    seed: int = 0, index: int = 0, choices=None):
+    """(tries, weight, {choice: (score change, tricks or code, contested, round-one caller or -1)}) of one sample.
+
+    ``plan``: the conditioning plan (``rumbaodds.conditioning.make_plan``); ``choices``: names, default all.
+    """
+    if card_play not in POLICIES:
+        raise ValueError(f"unknown play policy {card_play!r} (use {' or '.join(POLICIES)})")
+    hand = list(hand)
+    swapper = -1 if swapped_by is None else swapped_by
+    if choices is None:
+        from ..conditioning import WORD_NAMES
+
+        before = [WORD_NAMES[int(w)] for w in plan.words[:seat]]
+        choices = hero_choices(rules, players, seat, hand, trump_card, knocked, before, swapped_by)
+    sit = Situation(rules, players, seat, trump_card, policy, knocked)
+    two = two_of_trump(trump_card)
+    known = set(hand) | {trump_card} | ({two} if swapper >= 0 else set())
+    unknown = [c for c in rules.deck if c not in known]  # U, in deck order
     stream = Stream(seed, index)
-    for tries in range(1, MAX_TRIES + 1):
-        shuffled = list(unknown)  # every try shuffles U from deck order
-        shuffle(shuffled, stream)
-        hands, stock = deal_opponents(shuffled, players, seat, hand, rules.hand_size)
-        earlier = earlier_words(sit, hands, before)
-        if earlier is not None:
-            break
-    else:
-        raise ValueError(
-            f"no deal out of {MAX_TRIES} agrees with what the hero has seen: the situation is (almost) "
-            f"impossible under the opponent model {model.name!r}"
-        )
-    # Step 2b: rename the side suits by an order drawn for this deal, so that
-    # the card play's fixed C < D < H < S tie-break favours no side suit.
+
+    # Steps 1-2: the earlier seats as the hero saw them, then the rest of the shuffle.
+    earlier = deal_earlier_seats(rules, players, seat, unknown, trump_card, policy, plan, knocked, swapper, stream)
+    hands = earlier.hands + [set(hand)]
+    rest = list(earlier.rest)
+    for _s in range(seat + 1, players):
+        hands.append(set(rest[:rules.hand_size]))
+        rest = rest[rules.hand_size:]
+    stock = rest
+    numbers = earlier.numbers + [[0.0] * 4] + [four_numbers(stream) for _ in range(seat + 1, players)]
+    # Step 2b: rename the side suits by an order drawn for this deal.
     orders = side_suit_orders(rules, sit.trump)
     rename = orders[stream.below(len(orders))]
     hands = [{renamed(c, rename) for c in h} for h in hands]
     stock = [renamed(c, rename) for c in stock]
-    hand = [renamed(c, rename) for c in hand]
     saved_state = stream.state
 
-    table_card = trump_card
-    if knocked:
-        # The knocking dealer takes the turned card for his weakest card if it is stronger [D-3].
-        hands[sit.dealer] = set(hands[sit.dealer])
+    table_card: int | None = two if swapper >= 0 else trump_card
+    if knocked:  # the knocking dealer takes the turned card for his weakest card if it is stronger [D-3]
         table_card = knocker_takes_turned_card(hands[sit.dealer], trump_card, sit.trump)
+    if sit.may_swap(hands[seat], table_card):  # step 3: the hero swaps the two of trump before he speaks
+        hands[seat].remove(two)
+        hands[seat].add(trump_card)
+        table_card = two
 
-    results: dict[str, tuple[int, int, bool]] = {}
+    results = {}
     for choice in choices:
+        if choice == THROW_IN:  # [D-4]: void, nobody's pass
+            results[choice] = (0, VOID, False, -1)
+            continue
         my_hands = [set(h) for h in hands]
-        my_table = table_card
-        if not knocked:  # step 3: the hero swaps the two of trump before he speaks
-            my_hands[seat], my_table = hero_hand_after_swap(rules, hand, trump_card)
-        if choice.startswith(PLAY):
-            hero_word, discards = PLAY, int(choice[len(PLAY):])
-        else:
-            hero_word, discards = choice, 0
-        spoken = speak(sit, my_hands, earlier, hero_word, my_table)
-        outcome = finish_hand(sit, my_hands, spoken, stock, discards, saved_state, policy, passes)
+        word, discards = (PLAY, int(choice[len(PLAY):])) if choice.startswith(PLAY) else (choice, 0)
+        spoken = speak(sit, my_hands, earlier.words, numbers, word, table_card, earlier.rumba_seat)
+        caller = spoken.called if sit.rumba_first and not spoken.void and spoken.called is not None else -1
+        outcome = finish_hand(sit, my_hands, spoken, stock, discards, numbers, saved_state, card_play, passes)
         if spoken.void:  # a throw-in after he spoke: reported apart from "no tricks played"
             outcome = (outcome[0], VOID, outcome[2])
-        elif hero_word == RUMBA and spoken.rumba_seat != seat:  # his Rumba was not allowed: he plays alone
+        elif word == RUMBA and spoken.called == seat and spoken.rumba_seat != seat:  # refused: he plays alone
             outcome = (outcome[0], LONE_PLAY, outcome[2])
-        results[choice] = outcome
-    return tries, results
+        results[choice] = (*outcome, caller)
+    return earlier.tries, earlier.weight, results
 
 
-def simulate_knock_sample(rules: RuleSet, players: int, trump_card: int, model: OpponentModel, policy: str,
+def simulate_knock_sample(rules: RuleSet, players: int, trump_card: int, policy: Policy, card_play: str,
                           seed: int = 0, index: int = 0) -> tuple[int, int, bool]:
     """(score change, tricks or -1, contested) of the dealer who knocks blind, sample ``index``."""
     if not rules.knock:
         raise ValueError(f"rule set {rules.name!r} has no knock")
     rules.check_players(players)
     rules.check_cards([trump_card])
-    if policy not in POLICIES:
-        raise ValueError(f"unknown play policy {policy!r} (use {' or '.join(POLICIES)})")
     dealer = players - 1
-    # The hero sees nothing before knocking: one try, no conditioning.
+    # The hero sees nothing before knocking: one shuffle, no conditioning.
     shuffled = [c for c in rules.deck if c != trump_card]
     stream = Stream(seed, index)
     shuffle(shuffled, stream)
     size = rules.hand_size
-    hero_hand = set(shuffled[:size])  # the hero's hand is dealt first from the front
-    hands, stock = deal_opponents(shuffled[size:], players, dealer, hero_hand, size)
-    sit = Situation(rules, players, dealer, trump_card, model, knocked=True)
+    hero_hand = set(shuffled[:size])  # the dealer's hand is dealt first from the front
+    hands = [set(shuffled[size * (s + 1):size * (s + 2)]) for s in range(dealer)] + [hero_hand]
+    stock = shuffled[size * players:]
+    numbers = [four_numbers(stream) for _ in range(dealer)] + [[0.0] * 4]
+    sit = Situation(rules, players, dealer, trump_card, policy, knocked=True)
     table_card = knocker_takes_turned_card(hands[dealer], trump_card, sit.trump)
-    words = [sit.answers_knock(hands[s]) for s in range(dealer)] + [RUMBA]
-    spoken = Speaking(words, dealer, False, table_card)
-    return finish_hand(sit, hands, spoken, stock, 0, stream.state, policy, 0)
+    codes: list[int] = []
+    for s in range(dealer):  # everybody else joins or not, in seat order (the knock context)
+        turn = turn_of(s, codes, dealer, True, sit.jack_forces_play, rules)
+        codes.append(pick(row(policy, s, turn.ctx, sit.score(hands[s], s), turn.pass_ok, False), numbers[s][1]))
+    spoken = Speaking(_names(codes) + [RUMBA], dealer, False, table_card)
+    return finish_hand(sit, hands, spoken, stock, 0, numbers, stream.state, card_play, 0)
 
 
 __all__ = [
@@ -753,5 +611,5 @@ __all__ = [
     "expert_card",
     "speak",
     "exchange",
-    "MAX_TRIES",
+    "leader_of",
 ]

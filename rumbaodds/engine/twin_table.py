@@ -1,9 +1,9 @@
 """Plain-Python twin of the adaptive table kernel (``table.table_cells``), written for clarity.
 
 One cell at a time: draw the samples of each round with ``hand.ask_batch``
-(the same streams ``c * max_samples + i`` the kernel uses), keep every score,
-and compute the weighted statistics directly from their definitions instead
-of from running sums. tests/test_tables_adaptive.py checks that the kernel
+(the same streams ``c * max_samples + i`` the kernel uses), keep every score
+and importance weight, and compute the weighted statistics directly from
+their definitions instead of from running sums. tests/test_tables_adaptive.py checks that the kernel
 gives the same numbers.
 """
 
@@ -29,31 +29,40 @@ def weighted_mean_and_variance(x: np.ndarray, w: np.ndarray) -> tuple[float, flo
     return mean, float(np.sum(w * w * (x - mean) ** 2) / np.sum(w) ** 2 * n / (n - 1))
 
 
-def table_cell(rules, players: int, opponents, policy: int, hero_mask: int, trump_card: int, seat: int, seed: int,
+def table_cell(rules, players: int, opponents, play: str, hero_mask: int, trump_card: int, seat: int, seed: int,
                cell: int, min_samples: int, max_samples: int, precision: float, z_stop: float,
                growth: float = 2.0) -> dict:
-    """Everything the kernel reports for one cell (global index ``cell``), computed the slow, plain way."""
+    """Everything the kernel reports for one cell (global index ``cell``), computed the slow, plain way.
+
+    The conditioning plan is the one ``ask`` would use for this hand with nothing known of the earlier seats
+    (``analysis.Job``), so the test also checks that the table asks the question ``ask`` answers.
+    """
+    from ..analysis import POLICIES, Job
+    from ..cards import format_card
+    from ..situation import make_situation
+
+    hand_text = " ".join(format_card(c) for c in range(64) if (hero_mask >> c) & 1)
+    job = Job.of(make_situation(hand_text, format_card(trump_card), players, seat, rules), opponents, play)
     k = rules.exchange_limit
     choices = np.array([hand.C_RUMBA, hand.C_PASS] + [hand.C_PLAY + j for j in range(k + 1)], dtype=np.int64)
-    unknown = np.array([c for c in rules.deck if c != trump_card and not (hero_mask >> c) & 1], dtype=np.int64)
-    before = np.full(max(1, seat), -1, dtype=np.int64)
-    penalised = max(0, rules.sit_out_limit - 1)
+    penalised = max(0, rules.sit_out_limit - 1)  # every choice is simulated as if this pass reached the limit
+    args = job.args()[:9] + (POLICIES[play], penalised, False, -1, choices)
     columns = []  # per sample: pass 0, penalised pass, rumba, play0..K
+    weights = []
     tricks = []
     tries = 0
     target = min_samples
     while True:
         start = cell * max_samples + len(columns)
-        results, t = hand.ask_batch(np.uint64(rules.deck_mask), unknown, np.uint64(hero_mask), trump_card, players,
-                                    seat, hand.rules_array(rules), opponents.as_array(), policy, penalised, False,
-                                    before, choices, np.uint64(seed), start, target - len(columns))
+        results, t, w = hand.ask_batch(*args, np.uint64(seed), start, target - len(columns))
         assert (t > 0).all(), "an impossible cell"
         tries += int(t.sum())
+        weights += list(w)
         for row in results.astype(np.int64):
             columns.append([0, row[1, 0], row[0, 0]] + [row[2 + j, 0] for j in range(k + 1)])
             tricks.append(row[0, 1])
         x = np.array(columns, dtype=np.float64)
-        w = np.ones(len(x))  # importance weights: 1 until ask_sample yields them
+        w = np.array(weights)
         means, halves = [], []
         for c in range(x.shape[1]):
             m, v = weighted_mean_and_variance(x[:, c], w)
@@ -75,7 +84,9 @@ def table_cell(rules, players: int, opponents, policy: int, hero_mask: int, trum
             continue
         break
     tricks = np.array(tricks)
-    success = (tricks == hand.NO_TRICKS) | (tricks >= rules.rumba_min_tricks)
+    played = (tricks != hand.VOID) & (tricks != hand.LONE_PLAY)
+    success = played & ((tricks == hand.NO_TRICKS) | (tricks >= rules.rumba_min_tricks))
     return {"means": np.array(means), "halves": np.array(halves), "best": best, "runner": runner,
             "margin": margin, "margin_half": Z95 * math.sqrt(margin_var), "samples": len(x), "stop": stop,
-            "tries": tries / len(x), "ess": float(w.sum() ** 2 / (w * w).sum()), "p_success": float(success.mean())}
+            "tries": tries / len(x), "ess": float(w.sum() ** 2 / (w * w).sum()),
+            "p_success": float((w * success).sum() / (w * played).sum()) if played.any() else 0.0}

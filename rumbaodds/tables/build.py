@@ -51,6 +51,8 @@ from ..engine.table import (
     COL_PLAY,
     COL_RUMBA,
     P_LONE_PLAY,
+    P_PLAYED,
+    P_PLAYED_W2,
     P_SUCCESS,
     P_TRICKS,
     P_UNCONTESTED,
@@ -102,9 +104,25 @@ def cells_of(spec: TableSpec, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]
 
 
 # -- one chunk -----------------------------------------------------------------------------
+@functools.lru_cache(maxsize=8)
+def opponents_of(spec: TableSpec):
+    """(the others' policy, per trump rank the two of trump no earlier seat can hold or -1) of a table."""
+    from ..conditioning import excluded_card
+
+    rules = spec.rules
+    policy = spec.opponents.policy(rules, spec.players)
+    trump_suit = enumerate_trump_rank_pairs(rules).classes.trump_suit
+    excluded = np.full(16, -1, dtype=np.int64)
+    for r in rules.ranks:  # he would have swapped it [D-9]; the kernel drops it where the hero holds the two
+        excluded[RANKS.index(r)] = excluded_card(rules, (), trump_suit * 16 + RANKS.index(r), False, -1,
+                                                 policy.swaps_two)
+    return policy, excluded
+
+
 def simulate_cells(spec: TableSpec, seats: np.ndarray, pair_rows: np.ndarray, first_cell: int):
     """The kernel on cells ``first_cell ..`` (seat, pair row): its raw per-cell results."""
     rules = spec.rules
+    policy, excluded = opponents_of(spec)
     pairs = enumerate_trump_rank_pairs(rules)
     class_rows = pairs.class_rows[pair_rows]
     hands = pairs.classes.hands[class_rows].astype(np.uint64)
@@ -113,10 +131,9 @@ def simulate_cells(spec: TableSpec, seats: np.ndarray, pair_rows: np.ndarray, fi
     precision = spec.precision if spec.adaptive else 0.0
     return table_cells(np.uint64(rules.deck_mask), rules.deck_array(), hands, trump_cards,
                        np.ascontiguousarray(seats, dtype=np.int64), spec.players, hand_kernel.rules_array(rules),
-                       spec.opponents.as_array(), POLICIES[spec.play], max(0, rules.sit_out_limit - 1),
+                       policy.as_tuple(), POLICIES[spec.play], max(0, rules.sit_out_limit - 1),
                        rules.exchange_limit, np.uint64(spec.seed), first_cell, lo, hi, spec.growth, precision,
-                       spec.z_stop(),
-                       rules.rumba_min_tricks)
+                       spec.z_stop(), rules.rumba_min_tricks, excluded)
 
 
 def _hand_points(hands: np.ndarray, rules: RuleSet, trump: int) -> np.ndarray:
@@ -171,8 +188,11 @@ def chunk_frame(spec: TableSpec, seats: np.ndarray, pair_rows: np.ndarray, first
     frame["ev_pass_penalised_half"] = halves[:, COL_PASS_PENALISED]
     frame["ev_rumba"] = means[:, COL_RUMBA]
     frame["ev_rumba_half"] = halves[:, COL_RUMBA]
-    p = shares[:, P_SUCCESS]
-    low, high = wilson(p, ess)
+    # p_success: made + uncontested over the Rumbas played (not voided, not refused), as ask reports it; its
+    # Wilson interval counts the effective sample size of the played ones
+    played = shares[:, P_PLAYED]
+    p = np.divide(shares[:, P_SUCCESS], played, out=np.zeros_like(played), where=played > 0)
+    low, high = wilson(p, shares[:, P_PLAYED_W2])
     frame["p_success"] = p
     frame["p_success_low"] = low
     frame["p_success_high"] = high
@@ -180,6 +200,8 @@ def chunk_frame(spec: TableSpec, seats: np.ndarray, pair_rows: np.ndarray, first
     frame["p_void"] = shares[:, P_VOID]  # a later throw-in voided the called Rumba
     frame["p_lone_play"] = shares[:, P_LONE_PLAY]  # the Rumba was not allowed: he plays alone
     tricks = shares[:, P_TRICKS:]
+    frame["p_made"] = tricks[:, rules.rumba_min_tricks:].sum(axis=1)  # shares of all deals
+    frame["p_lost"] = tricks.sum(axis=1) - frame["p_made"].to_numpy()
     contested = tricks.sum(axis=1, keepdims=True)
     tricks = np.divide(tricks, contested, out=np.zeros_like(tricks), where=contested > 0)
     for t in range(6):

@@ -25,6 +25,7 @@ from ..cards import mask_of
 from ..engine import NUMBERS_DIGEST
 from ..handclasses import canonical_hand, enumerate_trump_rank_pairs
 from ..models import OpponentModel
+from ..results import RumbaOutcomes
 from ..rules import RuleSet
 from ..stats import Estimate
 from .spec import TableError
@@ -111,7 +112,8 @@ def manifest_matches(manifest: dict, rules: RuleSet, players: int, opponents: Op
 def matches(manifest: dict, situation: Situation, opponents: OpponentModel, play: str) -> bool:
     """Would this table's numbers be the answer to ``situation``?"""
     return (manifest_matches(manifest, situation.rules, situation.players, opponents, play)
-            and not situation.dealer_knocked and all(w == "-" for w in situation.before))
+            and not situation.dealer_knocked and situation.swapped_by is None
+            and all(w == "-" for w in situation.before))
 
 
 def table_hand(situation: Situation) -> tuple[int, int]:
@@ -217,8 +219,8 @@ def answer_from_table(table: Table, situation: Situation, opponents: OpponentMod
                 name, est(row["ev_rumba"], row["ev_rumba_half"]),
                 p_success=Estimate(float(row["p_success"]), float(row["p_success_low"]), float(row["p_success_high"]),
                                    n),
-                p_uncontested=float(row["p_uncontested"]), p_void=float(row["p_void"]),
-                p_lone_play=float(row["p_lone_play"]),
+                outcomes=RumbaOutcomes(float(row["p_made"]), float(row["p_lost"]), float(row["p_uncontested"]),
+                                       float(row["p_void"]), float(row["p_lone_play"])),
                 tricks=tuple(float(row[f"tricks_{t}"]) for t in range(6)))
         else:
             k = int(name[4:])

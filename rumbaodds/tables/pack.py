@@ -200,8 +200,8 @@ def answer_from_packed(packed: PackedTable, situation: Situation, opponents: Opp
     for name in situation.choices():
         if name in ("pass", "throw-in"):
             options[name] = ChoiceResult(name, known["pass"])
-        elif name == "rumba" and "rumba" in known:
-            options[name] = ChoiceResult(name, known["rumba"], p_success=p_success)
+        elif name == "rumba" and "rumba" in known:  # its success probability is in ``meta`` (no outcomes kept)
+            options[name] = ChoiceResult(name, known["rumba"])
         elif name == f"play{k}" and "play" in known:
             options[name] = ChoiceResult(name, known["play"], discard=discard)
     result = AskResult(situation, opponents, play, int(packed.manifest["seed"]), n, None, options, best, runner,

@@ -1,0 +1,74 @@
+"""`rumbaodds serve`: the question of `rumbaodds ask` on a local web page, and as JSON for scripts."""
+
+from __future__ import annotations
+
+import logging
+import signal
+
+import click
+
+from ..models import MODELS, ModelError, get_model
+from ..rules import PRESETS, get_rules
+from . import UserError, friendly_errors, main
+
+
+def _stop(signum, frame):
+    raise KeyboardInterrupt
+
+
+def _named(items, presets, what: str) -> dict:
+    out = {}
+    for item in items:
+        name = item.name.lower()
+        if name in presets or name in out:
+            raise UserError(f"{what} {item.name!r} is named like another one: give it its own name = \"...\"")
+        out[name] = item
+    return out
+
+
+@main.command()
+@click.option("--port", type=int, default=8000, show_default=True, help="Port to listen on (0: any free port).")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on; 0.0.0.0 lets other machines of the network use the page.")
+@click.option("--tables", "tables_root", type=click.Path(), default="tables", show_default=True,
+              help="Answer instantly from a built table here when one covers the question (like `ask`).")
+@click.option("--rules", "rule_files", multiple=True, type=click.Path(dir_okay=False),
+              help="A house-rule TOML file to offer on the page besides swiss and flemish (repeatable).")
+@click.option("--opponents", "model_files", multiple=True, type=click.Path(dir_okay=False),
+              help="An opponent-model TOML file to offer on the page (repeatable).")
+@click.option("-v", "--verbose", is_flag=True, help="Log every request.")
+@friendly_errors
+def serve(port, host, tables_root, rule_files, model_files, verbose):
+    """A local web page: tap your cards, see every choice with its expected score change.
+
+    The page and GET /api/ask?hand=HA+HK+HQ+S6+C7&trump=H9&players=5&seat=2
+    (parameters named like `rumbaodds ask`'s options: rules, before, opponents,
+    play, samples, precision, seed, passes_in_a_row, dealer_knocked, simulate)
+    answer exactly like `rumbaodds ask --json`: from a table when one covers
+    the question, else by simulation. The kernels compile in the background at
+    start (about 20 s the first time, then cached).
+    """
+    from ..web.app import App
+    from ..web.server import make_server
+
+    logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO, format="rumbaodds serve: %(message)s")
+    try:
+        models = _named([get_model(f) for f in model_files], MODELS, "opponent model")
+    except ModelError as exc:
+        raise UserError(str(exc)) from None
+    app = App(tables_root, _named([get_rules(f) for f in rule_files], PRESETS, "rule set"), models)
+    try:
+        server = make_server(app, host, port)
+    except OSError as exc:
+        raise UserError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    signal.signal(signal.SIGTERM, _stop)  # `kill` stops it like Ctrl-C
+    app.start_warmup()
+    click.echo(f"rumbaodds serve: {server.url}  (Ctrl-C stops it; the simulator warms up in the background)")
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        click.echo(f"rumbaodds serve: listening on {host}: other machines can use the page", err=True)
+    try:
+        server.serve_forever(poll_interval=0.2)
+    except KeyboardInterrupt:
+        click.echo("rumbaodds serve: stopped", err=True)
+    finally:
+        server.server_close()

@@ -1,0 +1,173 @@
+"""Opponent policies as the kernels see them: probabilities by seat, context and hand score.
+
+A :class:`Policy` is the array form of any opponent model (docs/SIMULATION.md
+"Opponent policies"): the named threshold models of :mod:`.models` become
+deterministic policies here, and solved (mixed) strategies are policies too,
+so every command runs every kind of opponent through one engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .cards import RANKS
+from .engine import policy as P
+
+
+@dataclass(frozen=True)
+class Policy:
+    """Kernel arrays of an opponent policy for one rule set and player count."""
+
+    name: str
+    players: int
+    ints: np.ndarray  # int64[P_SIZE]
+    values: np.ndarray  # int64[n, 2, 16]: each seat's card score by (is trump, ranks below the top)
+    words: np.ndarray  # float64[n, NCTX, NSCORE, 3]
+    throws: np.ndarray  # float64[n, NCTX, NSCORE]
+    exchanges: np.ndarray  # float64[n, NCTX, NSCORE, 6]
+    meta: dict = field(default_factory=dict, compare=False)
+
+    def as_tuple(self) -> tuple:
+        return (self.ints, self.values, self.words, self.throws, self.exchanges)
+
+    @property
+    def swaps_two(self) -> bool:
+        return bool(self.ints[P.P_SWAP])
+
+    @property
+    def deterministic(self) -> bool:
+        """Every probability 0 or 1 (exact enumeration needs no decision numbers)."""
+        arrays = [self.words, self.throws]
+        if self.ints[P.P_EXCHANGE_MODE] == P.EXCHANGE_BY_TABLE:
+            arrays.append(self.exchanges)
+        return all(bool(np.all((a == 0.0) | (a == 1.0))) for a in arrays)
+
+    def card_score(self, card: int, trump: int, top: int, seat: int = 0) -> int:
+        distance = top - card % 16
+        if not 0 <= distance <= 15:
+            return 0
+        return int(self.values[seat, 1 if card // 16 == trump else 0, distance])
+
+    def score(self, cards, trump: int, top: int, seat: int = 0) -> int:
+        return min(sum(self.card_score(c, trump, top, seat) for c in cards), P.NSCORE - 1)
+
+    def with_seat(self, seat: int, other: Policy) -> Policy:
+        """This policy with seat ``seat`` playing ``other``'s policy (a mixed table)."""
+        if other.players != self.players:
+            raise ValueError(f"policy {other.name!r} is for {other.players} players, not {self.players}")
+        if self.ints[P.P_EXCHANGE_MODE] != other.ints[P.P_EXCHANGE_MODE] or \
+                self.ints[P.P_DISCARD_BELOW] != other.ints[P.P_DISCARD_BELOW]:
+            other = other.as_table_exchange()
+            base = self.as_table_exchange()
+        else:
+            base = self
+        arrays = [a.copy() for a in (base.values, base.words, base.throws, base.exchanges)]
+        for a, b in zip(arrays, (other.values, other.words, other.throws, other.exchanges)):
+            a[seat] = b[seat]
+        ints = base.ints.copy()
+        ints[P.P_CONTEXT_FREE] = 0
+        ints[P.P_SWAP] = int(base.swaps_two or other.swaps_two)
+        return Policy(f"{self.name}+{seat}={other.name}", self.players, ints, *arrays,
+                      {"kind": "mixed", "seats": {**self.meta.get("seats", {}), str(seat): other.name}})
+
+    def as_table_exchange(self) -> Policy:
+        """The same decisions with the exchange as a table (the keep rule spelled out per score is not exact:
+        a hand's discard count under the keep rule depends on more than its score, so this is refused)."""
+        if self.ints[P.P_EXCHANGE_MODE] == P.EXCHANGE_BY_TABLE:
+            return self
+        raise ValueError("seats of a mixed table must exchange alike; a named model cannot sit at a table whose "
+                         "other seats exchange by a solved table")
+
+
+def keep_value_table() -> np.ndarray:
+    """Keep values (docs/SIMULATION.md) by (is trump, ranks below the top): trumps 2 + max(0, 4 - d), side A 3, K 1."""
+    values = np.zeros((2, 16), dtype=np.int64)
+    for d in range(16):
+        values[1, d] = 2 + max(0, 4 - d)
+        values[0, d] = 3 if d == 0 else 1 if d == 1 else 0
+    return values
+
+
+def named_policy(model, rules, players: int) -> Policy:
+    """A threshold model (``models.OpponentModel``) as a deterministic policy, the same for every seat."""
+    scores = np.arange(P.NSCORE)
+    words = np.zeros((players, P.NCTX, P.NSCORE, 3))
+    open_row = np.zeros((P.NSCORE, 3))
+    open_row[scores >= model.rumba_points, P.W_RUMBA] = 1.0
+    plays = (scores >= model.play_points) & (scores < model.rumba_points)
+    open_row[plays, P.W_PLAY] = 1.0
+    open_row[(scores < model.play_points) & (scores < model.rumba_points), P.W_PASS] = 1.0
+
+    def join_row(threshold: int) -> np.ndarray:
+        row = np.zeros((P.NSCORE, 3))
+        row[scores >= threshold, P.W_PLAY] = 1.0
+        row[scores < threshold, P.W_PASS] = 1.0
+        return row
+
+    round1 = np.zeros((P.NSCORE, 3))
+    round1[scores >= model.rumba_points, P.W_RUMBA] = 1.0
+    round1[scores < model.rumba_points, P.W_PASS] = 1.0
+    for ctx in range(P.CTX_OPEN, P.CTX_RUMBA):
+        words[:, ctx] = open_row
+    for ctx in range(P.CTX_RUMBA, P.CTX_KNOCK):
+        words[:, ctx] = join_row(model.join_points)
+    for ctx in range(P.CTX_KNOCK, P.CTX_ROUND1):
+        words[:, ctx] = join_row(model.join_knock_points)
+    words[:, P.CTX_ROUND1] = round1
+    throws = np.full((players, P.NCTX, P.NSCORE), 1.0 if model.throw_in else 0.0)
+    ints = np.zeros(P.P_SIZE, dtype=np.int64)
+    ints[P.P_EXCHANGE_MODE] = P.EXCHANGE_BY_KEEP
+    ints[P.P_DISCARD_BELOW] = model.discard_below
+    ints[P.P_SWAP] = int(model.swap_two)
+    ints[P.P_CONTEXT_FREE] = 1
+    exchanges = np.zeros((players, P.NCTX, P.NSCORE, 6))
+    exchanges[..., 0] = 1.0
+    values = np.repeat(keep_value_table()[None], players, axis=0)
+    return Policy(model.name, players, ints, values, words, throws, exchanges,
+                  {"kind": "thresholds", "model": model.to_dict(), "top": RANKS.index(rules.ranks[-1])})
+
+
+def scripted_policy(players: int, words: list[str], discards: list[int], swap_two: bool = True,
+                    name: str = "scripted") -> Policy:
+    """Every seat says its given word (pass, play, rumba or throw-in) whatever its cards, and exchanges its given
+    number of cards: the golden whole hands (tests/golden/) replay through the engine with this."""
+    table = np.zeros((players, P.NCTX, P.NSCORE, 3))
+    throws = np.zeros((players, P.NCTX, P.NSCORE))
+    exchanges = np.zeros((players, P.NCTX, P.NSCORE, 6))
+    codes = {"pass": P.W_PASS, "play": P.W_PLAY, "rumba": P.W_RUMBA, "throw-in": P.W_PASS}
+    for s, word in enumerate(words):
+        table[s, :, :, codes[word]] = 1.0
+        throws[s] = 1.0 if word == "throw-in" else 0.0
+        exchanges[s, ..., discards[s]] = 1.0
+    ints = np.zeros(P.P_SIZE, dtype=np.int64)
+    ints[P.P_EXCHANGE_MODE] = P.EXCHANGE_BY_TABLE
+    ints[P.P_SWAP] = int(swap_two)
+    values = np.repeat(keep_value_table()[None], players, axis=0)
+    return Policy(name, players, ints, values, table, throws, exchanges, {"kind": "scripted"})
+
+
+def describe(opponents) -> str:
+    """One line saying how these opponents decide (a Policy or a named model)."""
+    from .models import OpponentModel, points_text
+
+    if isinstance(opponents, OpponentModel):
+        return points_text(opponents)
+    if opponents.meta.get("kind") == "thresholds":
+        return points_text(OpponentModel(**opponents.meta["model"]))
+    return opponents.meta.get("description", opponents.name)
+
+
+def opponent_policy(spec, rules, players: int) -> Policy:
+    """The policy of ``spec``: a Policy, an OpponentModel, a model name or a TOML file (models.get_model)."""
+    if isinstance(spec, Policy):
+        if spec.players != players:
+            raise ValueError(f"policy {spec.name!r} is for {spec.players} players, not {players}")
+        return spec
+    from .models import get_model
+
+    return named_policy(get_model(spec), rules, players)
+
+
+__all__ = ["Policy", "named_policy", "scripted_policy", "keep_value_table", "opponent_policy", "describe"]

@@ -1,0 +1,113 @@
+"""The query string of ``/api/ask`` and ``/api/jobs``: named like ``rumbaodds ask``'s options, checked here.
+
+Only the form of each value (a whole number, a yes/no, a known name) is
+checked here; everything about the game (cards, seats, earlier words) is
+checked by :func:`rumbaodds.analysis.make_situation`, so the page gives the
+command line's own one-line messages. Rule sets and opponent models are
+chosen by name only (a page must not open files by path); house-rule files
+are named to ``rumbaodds serve --rules FILE`` instead.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from .. import analysis
+from ..models import OpponentModel
+from ..rules import RuleSet
+
+
+class ParamError(ValueError):
+    """A query parameter that cannot be read: answered with HTTP 400 and this message."""
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str  # the option of `rumbaodds ask`, with _ for -
+    kind: str  # text, int, float, flag
+    required: bool = False
+    example: str = ""
+
+
+PARAMS: tuple[Param, ...] = (
+    Param("hand", "text", True, "HA+HK+HQ+S6+C7"),
+    Param("trump", "text", True, "H9"),
+    Param("players", "int", True, "5"),
+    Param("seat", "int", True, "2"),
+    Param("rules", "text"),
+    Param("passes_in_a_row", "int"),
+    Param("before", "text"),
+    Param("dealer_knocked", "flag"),
+    Param("opponents", "text"),
+    Param("play", "text"),
+    Param("samples", "int"),
+    Param("precision", "float"),
+    Param("seed", "int"),
+    Param("simulate", "flag"),
+)
+BY_NAME = {p.name: p for p in PARAMS}
+TRUE = {"1", "true", "yes", "on"}
+FALSE = {"0", "false", "no", "off"}
+
+
+def _convert(param: Param, text: str):
+    if param.kind == "text":
+        return text
+    if param.kind == "flag":
+        if text.lower() in TRUE:
+            return True
+        if text.lower() in FALSE:
+            return False
+        raise ParamError(f"{param.name}: {text!r} is not a yes/no value (use 1 or 0)")
+    try:
+        value = int(text) if param.kind == "int" else float(text)
+    except ValueError:
+        kind = "a whole number" if param.kind == "int" else "a number"
+        raise ParamError(f"{param.name}: {text!r} is not {kind}") from None
+    if param.kind == "float" and not math.isfinite(value):
+        raise ParamError(f"{param.name}: {text!r} is not a finite number")
+    return value
+
+
+def _pick(name: str, table: Mapping, what: str, option: str):
+    key = name.strip().lower()
+    if key not in table:
+        raise ParamError(f"unknown {what} {name!r} (use {', '.join(table)}; `rumbaodds serve {option} FILE` "
+                         f"adds one from a file)")
+    return table[key]
+
+
+def parse_query(query: Mapping[str, list[str]], rule_sets: Mapping[str, RuleSet],
+                models: Mapping[str, OpponentModel]) -> dict:
+    """Keyword arguments for :func:`rumbaodds.answer.from_table` from a parsed query string.
+
+    An empty value counts as not given (a form's blank field). Raises ParamError naming the parameter.
+    """
+    values: dict = {}
+    for name, texts in query.items():
+        param = BY_NAME.get(name)
+        if param is None:
+            raise ParamError(f"unknown parameter {name!r} (known: {', '.join(BY_NAME)})")
+        if len(texts) > 1:
+            raise ParamError(f"parameter {name!r} given {len(texts)} times")
+        text = texts[0].strip()
+        if text:
+            values[name] = _convert(param, text)
+    for param in PARAMS:
+        if param.required and param.name not in values:
+            raise ParamError(f"missing parameter {param.name!r} (e.g. {param.name}={param.example})")
+    values["rules"] = _pick(values.get("rules", "swiss"), rule_sets, "rule set", "--rules")
+    values["opponents"] = _pick(values.get("opponents", "default"), models, "opponent model", "--opponents")
+    if values.get("samples") is not None and values["samples"] > analysis.MAX_SAMPLES:
+        raise ParamError(f"samples: at most {analysis.MAX_SAMPLES:,} from the page (use `rumbaodds ask` for "
+                         f"longer runs)")
+    if values.get("samples") is not None and values.get("precision") is not None:
+        raise ParamError("give --samples or --precision, not both")
+    return values
+
+
+def ask_arguments(values: dict) -> dict:
+    """The subset of :func:`parse_query`'s values that :func:`rumbaodds.analysis.ask` takes."""
+    return {k: v for k, v in values.items() if k != "simulate"}
