@@ -8,7 +8,7 @@ import time
 
 import numba
 
-from . import bench_dd, bench_greedy, bench_hand, bench_play, bench_tables
+from . import bench_dd, bench_greedy, bench_hand, bench_play, bench_rummy, bench_tables
 
 
 def main() -> None:
@@ -22,6 +22,7 @@ def main() -> None:
     bench_hand.main(args.quick)
     bench_play.main(args.quick)
     bench_tables.main(args.quick)
+    bench_rummy.main(args.quick)
     print("\nThe whole swiss 5-player table: python -m benchmarks.bench_tables --full (about an hour)")
 
 

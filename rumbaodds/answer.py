@@ -28,7 +28,8 @@ def table_allowed(samples, precision, seed, simulate: bool = False) -> bool:
 def from_table(hand, trump, players: int, seat: int, rules="swiss", passes_in_a_row: int = 0,
                dealer_knocked: bool = False, before=None, opponents="default", play: str = "expert",
                samples: int | None = None, precision: float | None = None, seed: int | None = None,
-               tables_root="tables", simulate: bool = False, swapped_by: int | None = None) -> analysis.AskResult | None:
+               tables_root="tables", simulate: bool = False,
+               swapped_by: int | None = None) -> analysis.AskResult | None:
     """The table's answer when a table under ``tables_root`` covers the question, else None (then simulate).
 
     Bad input raises the API's own errors (CardError, RulesError, ModelError), checked before any table is read.

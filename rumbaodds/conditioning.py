@@ -40,7 +40,7 @@ class Plan:
     hard: np.ndarray  # int64[n]
     stretched: np.ndarray  # int64[n]
     stretch: np.ndarray  # float64[n, NSCORE]
-    excluded: np.ndarray  # int64[1]: the two of trump when earlier seats would have swapped it, else -1
+    excluded: np.ndarray  # int64[n]: per seat, the two of trump when he would have swapped it, else -1
     base_z: tuple[float, ...]  # P(a random hand of the cards left says his words), per earlier seat
 
     def as_tuple(self) -> tuple:
@@ -117,7 +117,8 @@ def make_plan(rules: RuleSet, players: int, seat: int, hand, trump_card: int, be
     two = two_of_trump(trump_card)
     known = set(hand) | {trump_card} | ({two} if swapped_by >= 0 else set())
     pool = np.array([c for c in rules.deck if c not in known], dtype=np.int64)
-    excluded = excluded_card(rules, hand, trump_card, knocked, swapped_by, policy.swaps_two)
+    excluded = np.array([excluded_card(rules, hand, trump_card, knocked, swapped_by, policy.swaps(s))
+                         for s in range(n)], dtype=np.int64)
     pol = policy.as_tuple()
     alpha = np.zeros((P.NSCORE, 2))
     base_z = []
@@ -126,7 +127,7 @@ def make_plan(rules: RuleSet, players: int, seat: int, hand, trump_card: int, be
         k = rules.hand_size - (1 if s == swapped_by else 0)
         fixed_value = policy.card_score(trump_card, trump, top, s) if s == swapped_by else 0
         fixed_high = s == swapped_by and trump_card % 16 >= below_rank
-        table, candidates = _counts(pool, excluded, k, trump, top, below_rank, policy.values[s])
+        table, candidates = _counts(pool, int(excluded[s]), k, trump, top, below_rank, policy.values[s])
         ways = math.comb(candidates, k)
         unasked = rules.speaking_order == "rumba-first" and rumba_seen and not knocked
 
@@ -162,7 +163,7 @@ def make_plan(rules: RuleSet, players: int, seat: int, hand, trump_card: int, be
         z, s = easy.pop(0)
         hard[s] = 1
         product /= z
-    return Plan(words, hard, stretched, stretch, np.array([excluded], dtype=np.int64), tuple(base_z))
+    return Plan(words, hard, stretched, stretch, excluded, tuple(base_z))
 
 
 def _stretch_row(s, words, table, fixed_value, rules, knocked, jack_forced, policy) -> np.ndarray:

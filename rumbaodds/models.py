@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-
 if TYPE_CHECKING:  # pragma: no cover
     from .policies import Policy
 

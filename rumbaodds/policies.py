@@ -22,7 +22,7 @@ class Policy:
 
     name: str
     players: int
-    ints: np.ndarray  # int64[P_SIZE]
+    ints: np.ndarray  # int64[n, P_SIZE], per seat
     values: np.ndarray  # int64[n, 2, 16]: each seat's card score by (is trump, ranks below the top)
     words: np.ndarray  # float64[n, NCTX, NSCORE, 3]
     throws: np.ndarray  # float64[n, NCTX, NSCORE]
@@ -32,15 +32,24 @@ class Policy:
     def as_tuple(self) -> tuple:
         return (self.ints, self.values, self.words, self.throws, self.exchanges)
 
-    @property
-    def swaps_two(self) -> bool:
-        return bool(self.ints[P.P_SWAP])
+    def to_dict(self) -> dict:
+        """What identifies these opponents (tables are stamped with it): name, kind and a digest of the arrays."""
+        import hashlib
+
+        digest = hashlib.sha256()
+        for a in (self.ints, self.values, self.words, self.throws, self.exchanges):
+            digest.update(np.ascontiguousarray(a).tobytes())
+        return {"name": self.name, "kind": self.meta.get("kind"), "digest": digest.hexdigest()[:16]}
+
+    def swaps(self, seat: int) -> bool:
+        """Does this seat swap the two of trump for the turned card [D-9]?"""
+        return bool(self.ints[seat, P.P_SWAP])
 
     @property
     def deterministic(self) -> bool:
         """Every probability 0 or 1 (exact enumeration needs no decision numbers)."""
         arrays = [self.words, self.throws]
-        if self.ints[P.P_EXCHANGE_MODE] == P.EXCHANGE_BY_TABLE:
+        if (self.ints[:, P.P_EXCHANGE_MODE] == P.EXCHANGE_BY_TABLE).any():
             arrays.append(self.exchanges)
         return all(bool(np.all((a == 0.0) | (a == 1.0))) for a in arrays)
 
@@ -57,28 +66,21 @@ class Policy:
         """This policy with seat ``seat`` playing ``other``'s policy (a mixed table)."""
         if other.players != self.players:
             raise ValueError(f"policy {other.name!r} is for {other.players} players, not {self.players}")
-        if self.ints[P.P_EXCHANGE_MODE] != other.ints[P.P_EXCHANGE_MODE] or \
-                self.ints[P.P_DISCARD_BELOW] != other.ints[P.P_DISCARD_BELOW]:
-            other = other.as_table_exchange()
-            base = self.as_table_exchange()
-        else:
-            base = self
-        arrays = [a.copy() for a in (base.values, base.words, base.throws, base.exchanges)]
-        for a, b in zip(arrays, (other.values, other.words, other.throws, other.exchanges)):
+        arrays = [a.copy() for a in (self.ints, self.values, self.words, self.throws, self.exchanges)]
+        for a, b in zip(arrays, (other.ints, other.values, other.words, other.throws, other.exchanges)):
             a[seat] = b[seat]
-        ints = base.ints.copy()
-        ints[P.P_CONTEXT_FREE] = 0
-        ints[P.P_SWAP] = int(base.swaps_two or other.swaps_two)
-        return Policy(f"{self.name}+{seat}={other.name}", self.players, ints, *arrays,
-                      {"kind": "mixed", "seats": {**self.meta.get("seats", {}), str(seat): other.name}})
+        arrays[0][:, P.P_CONTEXT_FREE] = int(bool(self.ints[0, P.P_CONTEXT_FREE] and other.ints[0, P.P_CONTEXT_FREE]
+                                                  and np.array_equal(self.words, other.words)))
+        return Policy(f"{self.name}+{seat}={other.name}", self.players, *arrays,
+                      {**self.meta, "kind": "mixed", "seats": {**self.meta.get("seats", {}), str(seat): other.name},
+                       "base": self.meta.get("base", self.name)})
 
-    def as_table_exchange(self) -> Policy:
-        """The same decisions with the exchange as a table (the keep rule spelled out per score is not exact:
-        a hand's discard count under the keep rule depends on more than its score, so this is refused)."""
-        if self.ints[P.P_EXCHANGE_MODE] == P.EXCHANGE_BY_TABLE:
-            return self
-        raise ValueError("seats of a mixed table must exchange alike; a named model cannot sit at a table whose "
-                         "other seats exchange by a solved table")
+    def with_values(self, seat: int, values: np.ndarray) -> Policy:
+        """The same policy with seat ``seat`` scoring hands by ``values`` (the solver's traverser)."""
+        all_values = self.values.copy()
+        all_values[seat] = values
+        return Policy(self.name, self.players, self.ints, all_values, self.words, self.throws, self.exchanges,
+                      self.meta)
 
 
 def keep_value_table() -> np.ndarray:
@@ -117,11 +119,11 @@ def named_policy(model, rules, players: int) -> Policy:
         words[:, ctx] = join_row(model.join_knock_points)
     words[:, P.CTX_ROUND1] = round1
     throws = np.full((players, P.NCTX, P.NSCORE), 1.0 if model.throw_in else 0.0)
-    ints = np.zeros(P.P_SIZE, dtype=np.int64)
-    ints[P.P_EXCHANGE_MODE] = P.EXCHANGE_BY_KEEP
-    ints[P.P_DISCARD_BELOW] = model.discard_below
-    ints[P.P_SWAP] = int(model.swap_two)
-    ints[P.P_CONTEXT_FREE] = 1
+    ints = np.zeros((players, P.P_SIZE), dtype=np.int64)
+    ints[:, P.P_EXCHANGE_MODE] = P.EXCHANGE_BY_KEEP
+    ints[:, P.P_DISCARD_BELOW] = model.discard_below
+    ints[:, P.P_SWAP] = int(model.swap_two)
+    ints[:, P.P_CONTEXT_FREE] = 1
     exchanges = np.zeros((players, P.NCTX, P.NSCORE, 6))
     exchanges[..., 0] = 1.0
     values = np.repeat(keep_value_table()[None], players, axis=0)
@@ -141,9 +143,9 @@ def scripted_policy(players: int, words: list[str], discards: list[int], swap_tw
         table[s, :, :, codes[word]] = 1.0
         throws[s] = 1.0 if word == "throw-in" else 0.0
         exchanges[s, ..., discards[s]] = 1.0
-    ints = np.zeros(P.P_SIZE, dtype=np.int64)
-    ints[P.P_EXCHANGE_MODE] = P.EXCHANGE_BY_TABLE
-    ints[P.P_SWAP] = int(swap_two)
+    ints = np.zeros((players, P.P_SIZE), dtype=np.int64)
+    ints[:, P.P_EXCHANGE_MODE] = P.EXCHANGE_BY_TABLE
+    ints[:, P.P_SWAP] = int(swap_two)
     values = np.repeat(keep_value_table()[None], players, axis=0)
     return Policy(name, players, ints, values, table, throws, exchanges, {"kind": "scripted"})
 
@@ -154,20 +156,53 @@ def describe(opponents) -> str:
 
     if isinstance(opponents, OpponentModel):
         return points_text(opponents)
-    if opponents.meta.get("kind") == "thresholds":
+    kind = opponents.meta.get("kind")
+    if kind == "thresholds":
         return points_text(OpponentModel(**opponents.meta["model"]))
+    if kind == "strategy":
+        ex = opponents.meta.get("exploitability")
+        told = f", exploitability {ex['mean']:.3f} points per hand over all seats" if ex else ""
+        return f"equilibrium (solved strategies, each seat a best response to the others{told})"
+    if kind == "mixed":
+        seats = ", ".join(f"seat {s} {name}" for s, name in sorted(opponents.meta["seats"].items()))
+        return f"{opponents.meta.get('base', opponents.name)} with {seats}"
     return opponents.meta.get("description", opponents.name)
 
 
+EQUILIBRIUM = "equilibrium"
+
+
 def opponent_policy(spec, rules, players: int) -> Policy:
-    """The policy of ``spec``: a Policy, an OpponentModel, a model name or a TOML file (models.get_model)."""
+    """The policy of ``spec``: a Policy, an OpponentModel, ``equilibrium`` (the solved strategy), a model name or
+    a TOML file (models.get_model); ``"BASE,SEAT=STYLE,..."`` seats a style at single seats (a mixed table)."""
     if isinstance(spec, Policy):
         if spec.players != players:
             raise ValueError(f"policy {spec.name!r} is for {spec.players} players, not {players}")
         return spec
-    from .models import get_model
+    from .models import ModelError, OpponentModel, get_model
 
-    return named_policy(get_model(spec), rules, players)
+    if isinstance(spec, OpponentModel):
+        return named_policy(spec, rules, players)
+    base, *seats = [part.strip() for part in str(spec).split(",")]
+    if base.lower() == EQUILIBRIUM:
+        from .strategy.store import find
+        from .strategy.tables import to_policy
+
+        solved = find(rules, players)
+        policy = to_policy(solved.strategy, solved.abstraction, meta={
+            "exploitability": solved.exploitability.get("total"), "iterations": solved.meta.get("iterations"),
+            "file": solved.path.name if solved.path else None})
+    else:
+        policy = named_policy(get_model(base), rules, players)
+    for part in seats:
+        seat, _, style = part.partition("=")
+        if not seat.strip().isdigit() or not style:
+            raise ModelError(f"--seat-model {part!r}: write SEAT=STYLE, e.g. 3=bold")
+        s = int(seat)
+        if not 0 <= s < players:
+            raise ModelError(f"--seat-model {part!r}: seat {s} does not exist with {players} players")
+        policy = policy.with_seat(s, opponent_policy(style, rules, players))
+    return policy
 
 
 __all__ = ["Policy", "named_policy", "scripted_policy", "keep_value_table", "opponent_policy", "describe"]

@@ -58,7 +58,7 @@ class Replay:
             trump = self.trump_card // 16
             self.words = [w or "pass" for w in self.expected["words"]]
             self.discards = [int(P.keep_discards(np.uint64(mask_of(h)), trump, top, self.rules.exchange_limit,
-                                                 self.policy.ints[P.P_DISCARD_BELOW])) for h in self.hands]
+                                                 self.policy.ints[0, P.P_DISCARD_BELOW])) for h in self.hands]
             self.decided = list(self.words)
         else:
             decisions = {d["seat"]: d for d in data["decisions"]}
@@ -90,7 +90,7 @@ class Replay:
         table = self.trump_card
         if self.knocked:
             table = th.knocker_takes_turned_card(hands[n - 1], self.trump_card, sit.trump)
-        if sit.may_swap(hands[0], table) and self.policy.swaps_two:
+        if sit.may_swap(hands[0], table) and self.policy.swaps(0):
             two = th.two_of_trump(self.trump_card)
             hands[0] = (hands[0] - {two}) | {self.trump_card}
             table = two

@@ -18,7 +18,7 @@ from simulate import assert_kernel_equals_twin
 from rumbaodds.analysis import Job, make_situation
 from rumbaodds.cards import RANKS, SUITS, CardError, card_id
 from rumbaodds.models import OpponentModel
-from rumbaodds.rules import RuleSet, RulesError
+from rumbaodds.rules import RulesError, RuleSet
 
 SCORE = st.integers(-10, 10)
 
@@ -38,7 +38,8 @@ def rule_sets(draw) -> RuleSet:
         max_players=max_players, start_score=draw(st.integers(1, 30)),
         follow_rule=draw(st.sampled_from(["stechzwang", "flemish"])),
         speaking_order=draw(st.sampled_from(["one-round", "rumba-first"])),
-        exchange_limit=draw(st.integers(0, hand_size)), passer_cards=draw(st.sampled_from(["stock-bottom", "put-away"])),
+        exchange_limit=draw(st.integers(0, hand_size)),
+        passer_cards=draw(st.sampled_from(["stock-bottom", "put-away"])),
         knock=draw(st.booleans()), throw_in=draw(st.booleans()), throw_in_below=draw(st.sampled_from(RANKS)),
         jack_of_trump_forces_play="J" in ranks and draw(st.booleans()),
         two_of_trump_swap="2" in ranks and draw(st.booleans()),

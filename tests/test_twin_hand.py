@@ -245,7 +245,8 @@ def test_rumba_with_model_all_is_play_greedy_with_hero_leading(players):
         assert change == (-2 * mine if mine >= 3 else 10)
 
 
-@pytest.mark.parametrize("rules, leader", [(SWISS, 3), (FLEMISH, 0), (SWISS.replace(normal_lead="first-after-dealer"), 0),
+@pytest.mark.parametrize("rules, leader", [(SWISS, 3), (FLEMISH, 0),
+                                           (SWISS.replace(normal_lead="first-after-dealer"), 0),
                                            (FLEMISH.replace(normal_lead="dealer"), 3)])
 def test_normal_game_with_model_all_lead_by_the_rule_set(rules, leader):
     """Model all, play0: nobody exchanges; the dealer leads in swiss [D-8], seat 0 in flemish (§5.7)."""

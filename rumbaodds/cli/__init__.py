@@ -62,7 +62,15 @@ def main() -> None:
 
 
 def _register() -> None:
-    from . import ask_cmd, deals_cmd, report_cmd, serve_cmd, tables_cmd  # noqa: F401  (register their commands)
+    from . import (  # noqa: F401  (register their commands)
+        ask_cmd,
+        deals_cmd,
+        report_cmd,
+        rummy_cmd,
+        serve_cmd,
+        strategy_cmd,
+        tables_cmd,
+    )
 
 
 _register()

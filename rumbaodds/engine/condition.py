@@ -303,7 +303,7 @@ def deal_conditioned(unknown, pool, hero_hand, trump_card, n, hero, swapped_by, 
                 fixed_high = s == swapped_by and (trump_card & 15) >= below_rank
                 acceptance(alpha, s, ctx, pass_ok, rumba_ok, throw_ok, plan_word[s], plan_stretch[s] == 1, stretch,
                            pol)
-                z, state = sample_hard(pool, pos, m, k, fixed_value, fixed_high, excluded, alpha, trump, top,
+                z, state = sample_hard(pool, pos, m, k, fixed_value, fixed_high, excluded[s], alpha, trump, top,
                                        below_rank, values, state, counts, members, table, present, taken)
                 if z <= 0.0:
                     ok = False
@@ -321,7 +321,7 @@ def deal_conditioned(unknown, pool, hero_hand, trump_card, n, hero, swapped_by, 
                 hand |= bit(pool[j])
             pos += k
             hands[s] = hand
-            if excluded >= 0 and (hand >> np.uint64(excluded)) & np.uint64(1):
+            if excluded[s] >= 0 and (hand >> np.uint64(excluded[s])) & np.uint64(1):
                 ok = False  # he would have swapped the two of trump [D-9]
                 break
             state = draw_uniforms(state, us, s)

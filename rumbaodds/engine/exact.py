@@ -16,8 +16,15 @@ from numba import njit
 
 from .bits import U0, bit
 from .condition import acceptance, seat_context
-from .hand import OUT_FIELDS, VOID, evaluate_choices, new_scratch, rename_side_suits, side_suit_count, \
-    side_suit_permutation
+from .hand import (
+    OUT_FIELDS,
+    VOID,
+    evaluate_choices,
+    new_scratch,
+    rename_side_suits,
+    side_suit_count,
+    side_suit_permutation,
+)
 from .policy import W_NONE, W_RUMBA, hand_score, masked_row, may_throw_in, pick_not_rumba
 from .rng import stream_start
 from .rules_layout import R_HAND, R_JACK_FORCES, R_RUMBA_FIRST, R_THROW_BELOW, R_TOP_RANK
@@ -66,7 +73,7 @@ def earlier_weight(order, n, hero, trump_card, swapped_by, excluded, jack_forced
             hand |= bit(order[pos + j])
         pos += k
         hands[s] = hand
-        if excluded >= 0 and (hand >> np.uint64(excluded)) & np.uint64(1):
+        if excluded[s] >= 0 and (hand >> np.uint64(excluded[s])) & np.uint64(1):
             return 0.0, -1, pos
         if rumba_first and rumba_seat >= 0:
             continue  # no round-one turn after a Rumba
@@ -105,7 +112,7 @@ def ask_exact(deck_mask, unknown, hero_hand, trump_card, n, hero, rp, pol, plan,
     total = 0.0
     trump = trump_card >> 4
     jack_forced = rp[R_JACK_FORCES] == 1 and (trump_card & 15) == JACK
-    excluded = plan[4][0]
+    excluded = plan[4]
     state = stream_start(0, 0)
     orders = 1
     for j in range(2, side_suit_count(deck_mask, trump) + 1):

@@ -43,9 +43,9 @@ from .rules_layout import (
     R_NORMAL_NO_TRICK,
     R_NORMAL_PER_TRICK,
     R_PUT_AWAY,
+    R_RUMBA_FIRST,
     R_RUMBA_LEAD_FIRST,
     R_RUMBA_NO_TRICK,
-    R_RUMBA_FIRST,
     R_RUMBA_PER_TRICK,
     R_SIT_LIMIT,
     R_SIT_PENALTY,
@@ -149,8 +149,8 @@ def finish_hand(hands, n, words, rumba_seat, hero, discard_k, passes, trump, tab
                     want = discard_k
                 else:
                     score = hand_score(hands[s], trump, top, values[s])
-                    want = exchange_wish(ints, exchanges, s, CTX_OPEN + min(players, 3), hands[s], score, trump, top,
-                                         rp[R_EXCHANGE], us[s, 3])
+                    want = exchange_wish(ints[s], exchanges, s, CTX_OPEN + min(players, 3), hands[s], score, trump,
+                                         top, rp[R_EXCHANGE], us[s, 3])
                 players += 1
             scratch_tricks[s] = want
             total += want
@@ -215,7 +215,7 @@ def evaluate_choices(hands, words, rumba_seat, turned, trump_card, n, hero, choi
     prob = 1.0
     # where a lone Rumba is allowed and the policy ignores the earlier words, the others' words do not
     # depend on whether the hero passed or played: a pass reuses the speaking of a play
-    can_share = rp[R_LONE_RUMBA_OK] == 1 and pol[0][P_CONTEXT_FREE] == 1
+    can_share = rp[R_LONE_RUMBA_OK] == 1 and pol[0][0, P_CONTEXT_FREE] == 1
     for slot in range(choices.shape[0]):
         choice = choices[slot]
         out[slot, 0] = 0
@@ -362,7 +362,7 @@ def ask_sample(deck_mask, unknown, hero_hand, trump_card, n, hero, rp, pol, plan
     """One sample of docs/SIMULATION.md for every choice in ``choices``.
 
     Returns (tries, weight): tries -1 when no deal matched (only for an impossible situation).
-    ``plan`` = (words, hard, stretched, stretch, excluded card) of the earlier seats.
+    ``plan`` = (words, hard, stretched, stretch, excluded card per seat) of the earlier seats.
     """
     deck, hands2, ints, cards, us, cond, forced, probs = scratch
     plan_word, plan_hard, plan_stretch, stretch, excluded = plan
@@ -371,7 +371,7 @@ def ask_sample(deck_mask, unknown, hero_hand, trump_card, n, hero, rp, pol, plan
     hands = hands2[0]
     words = ints[0]
     ok, state, weight, rumba_seat, pos, tries = deal_conditioned(
-        unknown, deck, hero_hand, trump_card, n, hero, swapped_by, knocked, jack_forced, excluded[0], rp, pol,
+        unknown, deck, hero_hand, trump_card, n, hero, swapped_by, knocked, jack_forced, excluded, rp, pol,
         plan_word, plan_hard, plan_stretch, stretch, state, hands, words, us, cond)
     if not ok:
         return -1, 0.0
@@ -392,7 +392,8 @@ def ask_sample(deck_mask, unknown, hero_hand, trump_card, n, hero, rp, pol, plan
     if hands[hero] != own:
         turned = two_of(trump)
     evaluate_choices(hands, words, rumba_seat, turned, trump_card, n, hero, choices, passes, knocked, jack_forced,
-                     rp, pol, us, policy, deck_mask, deck[pos:size], size - pos, state, hands2, ints, cards, out, forced, probs)
+                     rp, pol, us, policy, deck_mask, deck[pos:size], size - pos, state, hands2, ints, cards, out,
+                     forced, probs)
     return tries, weight
 
 

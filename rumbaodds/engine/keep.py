@@ -11,6 +11,7 @@ from numba import njit
 from .bits import U0, U1, bit, suit_lane
 from .tricks import weakest
 
+
 @njit(cache=True, inline="always")
 def keep_value(card, trump, top):
     distance = top - (card & 15)

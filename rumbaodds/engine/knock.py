@@ -24,8 +24,7 @@ from .hand import (
 )
 from .policy import P_SWAP, W_NONE, W_RUMBA, draw_uniforms, may_throw_in
 from .rng import shuffle, stream_start
-from .rules_layout import R_EXCHANGE, R_HAND, R_JACK_FORCES, R_THROW_BELOW, R_THROW_IN, R_TOP_RANK, \
-    R_TWO_SWAP
+from .rules_layout import R_EXCHANGE, R_HAND, R_JACK_FORCES, R_THROW_BELOW, R_THROW_IN, R_TOP_RANK, R_TWO_SWAP
 from .speak import C_PASS, C_PLAY, C_RUMBA, C_THROW_IN, JACK, hero_swaps_two, speak_seats, two_of
 from .tricks import strength, weakest
 
@@ -76,15 +75,16 @@ def plan_seen(unknown_inner, words, n, swapped_by, excluded, trump_card, jack_fo
     trump = trump_card >> 4
     top = rp[R_TOP_RANK]
     below_rank = rp[R_THROW_BELOW]
-    excluded_card[0] = excluded
     rumba_seat = -1
     for s in range(n - 1):
+        excluded_card[s] = excluded if pol[0][s, P_SWAP] == 1 else -1
         plan_word[s] = words[s]
         plan_stretch[s] = 0
         ctx, pass_ok, rumba_ok, throw_ok = seat_context(s, n, words, rumba_seat, False, jack_forced, rp)
         k = rp[R_HAND] - 1 if s == swapped_by else rp[R_HAND]
         acceptance(alpha, s, ctx, pass_ok, rumba_ok, throw_ok, words[s], False, stretch, pol)
-        candidates = group_cards(unknown_inner, 0, unknown_inner.shape[0], excluded, trump, top, below_rank, pol[1][s],
+        candidates = group_cards(unknown_inner, 0, unknown_inner.shape[0], excluded_card[s], trump, top, below_rank,
+                                 pol[1][s],
                                  counts, members)
         groups = count_hands(counts, k, table, present)
         total = 0.0
@@ -148,7 +148,7 @@ def knock_sample(deck_mask, unknown, trump_card, n, rp, pol, policy, seed, index
     else:
         two = two_of(trump)
     excluded = -1
-    if rp[R_TWO_SWAP] == 1 and pol[0][P_SWAP] == 1 and swapped_by < 0 and trump_card != two \
+    if rp[R_TWO_SWAP] == 1 and swapped_by < 0 and trump_card != two \
             and not (own >> np.uint64(two)) & U1:
         excluded = two
     choices = dealer_choices(own, rumba_seat >= 0, jack_forced, rp)
@@ -165,7 +165,7 @@ def knock_sample(deck_mask, unknown, trump_card, n, rp, pol, policy, seed, index
     unknown_inner = unknown_inner[:k]
     i_deck, i_hands2, i_ints, i_cards, i_us, i_cond, i_forced, i_probs = inner_scratch
     plan = (np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
-            np.zeros((n, 64), dtype=np.float64), np.zeros(1, dtype=np.int64))
+            np.zeros((n, 64), dtype=np.float64), np.full(n, -1, dtype=np.int64))
     plan_seen(unknown_inner, words, n, swapped_by, excluded, trump_card, jack_forced, rp, pol, plan, i_cond)
     sums = np.zeros(choices.shape[0])
     counted = 0

@@ -10,7 +10,7 @@ same code. docs/SIMULATION.md "Opponent policies" is the specification; the
 twin is ``twin_policy.py``.
 
 Layout (see :func:`policy_tuple`):
-- ``ints``: int64[P_SIZE] switches (P_* indices);
+- ``ints``: int64[n, P_SIZE] switches per seat (P_* indices; ``P_CONTEXT_FREE`` is read from row 0);
 - ``values``: int64[n, 2, 16], each seat's score value of a card by (is trump, ranks below the deck's top),
   per seat so that one seat can play another style than the rest of the table;
 - ``words``: float64[n, NCTX, NSCORE, 3], P(pass, play, rumba);

@@ -58,7 +58,7 @@ def swap_two(hands, s, turned, trump_card, knocked, rp, ints):
     Only the card first turned can be taken (one swap per hand), never after a knock.
     """
     two = two_of(trump_card >> 4)
-    if not knocked and rp[R_TWO_SWAP] == 1 and ints[P_SWAP] == 1 and turned == trump_card and turned != two \
+    if not knocked and rp[R_TWO_SWAP] == 1 and ints[s, P_SWAP] == 1 and turned == trump_card and turned != two \
             and (hands[s] >> np.uint64(two)) & U1:
         hands[s] = (hands[s] & ~bit(two)) | bit(turned)
         return two
@@ -204,5 +204,5 @@ def round_two(hands, n, hero, choice, words, rumba_seat, trump, jack_forced, rp,
         words[s] = pick_word(q0, q1, q2, us[s, 2])
 
 
-__all__ = ["speak_rest", "speak_seats", "round_two", "swap_two", "hero_swaps_two", "two_of", "C_PASS", "C_RUMBA", "C_THROW_IN",
-           "C_PLAY", "JACK", "TWO"]
+__all__ = ["speak_rest", "speak_seats", "round_two", "swap_two", "hero_swaps_two", "two_of", "C_PASS", "C_RUMBA",
+           "C_THROW_IN", "C_PLAY", "JACK", "TWO"]

@@ -129,7 +129,7 @@ def table_cells(deck_mask, deck, hero_hands, trump_cards, seats, n, rp, pol, pol
     """Per cell: mean and 95% half-width of every column, Rumba outcome shares, best, runner-up, margin, samples.
 
     ``min_samples == max_samples`` is a fixed-size run; otherwise the adaptive rule of the module docstring.
-    ``excluded_by_trump[rank]``: the two of trump no earlier seat can hold (he would have swapped it), or -1.
+    ``excluded_by_trump[seat, rank]``: the two of trump that seat cannot hold (he would have swapped it), or -1.
     """
     cells = hero_hands.shape[0]
     cols = COL_PLAY + exchange_limit + 1
@@ -156,7 +156,7 @@ def table_cells(deck_mask, deck, hero_hands, trump_cards, seats, n, rp, pol, pol
         scratch = new_scratch(n, unknown_size)
         out = np.zeros((cols - 1, OUT_FIELDS), dtype=np.int64)
         plan = (np.full(n, W_NONE, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
-                np.zeros((n, NSCORE)), np.zeros(1, dtype=np.int64))
+                np.zeros((n, NSCORE)), np.full(n, -1, dtype=np.int64))
         unknown = np.empty(unknown_size, dtype=np.int64)
         x = np.zeros(cols)
         swx = np.zeros(cols)
@@ -174,8 +174,9 @@ def table_cells(deck_mask, deck, hero_hands, trump_cards, seats, n, rp, pol, pol
                 if card != trump_card and not (hero >> np.uint64(card)) & U1:
                     unknown[k] = card
                     k += 1
-            plan[4][0] = excluded_by_trump[trump_card & 15] if not (hero >> np.uint64(two_of(trump_card >> 4))) & U1 \
-                else -1
+            holds_two = (hero >> np.uint64(two_of(trump_card >> 4))) & U1
+            for s in range(n):
+                plan[4][s] = excluded_by_trump[s, trump_card & 15] if not holds_two else -1
             swx[:] = 0.0
             sw2x[:] = 0.0
             sw2xy[:, :] = 0.0

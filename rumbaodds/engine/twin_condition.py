@@ -218,8 +218,8 @@ class EarlierSeats:
 def deal_earlier_seats(rules: RuleSet, players: int, seat: int, unknown: list[int], trump_card: int, policy: Policy,
                        plan, knocked: bool, swapped_by: int, stream: Stream) -> EarlierSeats:
     """Deal seats 0..seat-1 as the hero saw them (easy seats by rejection, hard ones exactly)."""
-    words_plan, hard, stretched, stretch, excluded = (list(plan.words), list(plan.hard), list(plan.stretched),
-                                                      plan.stretch, int(plan.excluded[0]))
+    words_plan, hard, stretched, stretch = list(plan.words), list(plan.hard), list(plan.stretched), plan.stretch
+    excluded = [int(x) for x in plan.excluded]
     trump = trump_card // 16
     top = top_of(rules)
     below_rank = RANKS.index(rules.throw_in_below)
@@ -242,7 +242,7 @@ def deal_earlier_seats(rules: RuleSet, players: int, seat: int, unknown: list[in
                 alpha = acceptance_of(policy, s, turn, words_plan[s], bool(stretched[s]), stretch)
                 fixed_value = policy.card_score(trump_card, trump, top, s) if s == swapped_by else 0
                 fixed_high = s == swapped_by and rank_of(trump_card) >= below_rank
-                z = draw_exactly(pool, pos, k, fixed_value, fixed_high, excluded, alpha, policy, s, trump, top,
+                z = draw_exactly(pool, pos, k, fixed_value, fixed_high, excluded[s], alpha, policy, s, trump, top,
                                  below_rank, stream)
                 if z <= 0.0:
                     ok = False
@@ -255,7 +255,7 @@ def deal_earlier_seats(rules: RuleSet, players: int, seat: int, unknown: list[in
             hand = set(pool[pos:pos + k]) | ({trump_card} if s == swapped_by else set())
             pos += k
             hands.append(hand)
-            if excluded in hand:  # he would have swapped the two of trump [D-9]
+            if excluded[s] in hand:  # he would have swapped the two of trump [D-9]
                 ok = False
                 break
             numbers.append(four_numbers(stream))

@@ -132,8 +132,8 @@ class Situation:
     def exchange_wish(self, s: int, cards, numbers: list[float], players_before: int) -> int:
         """How many cards opponent ``s`` wants to exchange, before the stock cuts it (by the context he spoke in)."""
         limit = self.rules.exchange_limit
-        if self.policy.ints[P.P_EXCHANGE_MODE] == P.EXCHANGE_BY_KEEP:
-            below = self.policy.ints[P.P_DISCARD_BELOW]
+        if self.policy.ints[s, P.P_EXCHANGE_MODE] == P.EXCHANGE_BY_KEEP:
+            below = self.policy.ints[s, P.P_DISCARD_BELOW]
             return min(limit, sum(1 for c in cards if keep_value(c, self.trump, self.top) < below))
         ctx = P.CTX_OPEN + min(players_before, 3)
         probs = [float(self.policy.exchanges[s, ctx, self.score(cards, s), k]) for k in range(limit + 1)]
@@ -207,7 +207,7 @@ def speak(sit: Situation, hands: list[set[int]], earlier: list[int], numbers: li
             turn = turn_of(s, codes, sit.dealer, True, sit.jack_forces_play, rules)
             codes[s] = pick(row(policy, s, turn.ctx, sit.score(hands[s], s), turn.pass_ok, False), numbers[s][1])
             continue
-        if sit.may_swap(hands[s], table_card) and policy.swaps_two:
+        if sit.may_swap(hands[s], table_card) and policy.swaps(s):
             two = two_of_trump(sit.trump_card)
             hands[s].remove(two)
             hands[s].add(sit.trump_card)

@@ -19,8 +19,7 @@ from ..engine.condition import seat_context
 from ..engine.hand import evaluate_choices, finish_hand, new_scratch, rename_side_suits
 from ..engine.policy import CTX_RUMBA, W_NONE, W_PLAY, draw_uniforms, hand_score, may_throw_in, uniform
 from ..engine.rng import below, next_state, stream_start
-from ..engine.rules_layout import R_EXCHANGE, R_HAND, R_JACK_FORCES, R_KNOCK, R_LONE_RUMBA_OK, R_THROW_BELOW, \
-    R_TOP_RANK
+from ..engine.rules_layout import R_EXCHANGE, R_HAND, R_JACK_FORCES, R_KNOCK, R_LONE_RUMBA_OK, R_THROW_BELOW, R_TOP_RANK
 from ..engine.speak import C_PASS, C_PLAY, C_RUMBA, C_THROW_IN, JACK, hero_swaps_two, speak_seats, two_of
 
 # actions of a word information set: pass, Rumba, play with k discards; then the throw-in
@@ -59,8 +58,10 @@ def traverse_deal(hands_in, trump_card, stock, n, traverser, knocked, rp, pol, p
                   scratch, choices, actions):
     """The traverser's information set and the score of each of his actions on this deal (hands given).
 
-    Other seats draw their outcomes from ``us`` or take the forced ones of ``scratch``; the probability of
-    the forced outcomes up to his turn is returned (``scratch`` probs hold it per action after his turn).
+    Other seats draw their outcomes from ``us`` or take the forced ones of ``scratch``. Returns (the probability
+    of the forced outcomes up to his turn, the number of his choices): ``choices[:count]`` / ``actions[:count]``
+    are his choice codes and action indices, and ``scratch`` probs hold, per choice, the probability of the
+    forced outcomes after his turn.
     """
     deck, hands2, ints, cards, _us, cond, forced, probs = scratch
     hands = hands2[0]
@@ -80,7 +81,7 @@ def traverse_deal(hands_in, trump_card, stock, n, traverser, knocked, rp, pol, p
                                                  turned, trump_card, knocked, jack_forced, rp, pol, us, forced)
     info[I_VOID] = 1 if void else 0
     if void:  # an earlier throw-in: no decision for him, the hand is dealt again [D-4]
-        return prob
+        return prob, 0
     info[I_REACHED] = 1
     ctx, pass_ok, rumba_ok, throw_ok = seat_context(traverser, n, words, rumba_seat, knocked, jack_forced, rp)
     own = hands[traverser]
@@ -106,7 +107,7 @@ def traverse_deal(hands_in, trump_card, stock, n, traverser, knocked, rp, pol, p
                      cards, out, forced, probs)
     for c in range(count):
         q[actions[c]] = out[c, 0]
-    return prob
+    return prob, count
 
 
 @njit(cache=True)

@@ -25,11 +25,22 @@ from ..engine import policy as P
 from ..engine.play import POLICY_EXPERT
 from ..engine.rng import mix64
 from ..engine.rules_layout import rules_array
-from ..rules import RuleSet, RulesError
+from ..rules import RulesError, RuleSet
 from ..stats import Z95, Estimate
 from .abstraction import Abstraction
-from .game import A_PASS, A_PLAY, I_CTX, I_KNOCK_DONE, I_KNOCK_SCORE, I_RANK, I_REACHED, I_SCORE, I_THROWABLE, UNSET, \
-    traverse_batch
+from .game import (
+    A_PASS,
+    A_PLAY,
+    I_CTX,
+    I_KNOCK_DONE,
+    I_KNOCK_SCORE,
+    I_RANK,
+    I_REACHED,
+    I_SCORE,
+    I_THROWABLE,
+    UNSET,
+    traverse_batch,
+)
 from .tables import Strategy, action_count, to_policy
 
 
@@ -67,6 +78,7 @@ class SolveState:
     avg_throw: np.ndarray = None
     avg_knock: np.ndarray = None
     history: list = field(default_factory=list)
+    against_average: bool = True
 
     def __post_init__(self):
         check_solvable(self.rules)
@@ -109,13 +121,25 @@ def average_strategy(state: SolveState) -> Strategy:
 
 
 def simulate(rules: RuleSet, players: int, abstraction: Abstraction, strategy: Strategy, samples: int, seed: int,
-             play: int = POLICY_EXPERT, seats=None) -> Samples:
-    """``samples`` traversals for each seat (or each of ``seats``) against ``strategy``."""
+             play: int = POLICY_EXPERT, seats=None, table=None, knock_prob=None) -> Samples:
+    """``samples`` traversals for each seat (or each of ``seats``) against ``strategy``.
+
+    ``table``: other opponents than the strategy itself (a Policy; the traverser keeps the strategy's strength
+    index, so his information sets are the strategy's); ``knock_prob``: their dealer's knock, by rank.
+    """
     seats = np.arange(players) if seats is None else np.asarray(seats)
-    traversers = np.repeat(seats, samples).astype(np.int64)
-    pol = to_policy(strategy, abstraction)
-    info, q = traverse_batch(rules.deck_array(), players, traversers, rules_array(rules), pol.as_tuple(),
-                             strategy.knock, play, np.uint64(seed), 0, action_count(rules))
+    own = to_policy(strategy, abstraction)
+    knock = strategy.knock if knock_prob is None else knock_prob
+    parts = []
+    for s in seats:
+        pol = own if table is None else table.with_values(s, own.values[s])
+        traversers = np.full(samples, s, dtype=np.int64)
+        info, q = traverse_batch(rules.deck_array(), players, traversers, rules_array(rules), pol.as_tuple(),
+                                 knock, play, np.uint64(seed), int(s) * samples, action_count(rules))
+        parts.append((traversers, info, q))
+    traversers = np.concatenate([p[0] for p in parts])
+    info = np.concatenate([p[1] for p in parts])
+    q = np.concatenate([p[2] for p in parts])
     qf = q.astype(np.float64)
     qf[q == UNSET] = np.nan
     return Samples(traversers, info, qf)
@@ -150,7 +174,9 @@ def iterate(state: SolveState) -> None:
     rules, abstraction = state.rules, state.abstraction
     strategy = current_strategy(state)
     seed = int(mix64(np.uint64(state.seed) ^ np.uint64(t * 0x9E3779B97F4A7C15 % 2**64)))
-    samples = simulate(rules, state.players, abstraction, strategy, state.samples, seed)
+    # the others play their average so far (smooth, fictitious-play-like dynamics); regrets are of the current
+    table = strategy if t == 1 or not state.against_average else average_strategy(state)
+    samples = simulate(rules, state.players, abstraction, table, state.samples, seed)
     seat, ctx, bucket = _rows(samples, abstraction)
     sigma, word_value, tau, speak_value, kappa, _value = mixed_values(samples, strategy, abstraction)
     reached = samples.reached
@@ -238,9 +264,13 @@ def _respond(samples: Samples, abstraction: Abstraction, best_word, throw_best) 
 
 
 def exploitability(rules: RuleSet, players: int, abstraction: Abstraction, strategy: Strategy, samples: int,
-                   seed: int, play: int = POLICY_EXPERT) -> dict[int, Estimate]:
-    """Per seat: the points per hand a best response (same abstraction) gains against the others."""
-    data = simulate(rules, players, abstraction, strategy, samples, seed, play)
+                   seed: int, play: int = POLICY_EXPERT, table=None, knock_prob=None) -> dict[int, Estimate]:
+    """Per seat: the points per hand a best response (same abstraction) gains over playing ``strategy``.
+
+    Against the strategy itself (``table`` None) that is its exploitability; against a table of another style it
+    is what reading the table is worth.
+    """
+    data = simulate(rules, players, abstraction, strategy, samples, seed, play, table=table, knock_prob=knock_prob)
     _sigma, _wv, _tau, _sv, _kappa, value = mixed_values(data, strategy, abstraction)
     gain = np.zeros(len(value))
     halves = (np.arange(len(value)) % 2 == 0)

@@ -69,10 +69,10 @@ def to_policy(strategy: Strategy, abstraction: Abstraction, name: str = "equilib
     exchanges[..., :plays.shape[-1]] = share
     exchanges[..., 0] += np.where(play_total > 0, 0.0, 1.0)
     throws = strategy.throw[:, :, bucket]
-    ints = np.zeros(P.P_SIZE, dtype=np.int64)
-    ints[P.P_EXCHANGE_MODE] = P.EXCHANGE_BY_TABLE
-    ints[P.P_SWAP] = 1
-    ints[P.P_CONTEXT_FREE] = 0
+    ints = np.zeros((n, P.P_SIZE), dtype=np.int64)
+    ints[:, P.P_EXCHANGE_MODE] = P.EXCHANGE_BY_TABLE
+    ints[:, P.P_SWAP] = 1
+    ints[:, P.P_CONTEXT_FREE] = 0
     values = np.repeat(abstraction.value_array()[None], n, axis=0)
     return Policy(name, n, ints, values, words, throws, exchanges,
                   {"kind": "strategy", **(meta or {})})
