@@ -96,7 +96,7 @@ def _counts(pool: np.ndarray, excluded: int, k: int, trump: int, top: int, below
     members = np.zeros((K.NGROUPS, 64), dtype=np.int64)
     table = np.zeros((K.NGROUPS + 1, K.KMAX, P.NSCORE, 2))
     present = np.zeros(K.NGROUPS, dtype=np.int64)
-    candidates = K.group_cards(pool, 0, len(pool), excluded, trump, top, below_rank, values, counts, members)
+    candidates, _mask = K.group_cards(pool, 0, len(pool), excluded, trump, top, below_rank, values, counts, members)
     groups = K.count_hands(counts, k, table, present)
     return table[groups, k], candidates
 

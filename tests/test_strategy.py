@@ -109,7 +109,7 @@ def test_exact_gain_has_power(tiny_abstraction, tiny_solved):
     spoiled = Strategy(tiny_solved.word.copy(), tiny_solved.throw.copy(), tiny_solved.knock.copy())
     spoiled.word[0, 0, :, [A_PASS, A_PLAY]] = spoiled.word[0, 0, :, [A_PLAY, A_PASS]]
     gains = exact_gains(TINY, 3, tiny_abstraction, spoiled, POLICY_EXPERT)
-    assert gains[0] > 0.05 and (gains[1:] < 0.05).all(), gains
+    assert gains[0] > 0.1, gains  # the spoiled seat is far from a best response (the others may now gain too)
 
 
 @pytest.mark.statistical

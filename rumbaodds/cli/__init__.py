@@ -43,6 +43,9 @@ def friendly_errors(func):
             return func(*args, **kwargs)
         except (CardError, RulesError) as exc:
             raise UserError(str(exc)) from None
+        except OSError as exc:  # a folder or file that cannot be written or read: say which and why
+            where = exc.filename if exc.filename is not None else ""
+            raise UserError(f"{where}: {exc.strerror or exc}" if where else str(exc)) from None
         except (KeyboardInterrupt, SystemError) as exc:
             if not interrupted(exc):
                 raise

@@ -20,6 +20,17 @@ from . import UserError, friendly_errors, main
 SIGN_NOTE = "Scores count down like the score sheet: negative is good; the best choice has the lowest value."
 
 
+def _remember_seat_models(ctx, _param, value):
+    ctx.meta["seat_models"] = value
+    return value
+
+
+def _with_seat_models(ctx, _param, value):
+    """``--opponents X --seat-model 3=bold`` is the opponents ``X,3=bold`` (policies.opponent_policy)."""
+    seats = ctx.meta.get("seat_models") or ()
+    return ",".join([value, *seats]) if seats else value
+
+
 def common_options(func):
     """Options shared by `ask` and `knock`."""
     options = [
@@ -32,8 +43,12 @@ def common_options(func):
                           "is below this many points."),
         click.option("--seed", type=int, default=None,
                      help="Seed for an exactly reproducible run (printed when omitted)."),
-        click.option("--opponents", default="default", show_default=True,
-                     help="Opponent model: default, cautious, bold, all, or a TOML file (docs/SIMULATION.md)."),
+        click.option("--opponents", default="default", show_default=True, callback=_with_seat_models,
+                     help="How the others decide: equilibrium (solved, docs/STRATEGY.md), or a style: default, "
+                          "cautious, bold, all, or a TOML file (docs/SIMULATION.md)."),
+        click.option("--seat-model", "seat_models", multiple=True, is_eager=True, expose_value=False,
+                     callback=_remember_seat_models, metavar="SEAT=STYLE",
+                     help="One seat plays another style than the rest, e.g. 3=bold (repeatable)."),
         click.option("--play", "play", type=click.Choice(sorted(analysis.POLICIES)), default="expert",
                      show_default=True, help="Card play of every player."),
         click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table."),

@@ -95,10 +95,13 @@ def acceptance(alpha, s, ctx, pass_ok, rumba_ok, throw_ok, word, stretched, stre
 
 @njit(cache=True)
 def group_cards(pool, lo, hi, excluded, trump, top, below_rank, values, counts, members):
-    """Sort the candidate cards ``pool[lo:hi]`` (less ``excluded``) into groups (value, high); returns their count."""
+    """Sort the candidate cards ``pool[lo:hi]`` (less ``excluded``) into groups (value, high).
+
+    Returns (their number, the mask of the candidate cards)."""
     for g in range(NGROUPS):
         counts[g] = 0
     total = 0
+    mask = U0
     for i in range(lo, hi):
         card = pool[i]
         if card == excluded:
@@ -107,7 +110,8 @@ def group_cards(pool, lo, hi, excluded, trump, top, below_rank, values, counts, 
         members[g, counts[g]] = card
         counts[g] += 1
         total += 1
-    return total
+        mask |= bit(card)
+    return total, mask
 
 
 @njit(cache=True)
@@ -143,11 +147,26 @@ def count_hands(counts, k, table, present):
 
 @njit(cache=True)
 def sample_hard(pool, pos, m, k, fixed_value, fixed_high, excluded, alpha, trump, top, below_rank, values, state,
-                counts, members, table, present, taken):
+                counts, members, table, present, taken, cache):
     """Draw ``k`` cards of ``pool[pos:m]`` from the exact conditional distribution ``alpha`` and put them at
-    ``pool[pos:pos+k]``. Returns (Z, state); Z = 0 when no hand of these cards says the words."""
-    candidates = group_cards(pool, pos, m, excluded, trump, top, below_rank, values, counts, members)
-    groups = count_hands(counts, k, table, present)
+    ``pool[pos:pos+k]``. Returns (Z, state); Z = 0 when no hand of these cards says the words.
+
+    ``cache`` remembers the card set, hand size and values whose counts ``table`` holds (the first earlier seat
+    sees the same cards every time): the counts are not recomputed then (the result does not depend on it).
+    """
+    candidates, mask = group_cards(pool, pos, m, excluded, trump, top, below_rank, values, counts, members)
+    key = np.int64(0)
+    for d in range(16):
+        key = key * 7 + values[1, d] * 3 + values[0, d]
+    if cache[0] == 1 and np.uint64(cache[1]) == mask and cache[2] == k and cache[3] == key:
+        groups = cache[4]
+    else:
+        groups = count_hands(counts, k, table, present)
+        cache[0] = 1
+        cache[1] = np.int64(mask)
+        cache[2] = k
+        cache[3] = key
+        cache[4] = groups
     total = 0.0
     for x in range(NSCORE):
         for e in range(2):
@@ -273,7 +292,7 @@ def deal_conditioned(unknown, pool, hero_hand, trump_card, n, hero, swapped_by, 
     earlier seats' cards first, then the rest shuffled; ``hands``, ``words`` and ``us`` (decision
     numbers) are filled for seats 0..hero-1.
     """
-    counts, members, table, present, taken, alpha = scratch
+    counts, members, table, present, taken, alpha, cache = scratch
     m = unknown.shape[0]
     hand_size = rp[R_HAND]
     trump = trump_card >> 4
@@ -304,7 +323,7 @@ def deal_conditioned(unknown, pool, hero_hand, trump_card, n, hero, swapped_by, 
                 acceptance(alpha, s, ctx, pass_ok, rumba_ok, throw_ok, plan_word[s], plan_stretch[s] == 1, stretch,
                            pol)
                 z, state = sample_hard(pool, pos, m, k, fixed_value, fixed_high, excluded[s], alpha, trump, top,
-                                       below_rank, values, state, counts, members, table, present, taken)
+                                       below_rank, values, state, counts, members, table, present, taken, cache)
                 if z <= 0.0:
                     ok = False
                     break
@@ -375,7 +394,8 @@ def new_condition_scratch():
     present = np.zeros(NGROUPS, dtype=np.int64)
     taken = np.zeros(NGROUPS, dtype=np.int64)
     alpha = np.zeros((NSCORE, 2), dtype=np.float64)
-    return counts, members, table, present, taken, alpha
+    cache = np.zeros(5, dtype=np.int64)  # the counts in ``table`` are of: (valid, card mask, size, values, groups)
+    return counts, members, table, present, taken, alpha, cache
 
 
 __all__ = ["deal_conditioned", "seat_context", "sample_hard", "count_hands", "acceptance", "new_condition_scratch",

@@ -71,7 +71,7 @@ def dealer_choices(hand, rumba_called, jack_forced, rp):
 def plan_seen(unknown_inner, words, n, swapped_by, excluded, trump_card, jack_forced, rp, pol, plan, cond):
     """The conditioning plan of the dealer's inner ``ask``: his earlier seats' words, hard where rare."""
     plan_word, plan_hard, plan_stretch, stretch, excluded_card = plan
-    counts, members, table, present, taken, alpha = cond
+    counts, members, table, present, taken, alpha, cache = cond
     trump = trump_card >> 4
     top = rp[R_TOP_RANK]
     below_rank = rp[R_THROW_BELOW]
@@ -83,10 +83,10 @@ def plan_seen(unknown_inner, words, n, swapped_by, excluded, trump_card, jack_fo
         ctx, pass_ok, rumba_ok, throw_ok = seat_context(s, n, words, rumba_seat, False, jack_forced, rp)
         k = rp[R_HAND] - 1 if s == swapped_by else rp[R_HAND]
         acceptance(alpha, s, ctx, pass_ok, rumba_ok, throw_ok, words[s], False, stretch, pol)
-        candidates = group_cards(unknown_inner, 0, unknown_inner.shape[0], excluded_card[s], trump, top, below_rank,
-                                 pol[1][s],
-                                 counts, members)
+        candidates, _mask = group_cards(unknown_inner, 0, unknown_inner.shape[0], excluded_card[s], trump, top,
+                                        below_rank, pol[1][s], counts, members)
         groups = count_hands(counts, k, table, present)
+        cache[0] = 0  # the table no longer holds what the cache says
         total = 0.0
         for x in range(table.shape[2]):
             for e in range(2):

@@ -9,9 +9,10 @@ play, at the reference table size), scaled to integers 0..12. Being additive,
 the index keeps the exact conditioning of ``engine/condition.py`` possible
 for every opponent. It is compared with the keep-value hand points by how
 well each predicts those tricks on fresh deals (``fit.r2`` against
-``fit.r2_points``). The index is cut into buckets at quantiles of its
-distribution over random hands, finer among the strong hands where the
-decisions are made (at least 16 buckets).
+``fit.r2_points``). Every score of the index is a bucket of its
+own, except scores too rare to learn from (under 0.05% of random hands),
+which join the next: the strong hands, where the decisions are made, keep
+their resolution (about 30 buckets in both presets).
 """
 
 from __future__ import annotations
@@ -32,9 +33,7 @@ from ..policies import keep_value_table
 from ..rules import RuleSet
 
 REFERENCE_PLAYERS = {"swiss": 5, "flemish": 4}
-# bucket edges: quantiles of the index over random hands (the strong tail finely)
-QUANTILES = (0.2, 0.35, 0.5, 0.6, 0.7, 0.78, 0.84, 0.88, 0.91, 0.935, 0.955, 0.97, 0.98, 0.987, 0.992, 0.995,
-             0.997, 0.9985, 0.9993)
+MIN_SHARE = 0.0005  # a bucket holds at least this share of random hands
 FEATURES = 32  # (is trump) x (ranks below the top, 0..15)
 
 
@@ -169,9 +168,18 @@ def fit_abstraction(rules: RuleSet, players: int | None = None, samples: int = 4
     score_test = features[half:] @ values.reshape(-1).astype(float)
     r2 = _r2(score_test, tricks[half:].astype(float))
     r2_points = _r2(points_of(hands[half:], trumps[half:], top), tricks[half:].astype(float))
-    # buckets at quantiles of the index over random hands
+    # buckets: every score of the index its own, those held by fewer than MIN_SHARE of random hands merged
+    # upwards into the next (the strong tail, where decisions lie, keeps its resolution while it has hands)
     scores = np.minimum(features @ values.reshape(-1).astype(float), P.NSCORE - 1).astype(int)
-    edges = sorted({int(np.quantile(scores, q, method="higher")) for q in QUANTILES} - {int(scores.min())})
+    share = np.bincount(scores, minlength=P.NSCORE) / len(scores)
+    edges, mass = [], 0.0
+    for x in range(P.NSCORE):
+        if mass >= MIN_SHARE and share[x] > 0:
+            edges.append(x)
+            mass = 0.0
+        mass += share[x]
+    if edges and share[edges[-1]:].sum() < MIN_SHARE:  # a last bucket too thin: join it to the one below
+        edges.pop()
     bucket = np.searchsorted(np.array(edges), np.arange(P.NSCORE), side="right")
     return Abstraction((tuple(int(v) for v in values[0]), tuple(int(v) for v in values[1])),
                        tuple(int(b) for b in bucket), tuple(edges), r2, r2_points, samples, players)

@@ -17,44 +17,54 @@ from ..rules import RuleSet
 from .game import A_PASS, A_PLAY, A_RUMBA, UNSET
 
 
-def twin_traverse(rules: RuleSet, players: int, traverser: int, policy: Policy, knock_prob, play: str, seed: int,
-                  index: int) -> tuple[dict, list[int]]:
-    """({reached, ctx, score, throwable, rank, knock_score, knock_done, void}, score per action or UNSET)."""
+def deal_and_speak(rules: RuleSet, players: int, traverser: int, policy: Policy, knock_prob, seed: int,
+                   index: int) -> dict:
+    """The traversal's deal (one Fisher-Yates of the whole deck) and the seats before the traverser speaking."""
     n, size = players, rules.hand_size
     deck = list(rules.deck)
     stream = Stream(seed, index)
-    for j in range(len(deck)):  # one Fisher-Yates of the whole deck
+    for j in range(len(deck)):
         r = j + stream.below(len(deck) - j)
         deck[j], deck[r] = deck[r], deck[j]
-    hands = [set(deck[s * size:(s + 1) * size]) for s in range(n)]
+    dealt = [set(deck[s * size:(s + 1) * size]) for s in range(n)]
     trump_card = deck[n * size]
     stock = deck[n * size + 1:]
     numbers = [four_numbers(stream) for _ in range(n)]
     u_knock = stream.uniform()
     rank = trump_card % 16
-    info = {"reached": 0, "ctx": 0, "score": 0, "throwable": 0, "rank": rank, "knock_score": 0, "knock_done": 0,
-            "void": 0}
+    knocked = rules.knock and traverser != n - 1 and u_knock < float(knock_prob[rank])
+    hands = [set(h) for h in dealt]
+    table = trump_card
+    if knocked:
+        sit = th.Situation(rules, n, traverser, trump_card, policy, True)
+        table = th.knocker_takes_turned_card(hands[n - 1], trump_card, sit.trump)
+    early = th.Situation(rules, n, 0, trump_card, policy, knocked)
+    codes, rumba_seat, void, table = _speak_before(early, hands, numbers, traverser, table)
+    return {"dealt": dealt, "hands": hands, "trump_card": trump_card, "stock": stock, "numbers": numbers,
+            "rank": rank, "knocked": knocked, "codes": codes, "rumba_seat": rumba_seat, "void": void, "table": table}
+
+
+def twin_traverse(rules: RuleSet, players: int, traverser: int, policy: Policy, knock_prob, play: str, seed: int,
+                  index: int) -> tuple[dict, list[int]]:
+    """({reached, ctx, score, throwable, rank, knock_score, knock_done, void}, score per action or UNSET)."""
+    n = players
+    d = deal_and_speak(rules, players, traverser, policy, knock_prob, seed, index)
+    info = {"reached": 0, "ctx": 0, "score": 0, "throwable": 0, "rank": d["rank"], "knock_score": 0,
+            "knock_done": 0, "void": 0}
     actions = A_PLAY + rules.exchange_limit + 2
     q = [UNSET] * actions
     dealer = n - 1
-    knocked = False
-    if rules.knock:
-        if traverser == dealer:
-            info["knock_score"] = _knock_score(rules, n, hands, trump_card, stock, policy, numbers, play)
-            info["knock_done"] = 1
-        else:
-            knocked = u_knock < float(knock_prob[rank])
-    sit = th.Situation(rules, n, traverser, trump_card, policy, knocked)
-    hands = [set(h) for h in hands]
-    table = trump_card
-    if knocked:
-        table = th.knocker_takes_turned_card(hands[dealer], trump_card, sit.trump)
-    # the seats before him speak: the twin's speaking from seat 0, he being no one (his seat is never reached)
-    early = th.Situation(rules, n, 0, trump_card, policy, knocked)
-    codes, rumba_seat, void, table = _speak_before(early, hands, numbers, traverser, table)
-    if void:
+    knocked, hands, table, codes, stock, numbers = (d["knocked"], d["hands"], d["table"], d["codes"], d["stock"],
+                                                    d["numbers"])
+    trump_card = d["trump_card"]
+    if rules.knock and traverser == dealer:
+        info["knock_score"] = _knock_score(rules, n, d["dealt"], trump_card, stock, policy, numbers, play)
+        info["knock_done"] = 1
+    if d["void"]:
         info["void"] = 1
         return info, q
+    sit = th.Situation(rules, n, traverser, trump_card, policy, knocked)
+    rumba_seat = d["rumba_seat"]
     info["reached"] = 1
     turn = turn_of(traverser, codes, dealer if knocked else rumba_seat, knocked, sit.jack_forces_play, rules)
     if sit.may_swap(hands[traverser], table):
@@ -126,4 +136,4 @@ def _knock_score(rules, n, hands, trump_card, stock, policy, numbers, play) -> i
     return th.finish_hand(sit, hands, spoken, stock, 0, numbers, 0, play, 0)[0]
 
 
-__all__ = ["twin_traverse"]
+__all__ = ["twin_traverse", "deal_and_speak"]
