@@ -84,7 +84,7 @@ def test_dask_is_imported_only_when_asked_for(modules):
 
 def test_the_digest_follows_the_numbers_files_only(tmp_path):
     copy = tmp_path / "rumbaodds"
-    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__", "*.parquet"))
+    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__", "*.packed.parquet"))
     assert numbers_digest(copy) == numbers_digest(PACKAGE)
     (copy / "cli" / "ask_cmd.py").write_text((copy / "cli" / "ask_cmd.py").read_text() + "\n# edited\n")
     (copy / "report.py").write_text((copy / "report.py").read_text() + "\n# edited\n")
@@ -94,9 +94,9 @@ def test_the_digest_follows_the_numbers_files_only(tmp_path):
         shutil.copytree(copy, edited)
         (edited / name).write_text((edited / name).read_text() + "\n# edited\n")
         assert numbers_digest(edited) != NUMBERS_DIGEST, name
-    data = copy / "data"
-    data.mkdir()
-    (data / "strategy.toml").write_text("x = 1\n")  # a strategy data file changes the numbers too
+    data = copy / "data" / "strategies"
+    data.mkdir(parents=True, exist_ok=True)
+    (data / "new-strategy.npz").write_bytes(b"x")  # a strategy data file changes the numbers too
     assert numbers_digest(copy) != NUMBERS_DIGEST
 
 

@@ -106,16 +106,17 @@ def cells_of(spec: TableSpec, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]
 # -- one chunk -----------------------------------------------------------------------------
 @functools.lru_cache(maxsize=8)
 def opponents_of(spec: TableSpec):
-    """(the others' policy, per trump rank the two of trump no earlier seat can hold or -1) of a table."""
+    """(the others' policy, per seat and trump rank the two of trump that seat cannot hold or -1) of a table."""
     from ..conditioning import excluded_card
 
     rules = spec.rules
     policy = spec.opponents.policy(rules, spec.players)
     trump_suit = enumerate_trump_rank_pairs(rules).classes.trump_suit
-    excluded = np.full(16, -1, dtype=np.int64)
-    for r in rules.ranks:  # he would have swapped it [D-9]; the kernel drops it where the hero holds the two
-        excluded[RANKS.index(r)] = excluded_card(rules, (), trump_suit * 16 + RANKS.index(r), False, -1,
-                                                 policy.swaps_two)
+    excluded = np.full((policy.players, 16), -1, dtype=np.int64)
+    for s in range(policy.players):  # he would have swapped it [D-9]; the kernel drops it where the hero holds it
+        for r in rules.ranks:
+            excluded[s, RANKS.index(r)] = excluded_card(rules, (), trump_suit * 16 + RANKS.index(r), False, -1,
+                                                        policy.swaps(s))
     return policy, excluded
 
 
