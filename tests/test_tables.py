@@ -16,6 +16,7 @@ simulation that would dominate the runtime and is not what these tests check.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import hashlib
 import json
@@ -38,6 +39,7 @@ from rumbaodds import analysis, tables
 from rumbaodds.cards import SUITS, format_card, mask_of
 from rumbaodds.handclasses import canonical_hand, enumerate_trump_rank_pairs
 from rumbaodds.models import get_model
+from rumbaodds.policies import opponent_policy
 from rumbaodds.rules import RuleSet, get_rules
 from rumbaodds.tables import (
     TableError,
@@ -205,7 +207,7 @@ def test_other_settings_in_the_same_folder_are_refused(tmp_path):
                          ("players", dict(players=3)), ("play", dict(play="greedy")), ("cells", dict(cells=6)),
                          ("opponents", dict(opponents=get_model("bold"))),
                          ("rules", dict(rules=TINY.replace(lone_rumba_score=-4)))):
-        changed = TableSpec(**{**small.__dict__, **other})
+        changed = dataclasses.replace(small, **other)
         with pytest.raises(TableError, match=rf"\({field} differs\)"):
             build_table(changed, out, chunk_cells=4)
     build_table(small, out, chunk_cells=4)  # the same settings still resume (here: nothing to do)
@@ -214,9 +216,9 @@ def test_other_settings_in_the_same_folder_are_refused(tmp_path):
     for field, other in (("precision", dict(precision=0.4)), ("min_samples", dict(min_samples=64)),
                          ("max_samples", dict(max_samples=1024))):
         with pytest.raises(TableError, match=rf"\({field} differs\)"):
-            build_table(TableSpec(**{**adaptive.__dict__, **other}), tmp_path / "a", chunk_cells=4)
+            build_table(dataclasses.replace(adaptive, **other), tmp_path / "a", chunk_cells=4)
     with pytest.raises(TableError, match=r"\(samples_per_cell differs\)"):
-        build_table(TableSpec(**{**adaptive.__dict__, "precision": None, "samples_per_cell": 50}), tmp_path / "a",
+        build_table(dataclasses.replace(adaptive, precision=None, samples_per_cell=50), tmp_path / "a",
                     chunk_cells=4)
 
 
@@ -246,7 +248,7 @@ def test_same_spec_twice_gives_the_same_table_whatever_the_chunking(tiny_table, 
     pd.testing.assert_frame_equal(first.frame, again.frame, check_exact=True)
     assert len(first.frame) == 3 * len(enumerate_trump_rank_pairs(TINY))
     assert first.frame["cell"].tolist() == list(range(len(first.frame)))
-    other_seed = TableSpec(**{**spec.__dict__, "seed": spec.seed + 1})
+    other_seed = dataclasses.replace(spec, seed=spec.seed + 1)
     build_table(other_seed, tmp_path / "seed", chunk_cells=200)
     assert not np.array_equal(load_table(tmp_path / "seed").frame["ev_rumba"], first.frame["ev_rumba"])
 
@@ -256,7 +258,8 @@ def test_manifest_holds_everything_that_made_the_table(tiny_table):
     m = table.manifest
     assert m["rules"] == TINY.to_dict() and table.rules == TINY  # every field of the rule set
     assert m["players"] == 3 and table.players == 3
-    assert m["opponents"] == MODEL.to_dict()
+    assert m["opponents"]["model"] == MODEL.to_dict() and m["opponents"]["kind"] == "thresholds"
+    assert m["opponents"]["digest"] == opponent_policy(MODEL, TINY, 3).to_dict()["digest"]
     assert m["play"] == PLAY
     assert m["samples_per_cell"] == AGREE_SAMPLES and (table.frame["samples"] == AGREE_SAMPLES).all()
     assert m["seed"] == 11
@@ -418,3 +421,22 @@ def test_table_answer_for_renamed_suits_agrees_with_ask(tiny_table):
                              seed=99).options["rumba"].ev
         sd = np.hypot(from_table.half_width, asked.half_width) / 1.959963984540054
         assert abs(from_table.mean - asked.mean) <= z * sd, (hand, from_table, asked)
+
+
+def test_equilibrium_and_mixed_tables_are_built_and_found_only_for_their_opponents(tmp_path):
+    """Issue 8 item 5: tables take the solved strategy (and a mixed table) as opponents; a table of one model never
+    answers for another, whatever its name (the manifest holds the digest of the policy arrays)."""
+    swiss = get_rules("swiss")
+    spec = TableSpec(swiss, 3, "equilibrium", PLAY, samples_per_cell=30, seed=2, cells=3)
+    assert spec.policy.meta["kind"] == "strategy" and spec.manifest()["opponents"]["kind"] == "strategy"
+    build_table(spec, tmp_path / "eq", chunk_cells=2)
+    table = load_table(tmp_path / "eq")
+    row = table.frame[table.frame["tries"] >= 0].iloc[0]
+    situation = _situation(row, swiss, 3)
+    assert tables.find_answer(tmp_path, situation, "equilibrium", PLAY) is not None
+    assert tables.find_answer(tmp_path, situation, opponent_policy("equilibrium", swiss, 3), PLAY) is not None
+    assert tables.find_answer(tmp_path, situation, "default", PLAY) is None
+    assert tables.find_answer(tmp_path, situation, "equilibrium,1=bold", PLAY) is None
+    mixed = TableSpec(swiss, 3, "equilibrium,1=bold", PLAY, samples_per_cell=30, seed=2, cells=3)
+    assert mixed.manifest()["opponents"]["seats"] == {"1": "bold"}
+    assert mixed.policy != spec.policy and TableSpec.from_dict(spec.to_dict()).policy == spec.policy

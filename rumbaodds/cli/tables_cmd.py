@@ -14,7 +14,8 @@ from .. import analysis
 from ..answer import document, lookup
 from ..cards import format_card
 from ..engine import NUMBERS_DIGEST
-from ..models import ModelError, get_model
+from ..models import ModelError
+from ..policies import opponent_policy
 from ..rules import get_rules
 from ..tables import DEFAULT_CHUNK_CELLS, DEFAULT_PRECISION, TableSpec, build_table
 from ..tables.spec import DEFAULT_MAX_SAMPLES, DEFAULT_MIN_SAMPLES
@@ -26,13 +27,14 @@ DEFAULT_ROOT = "tables"
 
 def default_folder(spec: TableSpec) -> Path:
     subset = f"-{spec.cells}cells" if spec.cells else ""
-    return Path(DEFAULT_ROOT) / (f"{spec.rules.name}-{spec.players}p-{spec.opponents.name}-{spec.play}"
+    return Path(DEFAULT_ROOT) / (f"{spec.rules.name}-{spec.players}p-{spec.policy.name}-{spec.play}"
                                  f"-{spec.label()}{subset}-seed{spec.seed}-{NUMBERS_DIGEST[:8]}")
 
 
-def _model(name: str):
+def _model(name: str, rules, players: int):
+    """The opponents' policy (a name, equilibrium, a TOML file, BASE,SEAT=STYLE); a bad one is a one-line error."""
     try:
-        return get_model(name)
+        return opponent_policy(name, rules, players)
     except ModelError as exc:
         raise UserError(str(exc)) from None
 
@@ -76,13 +78,15 @@ def tables() -> None:
 def build(rules, players, precision, min_samples, max_samples, samples_per_cell, seed, out, opponents, play, cells,
           knock_samples, chunk_cells, scheduler, workers, progress):
     """Build a table, or resume one: kill it any time, run the same command again."""
-    model = _model(opponents)
+    rule_set = get_rules(rules)
+    rule_set.check_players(players)
+    model = _model(opponents, rule_set, players)
     if chunk_cells < 1:
         raise UserError(f"--chunk-cells must be positive, got {chunk_cells}")
     if workers is not None and workers < 1:
         raise UserError(f"--workers must be positive, got {workers}")
     seed = None if seed is None else analysis._check_seed(seed)
-    spec = TableSpec(get_rules(rules), players, model, play, samples_per_cell, seed, cells, precision, min_samples,
+    spec = TableSpec(rule_set, players, model, play, samples_per_cell, seed, cells, precision, min_samples,
                      max_samples, knock_samples)
     folder = Path(out) if out else default_folder(spec)
     started = time.perf_counter()
@@ -119,8 +123,8 @@ def build(rules, players, precision, min_samples, max_samples, samples_per_cell,
 @friendly_errors
 def query(hand, trump, players, seat, rules, passes_in_a_row, opponents, play, root, as_json):
     """Answer from a built table, instantly (no simulation)."""
-    model = _model(opponents)
     situation = analysis.make_situation(hand, trump, players, seat, rules, passes_in_a_row)
+    model = _model(opponents, situation.rules, players)
     result = lookup(root, situation, model, play)
     if result is None:
         raise UserError(f"no table under {root} covers this situation; build one with `rumbaodds tables build "
@@ -155,8 +159,10 @@ def plan(rules, workers, players, sample_cells, precision, min_samples, max_samp
     rule_set = get_rules(rules)
     for n in players:
         rule_set.check_players(n)
+    for n in list(players) or range(rule_set.min_players, rule_set.max_players + 1):
+        _model(opponents, rule_set, n)  # a bad model or a missing strategy: one line, before anything runs
     with progress_bar(progress, "measuring") as update:
-        rows = plan_tables(rule_set, _model(opponents), play, list(players) or None, sample_cells, workers,
+        rows = plan_tables(rule_set, opponents, play, list(players) or None, sample_cells, workers,
                            precision=precision, min_samples=min_samples, max_samples=max_samples, progress=update)
     total = totals(rows)
     if as_json:

@@ -110,7 +110,7 @@ def opponents_of(spec: TableSpec):
     from ..conditioning import excluded_card
 
     rules = spec.rules
-    policy = spec.opponents.policy(rules, spec.players)
+    policy = spec.policy
     trump_suit = enumerate_trump_rank_pairs(rules).classes.trump_suit
     excluded = np.full((policy.players, 16), -1, dtype=np.int64)
     for s in range(policy.players):  # he would have swapped it [D-9]; the kernel drops it where the hero holds it
@@ -250,7 +250,7 @@ def knock_row(spec: TableSpec, rank: int, samples: int | None = None, inner: int
     rules = spec.rules
     trump = enumerate_trump_rank_pairs(rules).classes.trump_suit
     card = f"{SUITS[trump]}{RANKS[rank]}"
-    result = knock(card, spec.players, rules, spec.opponents, spec.play, samples=samples or knock_samples(spec),
+    result = knock(card, spec.players, rules, spec.policy, spec.play, samples=samples or knock_samples(spec),
                    seed=spec.seed, inner_samples=inner)
     return {"trump_rank": rank, "ev_knock": result.knock.mean, "ev_knock_low": result.knock.low,
             "ev_knock_high": result.knock.high, "ev_no_knock": result.no_knock.mean,

@@ -24,7 +24,7 @@ from ..analysis import AskResult, ChoiceResult, Situation, _discards
 from ..cards import mask_of
 from ..engine import NUMBERS_DIGEST
 from ..handclasses import canonical_hand, enumerate_trump_rank_pairs
-from ..models import OpponentModel
+from ..policies import Policy, opponent_policy
 from ..results import RumbaOutcomes
 from ..rules import RuleSet
 from ..stats import Estimate
@@ -102,14 +102,19 @@ def _pairs(rules: RuleSet):
     return enumerate_trump_rank_pairs(rules)
 
 
-def manifest_matches(manifest: dict, rules: RuleSet, players: int, opponents: OpponentModel, play: str) -> bool:
-    """Were this table's numbers computed by this code for these settings?"""
-    return (manifest.get("engine") == NUMBERS_DIGEST and manifest.get("players") == players
-            and manifest.get("play") == play and manifest.get("rules") == _as_dict(rules)
-            and manifest.get("opponents") == _as_dict(opponents))
+def manifest_matches(manifest: dict, rules: RuleSet, players: int, opponents, play: str) -> bool:
+    """Were this table's numbers computed by this code for these settings?
+
+    Opponents match when they decide alike (the digest of their policy arrays), whatever they are called.
+    """
+    if manifest.get("engine") != NUMBERS_DIGEST or manifest.get("players") != players or \
+            manifest.get("play") != play or manifest.get("rules") != _as_dict(rules):
+        return False
+    policy = opponents if isinstance(opponents, Policy) else opponent_policy(opponents, rules, players)
+    return (manifest.get("opponents") or {}).get("digest") == policy.to_dict()["digest"]
 
 
-def matches(manifest: dict, situation: Situation, opponents: OpponentModel, play: str) -> bool:
+def matches(manifest: dict, situation: Situation, opponents, play: str) -> bool:
     """Would this table's numbers be the answer to ``situation``?"""
     return (manifest_matches(manifest, situation.rules, situation.players, opponents, play)
             and not situation.dealer_knocked and situation.swapped_by is None
@@ -174,7 +179,7 @@ def kind(name: str) -> str:
     return "play" if name.startswith("play") else name
 
 
-def assemble_answer(situation: Situation, opponents: OpponentModel, play: str, options: dict[str, ChoiceResult],
+def assemble_answer(situation: Situation, opponents, play: str, options: dict[str, ChoiceResult],
                     stored: tuple[str, str, Estimate] | None, seed: int, n: int, tries: float, meta: dict) -> AskResult:
     """An AskResult from per-choice estimates; ``stored`` = (best kind, runner-up kind, paired margin)."""
     ranked = sorted(options, key=lambda name: options[name].ev.mean)
@@ -194,7 +199,7 @@ def assemble_answer(situation: Situation, opponents: OpponentModel, play: str, o
     return result
 
 
-def answer_from_table(table: Table, situation: Situation, opponents: OpponentModel, play: str) -> AskResult | None:
+def answer_from_table(table: Table, situation: Situation, opponents, play: str) -> AskResult | None:
     """An AskResult read from the table, or None when the table does not cover the situation."""
     if not matches(table.manifest, situation, opponents, play):
         return None
@@ -231,11 +236,12 @@ def answer_from_table(table: Table, situation: Situation, opponents: OpponentMod
                            float(row["tries"]), {"source": "table", "table": str(table.path), "cell": int(row["cell"])})
 
 
-def find_answer(root: str | Path | None, situation: Situation, opponents: OpponentModel, play: str) -> AskResult | None:
+def find_answer(root: str | Path | None, situation: Situation, opponents, play: str) -> AskResult | None:
     """The answer of the first table that covers ``situation``: full tables under ``root``, then packed tables
     under ``root``, then the packed tables shipped in the package. None when no table covers it."""
     from .pack import answer_from_packed, find_packed, load_packed
 
+    opponents = opponent_policy(opponents, situation.rules, situation.players)  # once: every table compares to it
     if root is not None:
         for folder in find_tables(root):
             try:

@@ -39,7 +39,6 @@ from ..analysis import AskResult, ChoiceResult, Situation, _discards
 from ..cards import format_card
 from ..engine import NUMBERS_DIGEST
 from ..handclasses import enumerate_trump_rank_pairs
-from ..models import OpponentModel
 from ..rules import RuleSet
 from ..stats import Estimate
 from .build import wilson
@@ -163,7 +162,7 @@ def find_packed(root: str | Path | None = None) -> list[Path]:
     return found
 
 
-def answer_from_packed(packed: PackedTable, situation: Situation, opponents: OpponentModel, play: str):
+def answer_from_packed(packed: PackedTable, situation: Situation, opponents, play: str):
     """An AskResult from a packed table (source "packed table"), or None when it does not answer the situation."""
     if not matches(packed.manifest, situation, opponents, play) or penalised(situation):
         return None

@@ -13,6 +13,7 @@ still gives the same numbers.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from dataclasses import dataclass
@@ -22,7 +23,7 @@ from statistics import NormalDist
 from ..analysis import POLICIES
 from ..engine import NUMBERS_DIGEST
 from ..engine.table import looks
-from ..models import OpponentModel
+from ..policies import Policy, opponent_policy
 from ..rules import RulesError, RuleSet
 
 TABLE_FORMAT = 2
@@ -77,12 +78,15 @@ class TableSpec:
     ``samples_per_cell``: fixed deals per cell. Without it (and by default) the
     build is adaptive: ``precision`` points (default :data:`DEFAULT_PRECISION`),
     between ``min_samples`` and ``max_samples`` deals per cell. ``seed=None``
-    is :func:`default_seed`.
+    is :func:`default_seed`. ``opponents``: anything ``policies.opponent_policy``
+    takes (a name, ``equilibrium``, a TOML file, a mixed table, an OpponentModel
+    or a Policy), kept as given; :attr:`policy` is what the kernels get and
+    what the manifest is stamped with.
     """
 
     rules: RuleSet
     players: int
-    opponents: OpponentModel
+    opponents: object
     play: str = "expert"
     samples_per_cell: int | None = None
     seed: int | None = None
@@ -95,6 +99,8 @@ class TableSpec:
 
     def __post_init__(self) -> None:
         self.rules.check_players(self.players)
+        self.policy  # noqa: B018 - a bad model or a missing strategy fails here, not in a worker
+        self.policy  # noqa: B018 - a bad model or a missing strategy fails here, not in a worker
         if self.play not in POLICIES:
             raise RulesError(f"unknown card play {self.play!r} (use {' or '.join(POLICIES)})")
         if self.cells is not None and self.cells < 1:
@@ -122,6 +128,11 @@ class TableSpec:
             object.__setattr__(self, "seed", default_seed(self.rules, self.players))
         elif not 0 <= int(self.seed) < 2**63:
             raise RulesError(f"--seed must be in 0..2**63-1, got {self.seed}")
+
+    @functools.cached_property
+    def policy(self) -> Policy:
+        """The opponents as the kernels see them."""
+        return opponent_policy(self.opponents, self.rules, self.players)
 
     @property
     def adaptive(self) -> bool:
@@ -153,7 +164,8 @@ class TableSpec:
             "engine": NUMBERS_DIGEST,  # the code that computed it: tables of other code are never reused
             "rules": self.rules.to_dict(),
             "players": self.players,
-            "opponents": self.opponents.to_dict(),
+            "opponents": self.policy.to_dict() | {k: self.policy.meta[k] for k in ("model", "seats", "file", "iterations")
+                                                  if k in self.policy.meta},
             "play": self.play,
             "samples_per_cell": self.samples_per_cell,
             "precision": self.precision,
@@ -178,7 +190,7 @@ class TableSpec:
 
     def to_dict(self) -> dict:
         """Plain data to rebuild the spec with :meth:`from_dict` (what travels to Dask workers is the spec)."""
-        return {"rules": self.rules.to_dict(), "players": self.players, "opponents": self.opponents.to_dict(),
+        return {"rules": self.rules.to_dict(), "players": self.players, "opponents": self.policy.to_data(),
                 "play": self.play, "samples_per_cell": self.samples_per_cell, "seed": int(self.seed),
                 "cells": self.cells, "precision": self.precision, "min_samples": self.min_samples,
                 "max_samples": self.max_samples, "knock_samples": self.knock_samples, "growth": self.growth}
@@ -187,5 +199,5 @@ class TableSpec:
     def from_dict(cls, data: dict) -> TableSpec:
         data = dict(data)
         data["rules"] = RuleSet(**data["rules"])
-        data["opponents"] = OpponentModel(**data["opponents"])
+        data["opponents"] = Policy.from_data(data["opponents"])
         return cls(**data)
