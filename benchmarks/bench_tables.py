@@ -1,60 +1,244 @@
-"""Strategy-table build speed: cells per second and the time of a whole swiss 5-player table.
+"""Strategy-table build speed under adaptive precision, the whole swiss map, Dask against local, packed lookups.
 
-`python -m benchmarks.bench_tables --full` builds the FULL table (every seat,
-trump rank and hand class, 1,000 deals per cell) and prints its wall time;
-without --full it times a weighted random subset of cells and prints the
-extrapolated full-build time next to the measured rate.
+`python -m benchmarks.bench_tables` prints, all measured in this one run:
+
+1. deals per cell under adaptive precision (mean, median, 99th percentile) and
+   cells/s on a uniform sample of swiss cells of every player count 3-7, the
+   projected time of each full table (knock values included) and the total;
+   next to it the fixed 1,000 deals per cell of the old tables on the same
+   cells (the speed-up is a ratio within this run);
+2. where the time goes: the cost of a deal by the choices simulated (the
+   exchange: play with 1..4 discards), the share of deals spent in cells that
+   needed many, and the knock values;
+3. the same small build locally and on a Dask LocalCluster of 2 worker
+   processes (the ratio of build times; the cluster's start separately);
+4. packed tables: bytes per cell (from a contiguous block of a real table,
+   as a full table is packed) and the time of a lookup.
+
+`--full` builds the whole swiss 5-player table and prints its wall time.
+The machine may be shared: absolute times move with its load, ratios less.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
+import logging
+import os
 import tempfile
 import time
 
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from rumbaodds.engine import hand as hand_kernel
 from rumbaodds.handclasses import enumerate_trump_rank_pairs
 from rumbaodds.models import get_model
 from rumbaodds.rules import SWISS
-from rumbaodds.tables import TableSpec, build_table, knock_values
+from rumbaodds.tables import TableSpec, build_table
+from rumbaodds.tables.build import chunk_frame, plan_rows, simulate_cells
+from rumbaodds.tables.plan import plan_tables, totals
 
-from .common import print_table
+from .common import best_time, print_table
 
-PLAYERS = 5
-SAMPLES = 1_000
+MODEL = get_model("default")
+TARGET_5P_MIN, TARGET_ALL_MIN = 15, 90
 
 
-def run(cells: int | None, samples: int = SAMPLES, out: str | None = None) -> list[dict]:
-    spec = TableSpec(SWISS, PLAYERS, get_model("default"), "expert", samples, seed=0, cells=cells)
-    full_cells = PLAYERS * len(enumerate_trump_rank_pairs(SWISS))
-    warm = TableSpec(SWISS, PLAYERS, get_model("default"), "expert", 10, seed=1, cells=20)
+def _sample(spec: TableSpec, size: int, seed: int = 0):
+    rows = plan_rows(spec)
+    cells = spec.players * len(rows)
+    picked = np.sort(np.random.default_rng([seed, spec.players]).choice(cells, size=size, replace=False))
+    return picked // len(rows), rows[picked % len(rows)]
+
+
+def whole_map(sample_cells: int) -> tuple[list[dict], list[dict]]:
+    """Adaptive plan of swiss 3-7 and the fixed 1,000-deal reference on the same cells."""
+    rows = plan_tables(SWISS, MODEL, sample_cells=sample_cells, workers=2)
+    out = []
+    for r in rows:
+        spec = TableSpec(SWISS, r["players"], MODEL, seed=0)
+        fixed = TableSpec(SWISS, r["players"], MODEL, samples_per_cell=1_000, seed=0)
+        seats, pair_rows = _sample(spec, min(200, sample_cells))
+        simulate_cells(fixed, seats[:2], pair_rows[:2], 0)
+        fixed_s = best_time(lambda: simulate_cells(fixed, seats, pair_rows, 0), repeat=1) / len(seats)
+        out.append({"players": r["players"], "cells": r["cells"], "deals_mean": r["deals_mean"],
+                    "deals_median": r["deals_median"], "deals_p99": r["deals_p99"],
+                    "cells_per_s": 1e3 / r["ms_per_cell"], "deals_per_s": r["deals_mean"] * 1e3 / r["ms_per_cell"],
+                    "knock_min": r["knock_hours"] * 60, "full_table_min": r["hours_here"] * 60,
+                    # the old tables: 1,000 deals per cell, knock values from 4,000 deals per rank (twice 2,000)
+                    "fixed_1000_min": (r["cells"] * fixed_s + r["knock_hours"] * 3600 * 2) / 60,
+                    "speed_up": (r["cells"] * fixed_s) / (r["hours_here"] * 3600 - r["knock_hours"] * 3600)})
+    return rows, out
+
+
+def where_the_time_goes(plan_rows_: list[dict], sample_cells: int) -> list[dict]:
+    """Cost of a deal by the choices simulated (5 players, seat 2), and where the deals of a table go."""
+    from rumbaodds.analysis import POLICIES, Job
+    from rumbaodds.situation import make_situation
+
+    rules = SWISS
+    job = Job.of(make_situation("HA HK C7 C8 D9", "H7", 5, 2, rules), MODEL, "expert")
+    base = job.args()[:9] + (POLICIES["expert"], max(0, rules.sit_out_limit - 1), False, -1)
+    r, p, play = hand_kernel.C_RUMBA, hand_kernel.C_PASS, hand_kernel.C_PLAY
+
+    def cost(choices) -> float:
+        ch = np.array(choices, dtype=np.int64)
+        run = lambda n: hand_kernel.ask_batch(*base, ch, np.uint64(1), 0, n)  # noqa: E731
+        run(100)
+        return best_time(lambda: run(20_000), repeat=3)
+
+    every = cost([r, p] + [play + k for k in range(rules.exchange_limit + 1)])
+    rows = [{"what": "a deal, every choice (rumba, pass, play0..4)", "share": 1.0},
+            {"what": "a deal, rumba + pass + play0 only", "share": cost([r, p, play]) / every},
+            {"what": "a deal, pass only (deal and speaking)", "share": cost([p]) / every}]
+    rows.append({"what": "the exchange (play1..4) in a deal", "share": 1 - rows[1]["share"]})
+    spec = TableSpec(rules, 5, MODEL, seed=0)
+    seats, pair_rows = _sample(spec, sample_cells, seed=1)
+    samples = simulate_cells(spec, seats, pair_rows, 0)[8]
+    for cut in (128, 288):
+        rows.append({"what": f"deals of cells that needed more than {cut}", "share": samples[samples > cut].sum()
+                     / samples.sum()})
+    five = next(x for x in plan_rows_ if x["players"] == 5)
+    rows.append({"what": "knock values in the 5-player build time", "share": five["knock_hours"] / five["hours_here"]})
+    return rows
+
+
+def local_against_dask(cells: int, chunk_cells: int) -> list[dict]:
+    """The same swiss 5-player subset build: local, and on a LocalCluster of 2 single-threaded workers."""
+    from distributed import Client, LocalCluster
+
+    spec = TableSpec(SWISS, 5, MODEL, seed=3, cells=cells)
+    out = {}
     with tempfile.TemporaryDirectory() as tmp:
-        build_table(warm, f"{tmp}/warm")  # compile outside the timing
-        folder = out or f"{tmp}/table"
+        warm = TableSpec(SWISS, 5, MODEL, seed=1, cells=4)
+        build_table(warm, f"{tmp}/warm", with_knock=False)
         start = time.perf_counter()
-        build_table(spec, folder, with_knock=False)
+        with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                          silence_logs=logging.ERROR, env={"NUMBA_NUM_THREADS": "1"}) as cluster, Client(cluster) as c:
+            c.run(_warm_worker)
+            out["cluster_start_s"] = time.perf_counter() - start
+            for rep in range(2):  # alternate, best of two each: the machine is shared
+                for name, scheduler in (("local", "local"), ("dask", cluster.scheduler_address)):
+                    folder = f"{tmp}/{name}{rep}"
+                    t0 = time.perf_counter()
+                    build_table(spec, folder, chunk_cells=chunk_cells, with_knock=False, scheduler=scheduler)
+                    out[name] = min(out.get(name, float("inf")), time.perf_counter() - t0)
+            same = all(open(f"{tmp}/local0/chunks/{f}", "rb").read() == open(f"{tmp}/dask0/chunks/{f}", "rb").read()
+                       for f in os.listdir(f"{tmp}/local0/chunks"))
+    return [{"build": f"swiss 5p, {cells:,} pairs x 5 seats, {chunk_cells} cells/chunk", "local_s": out["local"],
+             "localcluster_2_s": out["dask"], "ratio_dask_local": out["dask"] / out["local"],
+             "cluster_start_s": out["cluster_start_s"], "same_chunk_bytes": same}]
+
+
+def _warm_worker() -> None:
+    """Load the table kernel on a worker (from the Numba cache) before anything is timed."""
+    spec = TableSpec(SWISS, 5, MODEL, seed=1, cells=4)
+    seats, pair_rows = _sample(spec, 2)
+    simulate_cells(spec, seats, pair_rows, 0)
+
+
+def packed_sizes(block: int, plan_rows_: list[dict]) -> list[dict]:
+    """Bytes per cell of a packed table, measured on contiguous runs of cells of a real 5-player table.
+
+    Five runs of ``block / 5`` neighbouring cells, one per seat at different trump ranks, packed together
+    (a packed table keeps cells in build order, and neighbours compress together).
+    """
+    import pandas as pd
+
+    from rumbaodds.tables.pack import pack_frame
+
+    spec = TableSpec(SWISS, 5, MODEL, seed=0)
+    pairs = len(enumerate_trump_rank_pairs(SWISS))
+    frames = []
+    for seat in range(5):
+        start = (seat * 2 + 1) * pairs // 11  # spread over the trump ranks
+        pair_rows = np.arange(start, start + block // 5, dtype=np.int64)
+        seats = np.full(len(pair_rows), seat, dtype=np.int64)
+        first = seat * pairs + start
+        frames.append(chunk_frame(spec, seats, pair_rows, first, simulate_cells(spec, seats, pair_rows, first)))
+    frame = pd.concat(frames, ignore_index=True)
+    block = len(frame)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = pack_frame(frame, {**spec.manifest(), "cells": None}, block, f"{tmp}/block.packed.parquet")
+        per_cell = os.path.getsize(path) / block
+        raw = io.BytesIO()
+        pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), raw)
+        full_per_cell = len(raw.getvalue()) / block
+    rows = [{"table": f"swiss {r['players']}p", "cells": r["cells"], "packed_MB": r["cells"] * per_cell / 1e6,
+             "full_table_MB": r["cells"] * full_per_cell / 1e6} for r in plan_rows_]
+    rows.append({"table": "swiss 3-7, all five", "cells": sum(r["cells"] for r in plan_rows_),
+                 "packed_MB": sum(r["cells"] for r in plan_rows_) * per_cell / 1e6,
+                 "full_table_MB": sum(r["cells"] for r in plan_rows_) * full_per_cell / 1e6})
+    for row in rows:
+        row["bytes_per_cell"] = per_cell
+    return rows
+
+
+def lookups() -> list[dict]:
+    """A packed lookup: canonicalise the hand, searchsorted, index (tiny table; the cost does not grow with size)."""
+    from rumbaodds.analysis import make_situation
+    from rumbaodds.rules import RuleSet
+    from rumbaodds.tables.pack import answer_from_packed, load_packed, pack_table
+
+    tiny = RuleSet(name="tiny", suits="CDH", ranks="TJQK", hand_size=2, min_players=2, max_players=3,
+                   exchange_limit=1, rumba_min_tricks=2, throw_in_below="J", knock=False)
+    with tempfile.TemporaryDirectory() as tmp:
+        build_table(TableSpec(tiny, 3, MODEL, seed=1, min_samples=16, max_samples=64), f"{tmp}/t")
+        packed = load_packed(pack_table(f"{tmp}/t", f"{tmp}/t.packed.parquet"))
+        situations = [make_situation(h, t, 3, s, tiny) for h, t in (("CJ HK", "HJ"), ("DT CQ", "HK"), ("HQ HT", "CK"))
+                      for s in range(3)]
+        n = 3_000
+        start = time.perf_counter()
+        for i in range(n):
+            answer_from_packed(packed, situations[i % len(situations)], MODEL, "expert")
+        per = (time.perf_counter() - start) / n
+    return [{"lookup": "ask from a packed table (class row by searchsorted)", "us_per_answer": per * 1e6}]
+
+
+def full_build() -> list[dict]:
+    spec = TableSpec(SWISS, 5, MODEL)
+    with tempfile.TemporaryDirectory() as tmp:
+        start = time.perf_counter()
+        path = build_table(spec, f"{tmp}/swiss5")
         seconds = time.perf_counter() - start
-    start = time.perf_counter()
-    knock_values(spec)
-    knock_seconds = time.perf_counter() - start
-    built = PLAYERS * cells if cells else full_cells
-    rate = built / seconds
-    return [{
-        "table": f"swiss {PLAYERS}p, {samples:,} deals/cell", "cells_built": built, "seconds": seconds,
-        "cells_per_s": rate, "deals_per_s": rate * samples, "knock_values_s": knock_seconds,
-        "full_table_cells": full_cells, "full_table_minutes": (full_cells / rate + knock_seconds) / 60,
-        "measured": "whole table" if cells is None else "extrapolated from the subset",
-    }]
+        samples = pq.read_table(path, columns=["samples"]).column("samples").to_numpy()
+    return [{"table": "swiss 5p, full, adaptive default", "cells": len(samples), "minutes": seconds / 60,
+             "deals_mean": samples.mean(), "deals_median": float(np.median(samples)),
+             "deals_p99": float(np.percentile(samples, 99))}]
 
 
 def main(quick: bool = False, full: bool = False) -> None:
-    cells = None if full else (200 if quick else 2_000)
-    print_table("strategy table build (target: full swiss 5-player table, 1,000 deals per cell, under 1 hour; "
-                "knock values included)", run(cells))
+    sample = 150 if quick else 1_500
+    spec = TableSpec(SWISS, 5, MODEL)
+    print(f"\n(adaptive default: precision {spec.precision:g} points, {spec.min_samples}..{spec.max_samples} deals per "
+          f"cell, stopping z {spec.z_stop():.2f}; {sample:,} uniformly drawn cells per player count)")
+    plan, rows = whole_map(sample)
+    print_table(f"full swiss tables on this machine (targets: 5 players under {TARGET_5P_MIN} min, 3-7 together under "
+                f"{TARGET_ALL_MIN} min)", rows)
+    total = totals(plan)
+    print(f"total swiss 3-7: {total['hours_here'] * 60:,.0f} min here (fixed 1,000 deals per cell: "
+          f"{sum(r['fixed_1000_min'] for r in rows):,.0f} min); {total['cells']:,} cells, "
+          f"{total['deals_total']:,.3g} deals")
+    print_table("where the time goes (shares of time, or of a table's deals)", where_the_time_goes(plan, sample))
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        print("\n(dask.distributed not installed: pip install -e '.[dask]' for the LocalCluster comparison)")
+    else:
+        print_table("local against a LocalCluster of 2 workers (target: within 15%)",
+                    local_against_dask(300 if quick else 6_000, 100 if quick else 500))
+    print_table("packed decision tables (target: all five swiss tables in 40 MB)",
+                packed_sizes(2_000 if quick else 30_000, plan))
+    print_table("packed lookup", lookups())
+    if full:
+        print_table("the whole swiss 5-player table, built", full_build())
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--full", action="store_true", help="build the whole table (about an hour)")
+    parser.add_argument("--full", action="store_true", help="also build the whole swiss 5-player table")
     parser.add_argument("--quick", action="store_true")
     args = parser.parse_args()
     main(args.quick, args.full)

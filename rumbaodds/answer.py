@@ -10,17 +10,13 @@ the page can never give different numbers or different JSON.
 from __future__ import annotations
 
 from . import analysis
-from .models import OpponentModel, get_model
-from .tables import answer_from_table, find_tables, load_table
+from .tables import find_answer
 
 
-def lookup(root, situation: analysis.Situation, model: OpponentModel, play: str) -> analysis.AskResult | None:
-    """The first table under ``root`` that answers ``situation``, as an AskResult (or None)."""
-    for folder in find_tables(root):
-        result = answer_from_table(load_table(folder), situation, model, play)
-        if result is not None:
-            return result
-    return None
+def lookup(root, situation: analysis.Situation, opponents, play: str) -> analysis.AskResult | None:
+    """The first table that answers ``situation``, as an AskResult (or None): full tables under ``root``, then
+    packed ones under ``root``, then the packed tables shipped in the package (rumbaodds.tables.find_answer)."""
+    return find_answer(root, situation, opponents, play)
 
 
 def table_allowed(samples, precision, seed, simulate: bool = False) -> bool:
@@ -41,7 +37,7 @@ def from_table(hand, trump, players: int, seat: int, rules="swiss", passes_in_a_
         return None
     situation = analysis.make_situation(hand, trump, players, seat, rules, passes_in_a_row, dealer_knocked, before,
                                         swapped_by)
-    return lookup(tables_root, situation, get_model(opponents), play)
+    return lookup(tables_root, situation, opponents, play)
 
 
 def document(result: analysis.AskResult) -> dict:

@@ -16,9 +16,13 @@ from .cards import RANKS
 from .engine import policy as P
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Policy:
-    """Kernel arrays of an opponent policy for one rule set and player count."""
+    """Kernel arrays of an opponent policy for one rule set and player count.
+
+    Two policies are equal when they decide alike: same players and arrays (the digest of :meth:`to_dict`), whatever
+    their names; so a policy can key a cache and a table is found again for the same opponents.
+    """
 
     name: str
     players: int
@@ -40,6 +44,26 @@ class Policy:
         for a in (self.ints, self.values, self.words, self.throws, self.exchanges):
             digest.update(np.ascontiguousarray(a).tobytes())
         return {"name": self.name, "kind": self.meta.get("kind"), "digest": digest.hexdigest()[:16]}
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Policy) and self.players == other.players and \
+            self.to_dict()["digest"] == other.to_dict()["digest"]
+
+    def __hash__(self) -> int:
+        return hash((self.players, self.to_dict()["digest"]))
+
+    def to_data(self) -> dict:
+        """Plain data (lists) to rebuild this policy with :meth:`from_data`: what travels with a table's spec."""
+        return {"name": self.name, "players": self.players, "ints": self.ints.tolist(),
+                "values": self.values.tolist(), "words": self.words.tolist(), "throws": self.throws.tolist(),
+                "exchanges": self.exchanges.tolist(), "meta": self.meta}
+
+    @classmethod
+    def from_data(cls, data: dict) -> Policy:
+        return cls(data["name"], int(data["players"]), np.asarray(data["ints"], dtype=np.int64),
+                   np.asarray(data["values"], dtype=np.int64), np.asarray(data["words"], dtype=np.float64),
+                   np.asarray(data["throws"], dtype=np.float64), np.asarray(data["exchanges"], dtype=np.float64),
+                   dict(data.get("meta", {})))
 
     def swaps(self, seat: int) -> bool:
         """Does this seat swap the two of trump for the turned card [D-9]?"""

@@ -918,23 +918,23 @@ def hand_points_text(rules: RuleSet) -> str:
 
 
 def _matches(manifest: dict, rules: RuleSet, players: int, model: OpponentModel, budget: Budget) -> bool:
-    from .engine import SOURCE_DIGEST
+    from .tables import manifest_matches
 
-    return (manifest.get("engine") == SOURCE_DIGEST
-            and manifest.get("rules") == rules.to_dict() and manifest.get("players") == players
-            and manifest.get("opponents") == model.to_dict() and manifest.get("play") == budget.play)
+    return manifest_matches(manifest, rules, players, model, budget.play)
 
 
 def _good_enough(manifest: dict, budget: Budget) -> bool:
     cells = manifest.get("cells")
-    return manifest["samples_per_cell"] >= budget.samples_per_cell and (cells is None or cells >= budget.cells)
+    adaptive = manifest.get("samples_per_cell") is None  # adaptive precision: better than any quick table
+    return (adaptive or manifest["samples_per_cell"] >= budget.samples_per_cell) and (cells is None
+                                                                                     or cells >= budget.cells)
 
 
 def quick_folder(root: Path, rules: RuleSet, players: int, model: OpponentModel, budget: Budget) -> Path:
-    from .engine import SOURCE_DIGEST
+    from .engine import NUMBERS_DIGEST
 
     return Path(root) / (f"{rules.name}-{players}p-{model.name}-{budget.play}-{budget.samples_per_cell}x-"
-                         f"{budget.cells}cells-seed{budget.seed}-{SOURCE_DIGEST[:8]}")
+                         f"{budget.cells}cells-seed{budget.seed}-{NUMBERS_DIGEST[:8]}")
 
 
 @dataclass
@@ -965,7 +965,7 @@ def obtain_table(root: str | Path, rules: RuleSet, players: int, model: Opponent
         except Exception:  # noqa: BLE001 - an unreadable folder is simply not a match
             continue
         if _matches(manifest, rules, players, model, budget) and _good_enough(manifest, budget):
-            size = (manifest["cells"] or 10**12) * manifest["samples_per_cell"]
+            size = (manifest["cells"] or 10**12) * (manifest["samples_per_cell"] or manifest["max_samples"])
             found.append((size, str(folder), folder))
     started = time.perf_counter()
     if found:
@@ -993,7 +993,8 @@ def obtain_table(root: str | Path, rules: RuleSet, players: int, model: Opponent
     subset = quick_table(manifest)
     prepared = prepare(frame, rules, subset)
     cells = len(prepared) // players
-    info = TableInfo(players, model.name, cells, int(manifest["samples_per_cell"]), subset, str(folder),
+    deals = manifest["samples_per_cell"] or round(float(frame["samples"].mean()))  # adaptive: the mean per cell
+    info = TableInfo(players, model.name, cells, int(deals), subset, str(folder),
                      None if knock is None else int(knock["samples"].iloc[0]),
                      None if knock is None else int(knock["inner_samples"].iloc[0]))
     return Loaded(prepared, knock, info)

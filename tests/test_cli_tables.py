@@ -67,7 +67,9 @@ def spy(monkeypatch):
 
 def test_build_writes_the_table(built):
     rules, out, result = built
-    assert result.stdout.strip() == f"table written: {out / 'table.parquet'}"
+    lines = result.stdout.strip().splitlines()
+    assert lines[0] == f"table written: {out / 'table.parquet'}"
+    assert lines[1].startswith("372 cells, deals per cell mean 300, median 300, 99th percentile 300; seed 4;")
     assert result.stderr == ""
     table = load_table(out)
     assert len(table.frame) == 3 * 124 and (table.frame["samples"] == 300).all()
@@ -199,6 +201,12 @@ BAD = [
     ("cells-0", ["--players", 3, "--cells", 0], ["--cells"]),
     ("opponents", ["--players", 3, "--opponents", "nosuch"], ["nosuch"]),
     ("seed", ["--players", 3, "--seed", -1], ["--seed"]),
+    ("precision-0", ["--players", 3, "--precision", 0], ["--precision"]),
+    ("both", ["--players", 3, "--precision", 0.5, "--samples-per-cell", 100], ["--samples-per-cell", "--precision"]),
+    ("min-samples", ["--players", 3, "--min-samples", 1], ["--min-samples"]),
+    ("max-below-min", ["--players", 3, "--min-samples", 200, "--max-samples", 100], ["--max-samples", "200"]),
+    ("scheduler", ["--players", 3, "--scheduler", "nosuch"], ["--scheduler", "nosuch"]),
+    ("workers-0", ["--players", 3, "--scheduler", "dask", "--workers", 0], ["--workers"]),
 ]
 
 
@@ -216,3 +224,97 @@ def test_bad_build_input_is_one_line_and_exit_2(built, tmp_path, args, words):
         assert word in lines[0], (word, lines[0])
     assert result.stdout == "" and "Traceback" not in result.output
     assert not out.exists()  # nothing written for a refused build
+
+
+# ---------------------------------------------------------------------------
+# adaptive precision (the default), derived seeds, plan, pack
+# ---------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def adaptive(built):
+    rules, out, _ = built
+    folder = out.parent / "adaptive3"
+    result = run(["tables", "build", "--rules", rules, "--players", 3, "--chunk-cells", 200, "--out", folder])
+    assert result.exit_code == 0, result.output
+    return rules, folder, result
+
+
+def test_adaptive_is_the_default_and_records_deals_per_cell(adaptive):
+    from rumbaodds.rules import get_rules
+    from rumbaodds.tables import DEFAULT_PRECISION, default_seed
+
+    rules, folder, result = adaptive
+    table = load_table(folder)
+    m = table.manifest
+    assert m["samples_per_cell"] is None and m["precision"] == DEFAULT_PRECISION
+    assert (m["min_samples"], m["max_samples"]) == (128, 4096) and m["stopping"]["looks"][0] == 128
+    assert m["seed"] == default_seed(get_rules(str(rules)), 3) and m["default_seed"] is True
+    assert f"seed {m['seed']};" in result.stdout and "deals per cell mean" in result.stdout
+    samples = table.frame["samples"]
+    assert samples.min() == 128 and samples.max() > 128 and set(samples) <= set(m["stopping"]["looks"])
+
+
+def test_default_seeds_differ_by_player_count_and_rule_set(built):
+    from rumbaodds.rules import SWISS, get_rules
+    from rumbaodds.tables import default_seed
+
+    rules, _, _ = built
+    tiny = get_rules(str(rules))
+    seeds = {default_seed(tiny, 2), default_seed(tiny, 3)} | {default_seed(SWISS, n) for n in range(3, 8)}
+    assert len(seeds) == 7 and all(0 <= s < 2**63 for s in seeds)
+    assert default_seed(SWISS.replace(sit_out_limit=0), 5) != default_seed(SWISS, 5)
+    assert default_seed(SWISS, 5) == default_seed(get_rules("swiss"), 5)  # derived, so reproducible
+
+
+def test_plan_prints_every_player_count(built):
+    rules, _, _ = built
+    result = run(["tables", "plan", "--rules", rules, "--sample-cells", 40, "--workers", 4])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert "precision 0.75 points" in lines[0] and "4 single-core workers" in lines[0]
+    rows = {line.split()[0]: line.split() for line in lines[2:]}
+    assert set(rows) == {"2", "3", "all"}
+    assert rows["2"][1] == "248" and rows["3"][1] == "372" and rows["all"][1] == "620"  # cells: players x 124
+    as_json = json.loads(run(["tables", "plan", "--rules", rules, "--sample-cells", 40, "--json"]).stdout)
+    for row in as_json["rows"]:
+        assert 128 <= row["deals_median"] <= row["deals_p99"] <= 4096 and row["deals_mean"] >= 128
+        assert row["hours_here"] > 0 and row["hours_on_workers"] > 0 and row["sampled"] == 40
+    assert as_json["total"]["cells"] == 620
+
+
+def test_plan_refuses_bad_input():
+    for args, word in ((["--workers", 0], "--workers"), (["--sample-cells", 0], "--sample-cells"),
+                       (["--players", 9], "9 players")):
+        result = run(["tables", "plan", "--rules", "swiss", *args])
+        assert result.exit_code == 2 and word in result.stderr and len(result.stderr.splitlines()) == 1
+
+
+def test_pack_and_ask_answers_from_the_packed_table(adaptive, spy, tmp_path):
+    rules, folder, _ = adaptive
+    packed = tmp_path / "tiny3.packed.parquet"
+    result = run(["tables", "pack", folder, "--out", packed])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith(f"packed: {packed} (372 cells, ") and "bytes per cell" in result.stdout
+    answer = run(["ask", HAND, "--trump", TRUMP, "--players", 3, "--seat", 2, "--rules", rules, "--tables",
+                  tmp_path])
+    assert answer.exit_code == 0, answer.output
+    assert answer.stdout.startswith(f"From the packed table {packed} (no simulation run;")
+    assert "Recommendation:" in answer.stdout and spy == []
+    d = json.loads(run(["ask", HAND, "--trump", TRUMP, "--players", 3, "--seat", 2, "--rules", rules, "--tables",
+                        tmp_path, "--json"]).stdout)
+    assert d["source"]["source"] == "packed table" and spy == []
+    row = load_table(folder).frame.iloc[d["source"]["cell"]]
+    assert d["recommendation"] == row["best"] and d["runner_up"] == row["runner_up"]
+    assert d["margin"]["ev"] == pytest.approx(row["margin"], abs=0.025 + 1e-9) and d["samples"] == row["samples"]
+    query = run(["tables", "query", HAND, "--trump", TRUMP, "--players", 3, "--seat", 2, "--rules", rules,
+                 "--tables", tmp_path])
+    assert query.exit_code == 0 and "From the packed table" in query.stdout
+
+
+def test_pack_refuses_a_subset_table(built, tmp_path):
+    rules, out, _ = built
+    subset = tmp_path / "subset"
+    assert run(["tables", "build", "--rules", rules, "--players", 2, "--cells", 10, "--samples-per-cell", 20,
+                "--out", subset]).exit_code == 0
+    result = run(["tables", "pack", subset, "--out", tmp_path / "x.packed.parquet"])
+    assert result.exit_code == 2 and "only a full table can be packed" in result.stderr
+    assert not (tmp_path / "x.packed.parquet").exists()

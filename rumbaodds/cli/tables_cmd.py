@@ -1,18 +1,24 @@
-"""`rumbaodds tables build|query`: whole strategy tables, built once and asked instantly."""
+"""`rumbaodds tables build|query|plan|pack`: whole strategy tables, built once and asked instantly."""
 
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import click
+import numpy as np
+import pyarrow.parquet as pq
 
 from .. import analysis
 from ..answer import document, lookup
-from ..engine import SOURCE_DIGEST
-from ..models import ModelError, get_model
+from ..cards import format_card
+from ..engine import NUMBERS_DIGEST
+from ..models import ModelError
+from ..policies import opponent_policy
 from ..rules import get_rules
-from ..tables import TableSpec, build_table
+from ..tables import DEFAULT_CHUNK_CELLS, DEFAULT_PRECISION, TableSpec, build_table
+from ..tables.spec import DEFAULT_MAX_SAMPLES, DEFAULT_MIN_SAMPLES
 from . import UserError, friendly_errors, interrupted, main
 from .ask_cmd import _print_ask, progress_bar
 
@@ -21,8 +27,16 @@ DEFAULT_ROOT = "tables"
 
 def default_folder(spec: TableSpec) -> Path:
     subset = f"-{spec.cells}cells" if spec.cells else ""
-    return Path(DEFAULT_ROOT) / (f"{spec.rules.name}-{spec.players}p-{spec.opponents.name}-{spec.play}"
-                                 f"-{spec.samples_per_cell}x{subset}-seed{spec.seed}-{SOURCE_DIGEST[:8]}")
+    return Path(DEFAULT_ROOT) / (f"{spec.rules.name}-{spec.players}p-{spec.policy.name}-{spec.play}"
+                                 f"-{spec.label()}{subset}-seed{spec.seed}-{NUMBERS_DIGEST[:8]}")
+
+
+def _model(name: str, rules, players: int):
+    """The opponents' policy (a name, equilibrium, a TOML file, BASE,SEAT=STYLE); a bad one is a one-line error."""
+    try:
+        return opponent_policy(name, rules, players)
+    except ModelError as exc:
+        raise UserError(str(exc)) from None
 
 
 @main.group()
@@ -33,39 +47,64 @@ def tables() -> None:
 @tables.command("build")
 @click.option("--rules", default="swiss", show_default=True, help="Rule set: swiss, flemish or a TOML file.")
 @click.option("--players", type=int, required=True, help="Players at the table.")
-@click.option("--samples-per-cell", type=int, default=1_000, show_default=True,
-              help="Simulated deals per (seat, trump rank, hand class).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed: the same seed gives the same table.")
+@click.option("--precision", type=float, default=None,
+              help=f"Adaptive (the default, {DEFAULT_PRECISION:g}): simulate each cell until its decision is "
+                   f"resolved or every expected value's 95% half-width is below this many points.")
+@click.option("--min-samples", type=int, default=DEFAULT_MIN_SAMPLES, show_default=True,
+              help="Adaptive: fewest deals per cell.")
+@click.option("--max-samples", type=int, default=DEFAULT_MAX_SAMPLES, show_default=True,
+              help="Adaptive: most deals per cell.")
+@click.option("--samples-per-cell", type=int, default=None,
+              help="Instead of adaptive precision: exactly this many deals per (seat, trump rank, hand class).")
+@click.option("--seed", type=int, default=None,
+              help="Seed: the same seed gives the same table [default: derived from the rule set and player count].")
 @click.option("--out", "out", type=click.Path(file_okay=False), default=None,
               help=f"Folder for the table [default: {DEFAULT_ROOT}/<rules>-<players>p-<model>-<play>-...].")
 @click.option("--opponents", default="default", show_default=True, help="Opponent model or TOML file.")
 @click.option("--play", type=click.Choice(sorted(analysis.POLICIES)), default="expert", show_default=True)
 @click.option("--cells", type=int, default=None,
               help="Only this many (trump rank, hand class) pairs, drawn by how often they occur (quick tables).")
-@click.option("--chunk-cells", type=int, default=20_000, show_default=True,
-              help="Cells per chunk written to disk (the unit of resuming).")
+@click.option("--knock-samples", type=int, default=None,
+              help="Deals per trump rank of the dealer's knock values (knock.parquet) [default: 2,000, or 4 x "
+                   "--samples-per-cell].")
+@click.option("--chunk-cells", type=int, default=DEFAULT_CHUNK_CELLS, show_default=True,
+              help="Cells per chunk: the unit of resuming and of Dask tasks.")
+@click.option("--scheduler", default="local", show_default=True,
+              help="local (this process, every core), dask (a Dask LocalCluster here, --workers processes) or "
+                   "the address of a running Dask scheduler, e.g. tcp://HOST:8786.")
+@click.option("--workers", type=int, default=None, help="Worker processes of --scheduler dask [default: cores].")
 @click.option("--progress/--no-progress", default=None, help="Progress bar [default: when stderr is a terminal].")
 @friendly_errors
-def build(rules, players, samples_per_cell, seed, out, opponents, play, cells, chunk_cells, progress):
+def build(rules, players, precision, min_samples, max_samples, samples_per_cell, seed, out, opponents, play, cells,
+          knock_samples, chunk_cells, scheduler, workers, progress):
     """Build a table, or resume one: kill it any time, run the same command again."""
-    try:
-        model = get_model(opponents)
-    except ModelError as exc:
-        raise UserError(str(exc)) from None
+    rule_set = get_rules(rules)
+    rule_set.check_players(players)
+    model = _model(opponents, rule_set, players)
     if chunk_cells < 1:
         raise UserError(f"--chunk-cells must be positive, got {chunk_cells}")
-    spec = TableSpec(get_rules(rules), players, model, play, samples_per_cell, analysis._check_seed(seed), cells)
+    if workers is not None and workers < 1:
+        raise UserError(f"--workers must be positive, got {workers}")
+    seed = None if seed is None else analysis._check_seed(seed)
+    spec = TableSpec(rule_set, players, model, play, samples_per_cell, seed, cells, precision, min_samples,
+                     max_samples, knock_samples)
     folder = Path(out) if out else default_folder(spec)
+    started = time.perf_counter()
     try:
         with progress_bar(progress, "building") as update:
-            path = build_table(spec, folder, chunk_cells=chunk_cells, progress=update)
+            path = build_table(spec, folder, chunk_cells=chunk_cells, progress=update, scheduler=scheduler,
+                               workers=workers)
     except (KeyboardInterrupt, SystemError) as exc:
         if not interrupted(exc):
             raise
         click.echo(f"rumbaodds: interrupted; finished chunks are kept in {folder}: run the same command to resume",
                    err=True)
         raise SystemExit(130) from None
+    seconds = time.perf_counter() - started
+    deals = pq.read_table(path, columns=["samples"]).column("samples").to_numpy()
     click.echo(f"table written: {path}")
+    click.echo(f"{len(deals):,} cells, deals per cell mean {deals.mean():,.0f}, median {np.median(deals):,.0f}, "
+               f"99th percentile {np.percentile(deals, 99):,.0f}; seed {spec.seed}; this run {seconds:,.1f} s")
 
 
 @tables.command("query")
@@ -78,16 +117,14 @@ def build(rules, players, samples_per_cell, seed, out, opponents, play, cells, c
 @click.option("--opponents", default="default", show_default=True)
 @click.option("--play", type=click.Choice(sorted(analysis.POLICIES)), default="expert", show_default=True)
 @click.option("--tables", "root", type=click.Path(), default=DEFAULT_ROOT, show_default=True,
-              help="A table folder, or a folder of table folders.")
+              help="A table folder, or a folder of table folders and packed tables (the shipped ones are also "
+                   "searched).")
 @click.option("--json", "as_json", is_flag=True)
 @friendly_errors
 def query(hand, trump, players, seat, rules, passes_in_a_row, opponents, play, root, as_json):
     """Answer from a built table, instantly (no simulation)."""
-    try:
-        model = get_model(opponents)
-    except ModelError as exc:
-        raise UserError(str(exc)) from None
     situation = analysis.make_situation(hand, trump, players, seat, rules, passes_in_a_row)
+    model = _model(opponents, situation.rules, players)
     result = lookup(root, situation, model, play)
     if result is None:
         raise UserError(f"no table under {root} covers this situation; build one with `rumbaodds tables build "
@@ -95,9 +132,94 @@ def query(hand, trump, players, seat, rules, passes_in_a_row, opponents, play, r
     show(result, as_json)
 
 
+@tables.command("plan")
+@click.option("--rules", default="swiss", show_default=True, help="Rule set: swiss, flemish or a TOML file.")
+@click.option("--workers", type=int, default=16, show_default=True,
+              help="Estimate the time on this many single-core workers too.")
+@click.option("--players", "players", type=int, multiple=True, help="Only these player counts [default: all].")
+@click.option("--sample-cells", type=int, default=1_000, show_default=True,
+              help="Cells simulated per player count to measure the deals and time per cell.")
+@click.option("--precision", type=float, default=None, help=f"As in build [default: {DEFAULT_PRECISION:g}].")
+@click.option("--min-samples", type=int, default=None, help=f"As in build [default: {DEFAULT_MIN_SAMPLES}].")
+@click.option("--max-samples", type=int, default=None, help=f"As in build [default: {DEFAULT_MAX_SAMPLES}].")
+@click.option("--opponents", default="default", show_default=True)
+@click.option("--play", type=click.Choice(sorted(analysis.POLICIES)), default="expert", show_default=True)
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--progress/--no-progress", default=None, help="Progress bar [default: when stderr is a terminal].")
+@friendly_errors
+def plan(rules, workers, players, sample_cells, precision, min_samples, max_samples, opponents, play, as_json,
+         progress):
+    """How big and how long: the full table of every player count, measured on a sample of cells."""
+    from ..tables.plan import plan_tables, totals
+
+    if workers < 1:
+        raise UserError(f"--workers must be positive, got {workers}")
+    if sample_cells < 1:
+        raise UserError(f"--sample-cells must be positive, got {sample_cells}")
+    rule_set = get_rules(rules)
+    for n in players:
+        rule_set.check_players(n)
+    for n in list(players) or range(rule_set.min_players, rule_set.max_players + 1):
+        _model(opponents, rule_set, n)  # a bad model or a missing strategy: one line, before anything runs
+    with progress_bar(progress, "measuring") as update:
+        rows = plan_tables(rule_set, opponents, play, list(players) or None, sample_cells, workers,
+                           precision=precision, min_samples=min_samples, max_samples=max_samples, progress=update)
+    total = totals(rows)
+    if as_json:
+        click.echo(json.dumps({"rules": rule_set.name, "rows": rows, "total": total}))
+        return
+    first = rows[0]
+    click.echo(f"{rule_set.name}: adaptive precision {first['precision']:g} points, {first['min_samples']:,}.."
+               f"{first['max_samples']:,} deals per cell; deals measured on {first['sampled']:,} random cells per "
+               f"player count; time here with {first['threads_here']} threads, and on {workers} single-core "
+               f"workers of this speed")
+    click.echo(f"{'players':>7}  {'cells':>12}  {'deals/cell mean':>15}  {'median':>6}  {'p99':>6}  "
+               f"{'deals total':>12}  {'hours here':>10}  {f'hours on {workers}':>12}")
+    for r in rows:
+        click.echo(f"{r['players']:>7}  {r['cells']:>12,}  {r['deals_mean']:>15,.0f}  {r['deals_median']:>6,.0f}  "
+                   f"{r['deals_p99']:>6,.0f}  {r['deals_total']:>12,.3g}  {r['hours_here']:>10,.2f}  "
+                   f"{r['hours_on_workers']:>12,.2f}")
+    click.echo(f"{'all':>7}  {total['cells']:>12,}  {'':>15}  {'':>6}  {'':>6}  {total['deals_total']:>12,.3g}  "
+               f"{total['hours_here']:>10,.2f}  {total['hours_on_workers']:>12,.2f}")
+
+
+@tables.command("pack")
+@click.argument("folder", type=click.Path(file_okay=False))
+@click.option("--out", "out", type=click.Path(dir_okay=False), required=True,
+              help="The packed table file (name it *.packed.parquet to be found by ask --tables).")
+@friendly_errors
+def pack(folder, out):
+    """Write the compact decision table of a full table (best choice, margin, Rumba success, exchange, deals)."""
+    from ..tables.pack import pack_table, packed_size
+
+    path = pack_table(folder, out)
+    size = packed_size(path)
+    click.echo(f"packed: {path} ({size['cells']:,} cells, {size['bytes'] / 1e6:,.2f} MB, "
+               f"{size['bytes_per_cell']:.2f} bytes per cell)")
+
+
 def show(result, as_json: bool) -> None:
+    packed = result.meta.get("source") == "packed table"
     if as_json:
         click.echo(json.dumps(document(result)))
         return
-    click.echo(f"From the table {result.meta['table']} (no simulation run):")
-    _print_ask(result)
+    if not packed:
+        click.echo(f"From the table {result.meta['table']} (no simulation run):")
+        _print_ask(result)
+        return
+    s = result.situation
+    meta = result.meta
+    click.echo(f"From the packed table {meta['table']} (no simulation run; {result.samples:,} deals, seed "
+               f"{result.seed}):")
+    click.echo(f"{' '.join(format_card(c) for c in s.hand)}, trump card {format_card(s.trump_card)},"
+               f" seat {s.seat} of {s.players}, {s.rules.name} rules")
+    for name, choice in result.actions.items():
+        click.echo(f"  {name:<8} {choice.ev.mean:+.2f} [{choice.ev.low:+.2f}, {choice.ev.high:+.2f}]")
+    p = meta["p_success"]
+    exchange = ("exchange " + " ".join(meta["discard"])) if meta["discard"] else "keep all cards"
+    click.echo(f"  play: {exchange}; a Rumba succeeds {p[0]:.1%} [{p[1]:.1%}, {p[2]:.1%}]")
+    m = result.margin
+    click.echo(f"Recommendation: {result.recommendation}, better than {result.runner_up} by {m.mean:.2f} points per "
+               f"hand (95% interval {m.low:.2f} to {m.high:.2f}).")
+    click.echo("Scores count down: a negative change is good. The packed table keeps the decision, not every "
+               "choice's value: `rumbaodds ask --simulate` gives them all.")

@@ -22,8 +22,33 @@ for _path in sorted(_package.rglob("*.py")):
     _digest.update(_path.read_bytes())
 _base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
     os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "rumbaodds")
-SOURCE_DIGEST = _digest.hexdigest()[:16]  # also stamps strategy tables: numbers of other code are not reused
+SOURCE_DIGEST = _digest.hexdigest()[:16]  # names the Numba cache folder
 config.CACHE_DIR = os.path.join(_base, f"numba-{SOURCE_DIGEST}")
+
+# The files that determine a strategy table's numbers, and only those: tables are stamped with their digest, so
+# an edit of the command line or the report keeps (shipped) tables valid while an edit of any of these makes every
+# table stale. tests/test_tables_digest.py fails when a module the table build imports is not listed here.
+NUMBERS_FILES = ("__init__.py", "engine/*.py", "rules.py", "models.py", "cards.py", "handclasses.py",
+                 "analysis.py", "stats.py", "conditioning.py", "policies.py", "results.py", "situation.py",
+                 "strategy/*.py", "tables/*.py", "data/**/*")  # strategy: the opponents' solved policies
+
+
+def numbers_paths(package: Path = _package) -> list[Path]:
+    """The files of ``NUMBERS_FILES`` under ``package`` that exist, sorted."""
+    found = {p for pattern in NUMBERS_FILES for p in package.glob(pattern) if p.is_file()}
+    return sorted(p for p in found if "__pycache__" not in p.parts)
+
+
+def numbers_digest(package: Path = _package) -> str:
+    """Digest of the files that determine table numbers (their paths and bytes)."""
+    digest = hashlib.sha256()
+    for path in numbers_paths(package):
+        digest.update(path.relative_to(package).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+NUMBERS_DIGEST = numbers_digest()  # stamps strategy tables: numbers of other code are never reused
 
 
 def _prune_old_caches(keep_days: float = 14.0) -> None:

@@ -1,9 +1,26 @@
-"""Strategy-table kernel: ``ask`` for many cells (seat, trump card, hand) in one call.
+"""Strategy-table kernel: ``ask`` for many cells (seat, trump card, hand) in one call, each to its own precision.
 
-Cell ``c`` (its global index in the build) draws samples ``c * samples + i``
+Cell ``c`` (its global index in the build) draws samples ``c * max_samples + i``
 of the run's seed, exactly the deals ``ask(..., seed)`` would draw at that
-offset, so a table never depends on chunking, threads or interruptions. The
-per-sample work is ``hand.ask_sample``; its twin is ``twin_hand.simulate_sample``.
+offset, so a table never depends on chunking, threads, rounds or
+interruptions. The per-sample work is ``hand.ask_sample`` (called in one
+place, :func:`_sample`); its twin is ``twin_hand.simulate_sample``, and the
+twin of this whole kernel is :mod:`.twin_table`.
+
+Adaptive precision (docs in ``rumbaodds/tables/build.py``): a cell is
+simulated in rounds up to the looks ``min_samples``, ``ceil(min_samples *
+growth)``, ... (capped at ``max_samples``, see :func:`looks`) and stops at the
+first look where its decision is resolved
+(the margin between the best choice and the runner-up, paired on the same
+deals, is more than ``z_stop`` standard errors from 0), or every expected value
+has a 95% half-width below ``precision``. ``z_stop`` is the Bonferroni
+critical value over the looks, so the stopping rule is wrong about the sign of
+the margin with probability at most alpha whatever the number of looks; the
+reported intervals stay the plain 95% ones.
+
+Every statistic is a self-normalised weighted estimate from running sums,
+computed in one place (:func:`weighted_mean_var`); the weight of a sample is
+1.0 until ``ask_sample`` yields an importance weight.
 
 Choice columns: 0 pass (no penalty: always 0), 1 pass as a penalised pass
 (the sit-out limit reached), 2 rumba, 3.. play with 0..K discards.
@@ -21,45 +38,112 @@ from .speak import two_of
 
 Z95 = 1.959963984540054
 COL_PASS, COL_PASS_PENALISED, COL_RUMBA, COL_PLAY = 0, 1, 2, 3
+# why a cell stopped
+STOP_MAX, STOP_RESOLVED, STOP_PRECISE, STOP_IMPOSSIBLE = 0, 1, 2, 3
+# per-cell weighted counters of the Rumba outcome: success (made or uncontested), uncontested, void, lone play,
+# played (neither void nor refused), then tricks 0..5 of the contested ones; PLAYED_W2 sums w^2 of the played
+P_SUCCESS, P_UNCONTESTED, P_VOID, P_LONE_PLAY, P_PLAYED, P_PLAYED_W2, P_TRICKS = 0, 1, 2, 3, 4, 5, 6
+N_COUNTERS = P_TRICKS + 6
+SUBCHUNKS = 256  # cells are dealt to threads interleaved, so adaptive cells of very different cost balance
+
+
+def looks(min_samples: int, max_samples: int, growth: float = 2.0) -> list[int]:
+    """The sample counts at which a cell may stop: min, ceil(min * growth), ..., max (the last is forced)."""
+    out = [min_samples]
+    while out[-1] < max_samples:
+        out.append(next_look(out[-1], max_samples, growth))
+    return out
 
 
 @njit(cache=True)
-def _stats(buffer, samples, cols):
-    means = np.zeros(cols)
-    halves = np.zeros(cols)
+def next_look(done, max_samples, growth):
+    """The look after ``done`` samples (at least one more sample; the kernel and :func:`looks` share it)."""
+    return min(max_samples, max(done + 1, np.int64(math.ceil(done * growth))))
+
+
+@njit(cache=True, inline="always")
+def weighted_mean_var(n, sw, sw2, swx, sw2x, sw2x2):
+    """Self-normalised weighted mean of x and the variance of that mean, from running sums.
+
+    ``sw`` = sum w, ``sw2`` = sum w^2, ``swx`` = sum w x, ``sw2x`` = sum w^2 x,
+    ``sw2x2`` = sum w^2 x^2 over ``n`` samples:
+    mean = swx / sw and var(mean) = (sw2x2 - 2 mean sw2x + mean^2 sw2) / sw^2 * n / (n - 1),
+    the delta-method variance of a ratio estimator (with every w = 1 it is s^2 / n,
+    the normal interval ``ask`` reports). The one place every table statistic comes from.
+    """
+    if n == 0 or sw <= 0.0:
+        return math.nan, math.nan
+    mean = swx / sw
+    if n < 2:
+        return mean, 0.0
+    var = (sw2x2 - 2.0 * mean * sw2x + mean * mean * sw2) / (sw * sw) * n / (n - 1)
+    return mean, max(0.0, var)
+
+
+@njit(cache=True, inline="always")
+def column_estimate(n, sw, sw2, swx, sw2x, sw2xy, a, b):
+    """Mean and variance of the mean of column ``a``, or of ``a - b`` on the same deals when ``b >= 0``."""
+    if b < 0:
+        return weighted_mean_var(n, sw, sw2, swx[a], sw2x[a], sw2xy[a, a])
+    return weighted_mean_var(n, sw, sw2, swx[a] - swx[b], sw2x[a] - sw2x[b],
+                             sw2xy[a, a] - 2.0 * sw2xy[a, b] + sw2xy[b, b])
+
+
+@njit(cache=True)
+def _sample(deck_mask, unknown, hero, trump_card, n, seat, rp, pol, plan, policy, penalised_passes, choices, seed,
+            index, out, scratch):
+    """THE call of ``ask_sample``: returns (tries, importance weight); tries < 0: no deal matched.
+
+    A table cell knows nothing of the earlier seats (``plan``: every word unknown), no knock, no swap.
+    """
+    return ask_sample(deck_mask, unknown, hero, trump_card, n, seat, rp, pol, plan, policy, penalised_passes,
+                      False, -1, choices, seed, index, out, scratch)
+
+
+@njit(cache=True)
+def _decide(n, sw, sw2, swx, sw2x, sw2xy, cols, means, halves):
+    """Fill means/halves of every column; return (best, runner-up, margin, margin variance).
+
+    Best and runner-up among pass, rumba and the best play (lowest expected change wins);
+    the margin is EV(runner-up) - EV(best) on the same deals.
+    """
     for c in range(cols):
-        total = 0.0
-        for i in range(samples):
-            total += buffer[i, c]
-        mean = total / samples
-        var = 0.0
-        for i in range(samples):
-            d = buffer[i, c] - mean
-            var += d * d
-        var = var / (samples - 1) if samples > 1 else 0.0
-        means[c] = mean
-        halves[c] = Z95 * math.sqrt(var / samples)
-    return means, halves
+        m, v = column_estimate(n, sw, sw2, swx, sw2x, sw2xy, c, -1)
+        means[c] = m
+        halves[c] = Z95 * math.sqrt(v)
+    top_play = COL_PLAY
+    for c in range(COL_PLAY + 1, cols):
+        if means[c] < means[top_play]:
+            top_play = c
+    kinds = np.array([COL_PASS, COL_RUMBA, top_play])
+    order = np.argsort(np.array([means[COL_PASS], means[COL_RUMBA], means[top_play]]), kind="mergesort")
+    b = kinds[order[0]]
+    r = kinds[order[1]]
+    d, dv = column_estimate(n, sw, sw2, swx, sw2x, sw2xy, r, b)
+    return b, r, d, dv
 
 
 @njit(cache=True, parallel=True)
 def table_cells(deck_mask, deck, hero_hands, trump_cards, seats, n, rp, pol, policy, penalised_passes, exchange_limit,
-                seed, first_cell, samples, min_tricks, excluded_by_trump):
-    """Per cell: mean and 95% half-width of every column, rumba details, best column, runner-up and margin."""
+                seed, first_cell, min_samples, max_samples, growth, precision, z_stop, min_tricks, excluded_by_trump):
+    """Per cell: mean and 95% half-width of every column, Rumba outcome shares, best, runner-up, margin, samples.
+
+    ``min_samples == max_samples`` is a fixed-size run; otherwise the adaptive rule of the module docstring.
+    ``excluded_by_trump[seat, rank]``: the two of trump that seat cannot hold (he would have swapped it), or -1.
+    """
     cells = hero_hands.shape[0]
     cols = COL_PLAY + exchange_limit + 1
     means = np.zeros((cells, cols))
     halves = np.zeros((cells, cols))
-    success = np.zeros(cells, dtype=np.int64)
-    uncontested = np.zeros(cells, dtype=np.int64)
-    void = np.zeros(cells, dtype=np.int64)
-    lone_play = np.zeros(cells, dtype=np.int64)
-    tricks = np.zeros((cells, 6), dtype=np.int64)
+    shares = np.zeros((cells, N_COUNTERS))  # weighted shares of the Rumba outcomes over all deals
     best = np.zeros(cells, dtype=np.int64)
     runner = np.zeros(cells, dtype=np.int64)
     margin = np.zeros(cells)
     margin_half = np.zeros(cells)
     tries = np.zeros(cells)
+    samples = np.zeros(cells, dtype=np.int64)
+    ess = np.zeros(cells)
+    stop = np.zeros(cells, dtype=np.int64)
     hand_size = rp[1]
     unknown_size = deck.shape[0] - hand_size - 1
     choices = np.empty(cols - 1, dtype=np.int64)  # the kernel's choices: rumba, pass, play0..K
@@ -67,15 +151,21 @@ def table_cells(deck_mask, deck, hero_hands, trump_cards, seats, n, rp, pol, pol
     choices[1] = C_PASS
     for k in range(exchange_limit + 1):
         choices[2 + k] = C_PLAY + k
-    chunks = max(1, min(cells, 64))
+    chunks = max(1, min(cells, SUBCHUNKS))
     for chunk in prange(chunks):
         scratch = new_scratch(n, unknown_size)
         out = np.zeros((cols - 1, OUT_FIELDS), dtype=np.int64)
         plan = (np.full(n, W_NONE, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
                 np.zeros((n, NSCORE)), np.full(n, -1, dtype=np.int64))
         unknown = np.empty(unknown_size, dtype=np.int64)
-        buffer = np.zeros((samples, cols))
-        for cell in range(chunk * cells // chunks, (chunk + 1) * cells // chunks):
+        x = np.zeros(cols)
+        swx = np.zeros(cols)
+        sw2x = np.zeros(cols)
+        sw2xy = np.zeros((cols, cols))
+        counts = np.zeros(N_COUNTERS)
+        cell_means = np.zeros(cols)
+        cell_halves = np.zeros(cols)
+        for cell in range(chunk, cells, chunks):  # interleaved: neighbouring cells cost alike
             hero = hero_hands[cell]
             trump_card = trump_cards[cell]
             seat = seats[cell]
@@ -87,59 +177,89 @@ def table_cells(deck_mask, deck, hero_hands, trump_cards, seats, n, rp, pol, pol
             holds_two = (hero >> np.uint64(two_of(trump_card >> 4))) & U1
             for s in range(n):
                 plan[4][s] = excluded_by_trump[s, trump_card & 15] if not holds_two else -1
+            swx[:] = 0.0
+            sw2x[:] = 0.0
+            sw2xy[:, :] = 0.0
+            counts[:] = 0.0
+            sw = 0.0
+            sw2 = 0.0
             tried = 0
-            for i in range(samples):
-                index = np.uint64(first_cell + cell) * np.uint64(samples) + np.uint64(i)
-                t, _w = ask_sample(deck_mask, unknown, hero, trump_card, n, seat, rp, pol, plan, policy,
-                                   penalised_passes, False, -1, choices, seed, index, out, scratch)
-                if t < 0:
-                    tried = -1
+            done = 0
+            target = min_samples
+            reason = STOP_MAX
+            b, r, d, dv = 0, 0, 0.0, 0.0
+            while True:
+                while done < target:
+                    index = np.uint64(first_cell + cell) * np.uint64(max_samples) + np.uint64(done)
+                    t, w = _sample(deck_mask, unknown, hero, trump_card, n, seat, rp, pol, plan, policy,
+                                   penalised_passes, choices, seed, index, out, scratch)
+                    if t < 0:
+                        reason = STOP_IMPOSSIBLE
+                        break
+                    tried += t
+                    done += 1
+                    x[COL_PASS] = 0.0
+                    x[COL_PASS_PENALISED] = out[1, 0]
+                    x[COL_RUMBA] = out[0, 0]
+                    for c in range(2, cols - 1):
+                        x[c + 1] = out[c, 0]
+                    sw += w
+                    sw2 += w * w
+                    for a in range(cols):
+                        swx[a] += w * x[a]
+                        sw2x[a] += w * w * x[a]
+                        for c in range(a, cols):
+                            sw2xy[a, c] += w * w * x[a] * x[c]
+                    rumba_tricks = out[0, 1]
+                    if rumba_tricks == VOID:
+                        counts[P_VOID] += w
+                    elif rumba_tricks == LONE_PLAY:
+                        counts[P_LONE_PLAY] += w
+                    else:
+                        counts[P_PLAYED] += w
+                        counts[P_PLAYED_W2] += w * w
+                        if rumba_tricks == NO_TRICKS:  # a lone Rumba: nobody joined
+                            counts[P_UNCONTESTED] += w
+                            counts[P_SUCCESS] += w
+                        else:
+                            counts[P_TRICKS + rumba_tricks] += w
+                            if rumba_tricks >= min_tricks:
+                                counts[P_SUCCESS] += w
+                if reason == STOP_IMPOSSIBLE:
                     break
-                tried += t
-                buffer[i, COL_PASS] = 0.0
-                buffer[i, COL_PASS_PENALISED] = out[1, 0]
-                buffer[i, COL_RUMBA] = out[0, 0]
-                for c in range(2, cols - 1):
-                    buffer[i, c + 1] = out[c, 0]
-                rumba_tricks = out[0, 1]
-                if rumba_tricks == NO_TRICKS:  # a lone Rumba: nobody joined
-                    uncontested[cell] += 1
-                    success[cell] += 1
-                elif rumba_tricks == VOID:
-                    void[cell] += 1
-                elif rumba_tricks == LONE_PLAY:
-                    lone_play[cell] += 1
-                else:
-                    tricks[cell, rumba_tricks] += 1
-                    if rumba_tricks >= min_tricks:
-                        success[cell] += 1
-            if tried < 0:
+                for a in range(cols):  # the products were summed on the upper triangle
+                    for c in range(a):
+                        sw2xy[a, c] = sw2xy[c, a]
+                b, r, d, dv = _decide(done, sw, sw2, swx, sw2x, sw2xy, cols, cell_means, cell_halves)
+                if done >= max_samples:
+                    reason = STOP_MAX
+                    break
+                if abs(d) > z_stop * math.sqrt(dv):
+                    reason = STOP_RESOLVED
+                    break
+                precise = True
+                for c in range(1, cols):  # column 0, the unpenalised pass, is exactly 0
+                    if not cell_halves[c] < precision:
+                        precise = False
+                if precise:
+                    reason = STOP_PRECISE
+                    break
+                target = next_look(target, max_samples, growth)
+            stop[cell] = reason
+            samples[cell] = done
+            if reason == STOP_IMPOSSIBLE:
                 tries[cell] = -1.0
                 continue
-            tries[cell] = tried / samples
-            m, h = _stats(buffer, samples, cols)
-            means[cell, :] = m
-            halves[cell, :] = h
-            # best and runner-up among pass, rumba and the best play (lowest expected change wins)
-            top_play = COL_PLAY
-            for c in range(COL_PLAY + 1, cols):
-                if m[c] < m[top_play]:
-                    top_play = c
-            kinds = np.array([COL_PASS, COL_RUMBA, top_play])
-            order = np.argsort(np.array([m[COL_PASS], m[COL_RUMBA], m[top_play]]), kind="mergesort")
-            b = kinds[order[0]]
-            r = kinds[order[1]]
+            tries[cell] = tried / done
+            ess[cell] = sw * sw / sw2
+            means[cell, :] = cell_means
+            halves[cell, :] = cell_halves
+            for j in range(N_COUNTERS):
+                shares[cell, j] = counts[j] / sw
+            shares[cell, P_PLAYED_W2] = counts[P_PLAYED] ** 2 / counts[P_PLAYED_W2] if counts[P_PLAYED_W2] > 0 \
+                else 0.0  # the effective sample size of the played Rumbas
             best[cell] = b
             runner[cell] = r
-            diff_mean = 0.0
-            for i in range(samples):
-                diff_mean += buffer[i, r] - buffer[i, b]
-            diff_mean /= samples
-            var = 0.0
-            for i in range(samples):
-                d = buffer[i, r] - buffer[i, b] - diff_mean
-                var += d * d
-            var = var / (samples - 1) if samples > 1 else 0.0
-            margin[cell] = diff_mean
-            margin_half[cell] = Z95 * math.sqrt(var / samples)
-    return means, halves, success, uncontested, void, lone_play, tricks, best, runner, margin, margin_half, tries
+            margin[cell] = d
+            margin_half[cell] = Z95 * math.sqrt(dv)
+    return means, halves, shares, best, runner, margin, margin_half, tries, samples, ess, stop

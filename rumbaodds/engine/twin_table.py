@@ -1,0 +1,92 @@
+"""Plain-Python twin of the adaptive table kernel (``table.table_cells``), written for clarity.
+
+One cell at a time: draw the samples of each round with ``hand.ask_batch``
+(the same streams ``c * max_samples + i`` the kernel uses), keep every score
+and importance weight, and compute the weighted statistics directly from
+their definitions instead of from running sums. tests/test_tables_adaptive.py checks that the kernel
+gives the same numbers.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from . import hand
+from .table import COL_PASS, COL_PLAY, COL_RUMBA, STOP_MAX, STOP_PRECISE, STOP_RESOLVED, Z95
+
+
+def weighted_mean_and_variance(x: np.ndarray, w: np.ndarray) -> tuple[float, float]:
+    """Self-normalised weighted mean and the (delta-method) variance of that mean.
+
+    mean = sum(w x) / sum(w); var = sum(w^2 (x - mean)^2) / sum(w)^2 * n / (n - 1).
+    """
+    n = len(x)
+    mean = float(np.sum(w * x) / np.sum(w))
+    if n < 2:
+        return mean, 0.0
+    return mean, float(np.sum(w * w * (x - mean) ** 2) / np.sum(w) ** 2 * n / (n - 1))
+
+
+def table_cell(rules, players: int, opponents, play: str, hero_mask: int, trump_card: int, seat: int, seed: int,
+               cell: int, min_samples: int, max_samples: int, precision: float, z_stop: float,
+               growth: float = 2.0) -> dict:
+    """Everything the kernel reports for one cell (global index ``cell``), computed the slow, plain way.
+
+    The conditioning plan is the one ``ask`` would use for this hand with nothing known of the earlier seats
+    (``analysis.Job``), so the test also checks that the table asks the question ``ask`` answers.
+    """
+    from ..analysis import POLICIES, Job
+    from ..cards import format_card
+    from ..situation import make_situation
+
+    hand_text = " ".join(format_card(c) for c in range(64) if (hero_mask >> c) & 1)
+    job = Job.of(make_situation(hand_text, format_card(trump_card), players, seat, rules), opponents, play)
+    k = rules.exchange_limit
+    choices = np.array([hand.C_RUMBA, hand.C_PASS] + [hand.C_PLAY + j for j in range(k + 1)], dtype=np.int64)
+    penalised = max(0, rules.sit_out_limit - 1)  # every choice is simulated as if this pass reached the limit
+    args = job.args()[:9] + (POLICIES[play], penalised, False, -1, choices)
+    columns = []  # per sample: pass 0, penalised pass, rumba, play0..K
+    weights = []
+    tricks = []
+    tries = 0
+    target = min_samples
+    while True:
+        start = cell * max_samples + len(columns)
+        results, t, w = hand.ask_batch(*args, np.uint64(seed), start, target - len(columns))
+        assert (t > 0).all(), "an impossible cell"
+        tries += int(t.sum())
+        weights += list(w)
+        for row in results.astype(np.int64):
+            columns.append([0, row[1, 0], row[0, 0]] + [row[2 + j, 0] for j in range(k + 1)])
+            tricks.append(row[0, 1])
+        x = np.array(columns, dtype=np.float64)
+        w = np.array(weights)
+        means, halves = [], []
+        for c in range(x.shape[1]):
+            m, v = weighted_mean_and_variance(x[:, c], w)
+            means.append(m)
+            halves.append(Z95 * math.sqrt(v))
+        top_play = COL_PLAY + int(np.argmin(means[COL_PLAY:]))
+        kinds = [COL_PASS, COL_RUMBA, top_play]
+        ranked = sorted(kinds, key=lambda c: means[c])  # stable: ties keep pass, rumba, play order
+        best, runner = ranked[0], ranked[1]
+        margin, margin_var = weighted_mean_and_variance(x[:, runner] - x[:, best], w)
+        if len(x) >= max_samples:
+            stop = STOP_MAX
+        elif abs(margin) > z_stop * math.sqrt(margin_var):
+            stop = STOP_RESOLVED
+        elif all(h < precision for h in halves[1:]):
+            stop = STOP_PRECISE
+        else:
+            target = min(max_samples, max(target + 1, math.ceil(target * growth)))
+            continue
+        break
+    tricks = np.array(tricks)
+    played = (tricks != hand.VOID) & (tricks != hand.LONE_PLAY)
+    success = played & ((tricks == hand.NO_TRICKS) | (tricks >= rules.rumba_min_tricks))
+    return {"means": np.array(means), "halves": np.array(halves), "best": best, "runner": runner,
+            "margin": margin, "margin_half": Z95 * math.sqrt(margin_var), "samples": len(x), "stop": stop,
+            "tries": tries / len(x), "ess": float(w.sum() ** 2 / (w * w).sum()),
+            "p_success": float((w * success).sum() / (w * played).sum()) if played.any() else 0.0}

@@ -1,0 +1,264 @@
+"""Reading tables and answering ``ask`` from them: full tables (Parquet folders) and packed ones.
+
+A situation is answered from a table only when the table's numbers are its
+answer: the same numbers digest (the code that computes table numbers,
+``engine.NUMBERS_DIGEST``), rule set, player count, opponent model and card
+play, no dealer's knock and no words known from the earlier seats. Hands are
+looked up through their class (:mod:`..handclasses`): any trump suit and any
+order of the side suits find the same row.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow.parquet as pq
+
+from ..analysis import AskResult, ChoiceResult, Situation, _discards
+from ..cards import mask_of
+from ..engine import NUMBERS_DIGEST
+from ..handclasses import canonical_hand, enumerate_trump_rank_pairs
+from ..policies import Policy, opponent_policy
+from ..results import RumbaOutcomes
+from ..rules import RuleSet
+from ..stats import Estimate
+from .spec import TableError
+
+
+@dataclass
+class Table:
+    path: Path
+    manifest: dict
+    frame: pd.DataFrame
+    knock: pd.DataFrame | None
+
+    @property
+    def rules(self) -> RuleSet:
+        return RuleSet(**self.manifest["rules"])
+
+    @property
+    def players(self) -> int:
+        return int(self.manifest["players"])
+
+    def describe(self) -> str:
+        return f"{self.path} ({describe_manifest(self.manifest)})"
+
+
+def describe_manifest(m: dict) -> str:
+    if m.get("samples_per_cell"):
+        budget = f"{m['samples_per_cell']:,} deals per cell"
+    else:
+        budget = f"precision {m['precision']:g} points, {m['min_samples']:,}..{m['max_samples']:,} deals per cell"
+    return (f"{m['rules']['name']}, {m['players']} players, opponents {m['opponents']['name']}, play {m['play']}, "
+            f"{budget}, seed {m['seed']}")
+
+
+def read_manifest(path: str | Path) -> dict:
+    """The manifest stored in a table's (or packed table's) Parquet metadata, without reading its rows."""
+    return json.loads(pq.read_schema(path).metadata[b"rumbaodds"])
+
+
+def load_table(folder: str | Path) -> Table:
+    folder = Path(folder)
+    path = folder / "table.parquet" if folder.is_dir() else folder
+    if not path.exists():
+        raise TableError(f"no finished table at {path} (build it with `rumbaodds tables build`)")
+    table = pq.read_table(path)
+    manifest = json.loads(table.schema.metadata[b"rumbaodds"])
+    knock_path = path.parent / "knock.parquet"
+    knock = pq.read_table(knock_path).to_pandas() if knock_path.exists() else None
+    return Table(path, manifest, table.to_pandas(), knock)
+
+
+def find_tables(root: str | Path) -> list[Path]:
+    """Finished table folders under ``root`` (the folder itself or one level down)."""
+    root = Path(root)
+    if not root.is_dir():
+        return []
+    found = [root] if (root / "table.parquet").exists() else []
+    found += sorted(p for p in root.iterdir() if p.is_dir() and (p / "table.parquet").exists())
+    return found
+
+
+def _as_dict(settings) -> dict:
+    """``settings.to_dict()`` of a flat dataclass (rule set, opponent model) without asdict's deep copies.
+
+    Not cached by the object: rule sets that compare equal can differ in uncompared fields (description).
+    """
+    out = {f.name: getattr(settings, f.name) for f in dataclasses.fields(settings)}
+    if all(isinstance(v, str | int | float | bool) for v in out.values()):
+        return out
+    return settings.to_dict()
+
+
+@functools.lru_cache(maxsize=16)
+def _pairs(rules: RuleSet):
+    return enumerate_trump_rank_pairs(rules)
+
+
+def manifest_matches(manifest: dict, rules: RuleSet, players: int, opponents, play: str) -> bool:
+    """Were this table's numbers computed by this code for these settings?
+
+    Opponents match when they decide alike (the digest of their policy arrays), whatever they are called.
+    """
+    if manifest.get("engine") != NUMBERS_DIGEST or manifest.get("players") != players or \
+            manifest.get("play") != play or manifest.get("rules") != _as_dict(rules):
+        return False
+    policy = opponents if isinstance(opponents, Policy) else opponent_policy(opponents, rules, players)
+    return (manifest.get("opponents") or {}).get("digest") == policy.to_dict()["digest"]
+
+
+def matches(manifest: dict, situation: Situation, opponents, play: str) -> bool:
+    """Would this table's numbers be the answer to ``situation``?"""
+    return (manifest_matches(manifest, situation.rules, situation.players, opponents, play)
+            and not situation.dealer_knocked and situation.swapped_by is None
+            and all(w == "-" for w in situation.before))
+
+
+def table_hand(situation: Situation) -> tuple[int, int]:
+    """(canonical hand mask in the table's trump suit, trump rank): the key of the situation's class."""
+    rules = situation.rules
+    classes_trump = _pairs(rules).classes.trump_suit
+    mask = mask_of(situation.hand)
+    if situation.trump != classes_trump:  # swap the trump suit onto the table's trump suit
+        a, b = situation.trump, classes_trump
+        lane_a = (mask >> (16 * a)) & 0xFFFF
+        lane_b = (mask >> (16 * b)) & 0xFFFF
+        mask = mask & ~((0xFFFF << (16 * a)) | (0xFFFF << (16 * b))) | (lane_a << (16 * b)) | (lane_b << (16 * a))
+    return canonical_hand(mask, classes_trump, rules), situation.trump_card % 16
+
+
+@functools.lru_cache(maxsize=16)
+def _pair_keys(rules: RuleSet) -> np.ndarray:
+    """``trump rank * classes + class row`` of every pair, ascending (pairs are sorted that way)."""
+    pairs = _pairs(rules)
+    return pairs.trump_ranks * len(pairs.classes) + pairs.class_rows
+
+
+def pair_row(situation: Situation) -> int:
+    """Row of the situation's (trump rank, class) pair in ``enumerate_trump_rank_pairs`` order: two
+    ``searchsorted`` (class, then pair), so a lookup costs the same in a table of any size."""
+    canon, rank = table_hand(situation)
+    classes = _pairs(situation.rules).classes
+    class_row = int(np.searchsorted(classes.hands, np.uint64(canon)))
+    if class_row >= len(classes.hands) or int(classes.hands[class_row]) != canon:
+        raise KeyError(f"no class for hand {canon:#x}")
+    keys = _pair_keys(situation.rules)
+    key = rank * len(classes) + class_row
+    row = int(np.searchsorted(keys, key))
+    if row >= len(keys) or int(keys[row]) != key:
+        raise KeyError(f"trump rank {rank} is in the hand")
+    return row
+
+
+def table_cell(table: Table, situation: Situation) -> pd.Series | None:
+    """The row answering ``situation`` (any trump suit, any side-suit order), or None if not in the table."""
+    frame = table.frame
+    canon, rank = table_hand(situation)
+    if table.manifest.get("cells") is None:  # a full table: the row is seat * pairs + pair row
+        row = situation.seat * len(_pairs(situation.rules)) + pair_row(situation)
+        if row < len(frame) and int(frame["hand"].iat[row]) == canon and int(frame["seat"].iat[row]) == \
+                situation.seat and int(frame["trump_rank"].iat[row]) == rank:
+            return frame.iloc[row]
+    hit = frame[(frame["seat"] == situation.seat) & (frame["trump_rank"] == rank) & (frame["hand"] == np.uint64(canon))]
+    return None if hit.empty else hit.iloc[0]
+
+
+def penalised(situation: Situation) -> bool:
+    rules = situation.rules
+    return rules.sit_out_limit > 0 and situation.passes_in_a_row + 1 >= rules.sit_out_limit
+
+
+def kind(name: str) -> str:
+    return "play" if name.startswith("play") else name
+
+
+def assemble_answer(situation: Situation, opponents, play: str, options: dict[str, ChoiceResult],
+                    stored: tuple[str, str, Estimate] | None, seed: int, n: int, tries: float, meta: dict) -> AskResult:
+    """An AskResult from per-choice estimates; ``stored`` = (best kind, runner-up kind, paired margin)."""
+    ranked = sorted(options, key=lambda name: options[name].ev.mean)
+    best = ranked[0]
+    runner = next((x for x in ranked[1:] if kind(x) != kind(best)), None)
+    margin = None
+    if runner is not None:
+        if stored is not None and (kind(best), kind(runner)) == stored[:2]:
+            margin = stored[2]
+        else:  # the stored margin is for another pair of choices; give the unpaired difference
+            a, b = options[runner].ev, options[best].ev
+            half = float(np.hypot(a.half_width, b.half_width))
+            margin = Estimate(a.mean - b.mean, a.mean - b.mean - half, a.mean - b.mean + half, n)
+    result = AskResult(situation, opponents, play, seed, n, tries, options, kind(best),
+                       None if runner is None else kind(runner), margin)
+    result.meta = meta
+    return result
+
+
+def answer_from_table(table: Table, situation: Situation, opponents, play: str) -> AskResult | None:
+    """An AskResult read from the table, or None when the table does not cover the situation."""
+    if not matches(table.manifest, situation, opponents, play):
+        return None
+    row = table_cell(table, situation)
+    if row is None or float(row["tries"]) < 0:
+        return None
+    n = int(row["samples"])
+    pen = penalised(situation)
+
+    def est(mean: float, half: float) -> Estimate:
+        return Estimate(float(mean), float(mean - half), float(mean + half), n)
+
+    options: dict[str, ChoiceResult] = {}
+    for name in situation.choices():
+        if name == "pass":
+            options[name] = ChoiceResult(name, est(row["ev_pass_penalised"], row["ev_pass_penalised_half"])
+                                         if pen else Estimate(0.0, 0.0, 0.0, n))
+        elif name == "throw-in":
+            options[name] = ChoiceResult(name, Estimate(0.0, 0.0, 0.0, n))
+        elif name == "rumba":
+            options[name] = ChoiceResult(
+                name, est(row["ev_rumba"], row["ev_rumba_half"]),
+                p_success=Estimate(float(row["p_success"]), float(row["p_success_low"]), float(row["p_success_high"]),
+                                   n),
+                outcomes=RumbaOutcomes(float(row["p_made"]), float(row["p_lost"]), float(row["p_uncontested"]),
+                                       float(row["p_void"]), float(row["p_lone_play"])),
+                tricks=tuple(float(row[f"tricks_{t}"]) for t in range(6)))
+        else:
+            k = int(name[4:])
+            options[name] = ChoiceResult(name, est(row[f"ev_play{k}"], row[f"ev_play{k}_half"]),
+                                         discard=_discards(situation.hand, k, situation.trump, situation.rules))
+    stored = None if pen else (str(row["best"]), str(row["runner_up"]), est(row["margin"], row["margin_half"]))
+    return assemble_answer(situation, opponents, play, options, stored, int(table.manifest["seed"]), n,
+                           float(row["tries"]), {"source": "table", "table": str(table.path), "cell": int(row["cell"])})
+
+
+def find_answer(root: str | Path | None, situation: Situation, opponents, play: str) -> AskResult | None:
+    """The answer of the first table that covers ``situation``: full tables under ``root``, then packed tables
+    under ``root``, then the packed tables shipped in the package. None when no table covers it."""
+    from .pack import answer_from_packed, find_packed, load_packed
+
+    opponents = opponent_policy(opponents, situation.rules, situation.players)  # once: every table compares to it
+    if root is not None:
+        for folder in find_tables(root):
+            try:
+                manifest = read_manifest(folder / "table.parquet")
+            except (OSError, KeyError, ValueError):  # an unreadable folder is simply not a match
+                continue
+            if matches(manifest, situation, opponents, play):
+                result = answer_from_table(load_table(folder), situation, opponents, play)
+                if result is not None:
+                    return result
+    for path in find_packed(root):
+        try:
+            manifest = read_manifest(path)
+        except (OSError, KeyError, ValueError):
+            continue
+        if matches(manifest, situation, opponents, play):
+            result = answer_from_packed(load_packed(path), situation, opponents, play)
+            if result is not None:
+                return result
+    return None
