@@ -43,6 +43,9 @@ DEFAULT_GROWTH = 1.5
 # that a cell with a zero margin is reported as resolved. 1%, not 5%: every such stop also biases the cell's
 # intervals, so a smaller alpha keeps the coverage of near-ties up.
 STOP_ALPHA = 0.01
+# What a manifest says about its opponents besides the policy digest: a named model's fields, a mixed table's seats,
+# a solved strategy's file and iterations.
+OPPONENT_META = ("model", "seats", "file", "iterations")
 
 
 def package_version() -> str:
@@ -164,7 +167,7 @@ class TableSpec:
             "engine": NUMBERS_DIGEST,  # the code that computed it: tables of other code are never reused
             "rules": self.rules.to_dict(),
             "players": self.players,
-            "opponents": self.policy.to_dict() | {k: self.policy.meta[k] for k in ("model", "seats", "file", "iterations")
+            "opponents": self.policy.to_dict() | {k: self.policy.meta[k] for k in OPPONENT_META
                                                   if k in self.policy.meta},
             "play": self.play,
             "samples_per_cell": self.samples_per_cell,
