@@ -293,8 +293,11 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
     rows, series = success_series(sections, loaded, rules)
     if any(series.values()):
         q = any(s.info.quick for s in sections)
-        note = (f"Pooled over seats and side cards, weighted by how often each hand occurs; {'quick' if q else 'full'}"
-                f" tables, opponents default. Rows with fewer than 2 cells are left out.")
+        cells = sum(s.info.cells for s in sections)
+        deals = sum(s.info.deals for s in sections)
+        note = (f"{cells:,} cells, {deals:,} deals ({'quick' if q else 'full'} tables, opponents default), pooled "
+                f"over seats and side cards, weighted by how often each hand occurs; rows of fewer than 2 cells are "
+                f"left out.")
         fig = charts.success_chart(rows, series, note, "How often a Rumba succeeds")
         chart_list.append(page.Chart("success", "How often a Rumba succeeds, by your trumps",
                                      "Made (3+ tricks) or uncontested, over the Rumbas played (a refused or voided "
