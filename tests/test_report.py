@@ -177,6 +177,17 @@ def test_page_is_self_contained_and_says_what_stands_behind_each_grid():
     assert 'href="swiss/index.html"' in index
 
 
+def test_exchange_table_shows_the_best_count_and_marks_a_close_lead():
+    g = _grid()
+    box = g.boxes[("AKx", "none")]
+    box.extra["exchange_values"] = {0: grids.Interval(-1.0, -1.2, -0.8), 1: grids.Interval(-2.0, -2.2, -1.8),
+                                    2: grids.Interval(-1.9, -2.1, -1.7)}
+    html = page.exchange_table(g)
+    assert "<b>1</b>7" in html and "class=\"close" in html  # 1 card by 0.1: within the noise
+    box.extra["exchange_values"][2] = grids.Interval(-0.5, -0.6, -0.4)
+    assert "class=\"close" not in page.exchange_table(g)  # negative control: a clear lead of 1.0
+
+
 def test_print_page_has_every_grid_and_says_how_to_read_it():
     from rumbaodds.report import charts
 
@@ -223,7 +234,8 @@ def test_cli_builds_quick_tables_and_writes_both_reports(tmp_path):
     html = (folder / "index.html").read_text()
     for words in ("--cells 40", "rumbaodds tables build --rules swiss --players 3", "After a Rumba call",
                   "The dealer knocked", "Opponents bold, every seat", "First to speak (seat 0)",
-                  "After 2 passes in a row", "Dealer (seat 2, speaks last)", "bold</th>", "knock (K) or looks"):
+                  "After 2 passes in a row", "Dealer (seat 2, speaks last)", "bold</th>", "knocks (K) or looks first (L)",
+                  "How many cards to exchange"):
         assert words in html, words
     assert not list(out.rglob("*.parquet"))
     # the tables stay under --tables and are found again (the same budget, or a smaller one)

@@ -323,12 +323,16 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
         notes.append("These numbers come from quick tables: a random share of the hand classes with few deals per "
                      "cell. More boxes are close or mixed than a full table would show; the cells and deals behind "
                      "every grid are printed with it.")
+    exchange = None
+    if mn in loaded:
+        exchange = grids.action_grid(loaded[mn].frame, rules, f"{mn} players, every seat", tuple(range(mn)),
+                                     "normal", loaded[mn].info.quick)
     data = page.ReportPage(
         rules, rules_arg, time.strftime("%Y-%m-%d"), sections, words, entries, mn, chart_list, tables_info,
         report_command(rules_arg, players_arg, str(tables), str(out), budget,
                        None if models is None else model_list, model_n),
         full_commands(rules_arg, rules, players, model_list, mn, str(tables)), lone, lone_line, jack_lines,
-        ask_budget, notes)
+        ask_budget, notes, exchange)
     path = folder / "index.html"
     path.write_text(page.render(data), encoding="utf-8")
     write_index(out)

@@ -84,6 +84,7 @@ class ReportPage:
     jack_lines: dict[int, Line] = field(default_factory=dict)
     ask_budget: str = ""
     notes: list[str] = field(default_factory=list)
+    exchange: Grid | None = None  # every seat at the comparisons' player count, for the exchange counts
 
 
 CSS = """
@@ -119,6 +120,8 @@ td.d{text-shadow:0 0 2px #000,0 0 1px #000}
 table.t{border-collapse:collapse;font-size:13px;margin:6px 0;max-width:100%}
 table.t td,table.t th{border:1px solid #ccc;padding:3px 6px;vertical-align:top}
 table.t th{background:#f0f0f0;text-align:left}.num{text-align:right;white-space:nowrap}
+table.t code{word-break:break-all;font-size:11px}
+@media (max-width:600px){table.t{font-size:11px}table.t td,table.t th{padding:2px 3px}main{padding:8px 10px 30px}}
 .scroll{overflow-x:auto;max-width:100%}
 figure{margin:10px 0 18px}figure img{width:100%;max-width:560px;height:auto;border:1px solid #ddd;background:#fff}
 .figs{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,480px),1fr));gap:14px}
@@ -195,6 +198,38 @@ def strip_table(strip: KnockStrip) -> str:
                      f"title=\"{E(title)}\"><b>{letter}</b>{E(box_label(b))}</td>")
     return (f"<table class=g><tr><th class=r>turned</th>{head}</tr><tr><th class=r>dealer</th>{''.join(cells)}"
             f"</tr></table>")
+
+
+def exchange_table(grid: Grid) -> str:
+    """Boxes where playing is best: how many cards to exchange (the weakest by keep value), shaded by what one
+    card more or less costs; striped where the best count's lead is within the noise (unpaired, conservative)."""
+    head = "".join(f"<th>{E(c)}</th>" for c in grid.cols)
+    out = [f"<table class=g><tr><th class=r>trumps</th>{head}</tr>"]
+    for r in grid.rows:
+        cells, any_box = [], False
+        for c in grid.cols:
+            box = grid.box(r, c)
+            means = box.extra.get("exchange_values") if not box.empty else None
+            if not means:
+                cells.append("<td class=e></td>")
+                continue
+            any_box = True
+            order = sorted(means, key=lambda k: (means[k].mean, k))
+            k1, k2 = order[0], order[1] if len(order) > 1 else order[0]
+            lead = means[k2].mean - means[k1].mean
+            half = math.hypot(means[k1].half, means[k2].half)
+            close = not (math.isfinite(half) and lead - half > 0)
+            rgb = shade("play", lead)
+            colour = "#fff" if dark(rgb) else "#111"
+            title = (f"{r} / {c}, playing: exchange {k1}; " + "; ".join(
+                f"{k}: {_interval_text(means[k])}" for k in sorted(means)) + f"; {box.cells:,} cells")
+            cells.append(f"<td class=\"{'close' if close else ''}{' d' if dark(rgb) else ''}\" style=\""
+                         f"background-color:{hex_of(rgb)};color:{colour}\" title=\"{E(title)}\"><b>{k1}</b>"
+                         f"{box.cells}</td>")
+        if any_box:
+            out.append(f"<tr><th class=r>{E(r)}</th>{''.join(cells)}</tr>")
+    out.append("</table>")
+    return "".join(out)
 
 
 def grid_block(grid: Grid, strip: KnockStrip | None = None, note: str = "") -> str:
@@ -326,7 +361,8 @@ def render(page: ReportPage) -> str:
     source = ("quick tables (a random share of the hand classes, drawn by how often they occur)" if quick
               else "full tables (every hand class)")
     nav = "".join(f"<a href=\"#p{s.players}\">{s.players} players</a>" for s in page.sections)
-    nav += "<a href=\"#words\">after earlier words</a><a href=\"#models\">opponents</a>"
+    nav += "<a href=\"#exchange\">exchange</a><a href=\"#words\">after earlier words</a>"
+    nav += "<a href=\"#models\">opponents</a>"
     nav += "<a href=\"#charts\">charts</a><a href=\"#method\">method</a>"
     actions = ["pass", "play", "rumba"] + (["knock", "look"] if rules.knock else [])
     out = ["<!DOCTYPE html><html lang=en><head><meta charset=utf-8>",
@@ -371,6 +407,14 @@ def render(page: ReportPage) -> str:
         t = s.info
         out.append(f"<p class=note>{t.cells:,} cells ({t.cells_per_seat:,} per seat), {t.deals:,} deals, "
                    f"{'quick' if t.quick else 'full'} table <code>{E(t.path)}</code>.</p>")
+    if page.exchange is not None:
+        g = page.exchange
+        out.append(f"<h2 id=exchange>How many cards to exchange</h2><div class=grids><div class=gridbox>"
+                   f"<h4>{E(g.title)}</h4>"
+                   f"<p class=note>Where playing is best: the number of cards to exchange (your weakest by keep "
+                   f"value) with the best average; its strength is what the next-best count costs; striped where "
+                   f"that is within the noise. {g.cells:,} cells, {g.deals:,} deals.</p>{exchange_table(g)}"
+                   f"</div></div>")
     out.append("<h2 id=words>After earlier words</h2>")
     out.append(f"<p class=small>The grids above assume you know nothing of the earlier seats' words. Here "
                f"<code>rumbaodds ask --before ...</code> answers for a sample of hands at {page.model_players} "
@@ -427,9 +471,9 @@ def method_html(page: ReportPage) -> str:
     for t in page.tables:
         knock = "" if t.knock_samples is None else f"{t.knock_samples:,}" + (f" x {t.knock_inner}" if t.knock_inner
                                                                               else "")
-        rows.append(f"<tr><td class=num>{t.players}</td><td>{E(t.model)}</td><td>{'quick' if t.quick else 'full'}"
-                    f"</td><td class=num>{t.cells:,}</td><td class=num>{t.deals:,}</td><td class=num>{E(knock)}</td>"
-                    f"<td><code>{E(t.path)}</code></td></tr>")
+        rows.append(f"<tr><td class=num>{t.players}</td><td>{E(t.model)}</td><td>{'quick' if t.quick else 'full'}: "
+                    f"<code>{E(t.path)}</code></td><td class=num>{t.cells:,}</td><td class=num>{t.deals:,}</td>"
+                    f"<td class=num>{E(knock)}</td></tr>")
     notes = "".join(f"<li>{E(n)}</li>" for n in page.notes)
     return (
         "<h2 id=method>Method and precision</h2><ul class=small>"
@@ -448,7 +492,7 @@ def method_html(page: ReportPage) -> str:
         "(trump rank, class) pairs and scores on the other half.</li>"
         f"{notes}</ul>"
         "<div class=scroll><table class=t><tr><th>players</th><th>opponents</th><th>table</th><th>cells</th>"
-        "<th>deals</th><th>knock deals per card</th><th>folder</th></tr>" + "".join(rows) + "</table></div>"
+        "<th>deals</th><th>knock deals per card</th></tr>" + "".join(rows) + "</table></div>"
         f"<p class=small>Reproduce: <code>make report</code> (both rule sets), or</p><pre>{E(page.command)}</pre>"
         "<p class=small>It reuses the tables above when they are there, else builds quick ones. Full precision "
         "(every class, hours to days per table on two cores; the report then reads those instead):</p>"
