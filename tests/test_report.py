@@ -234,8 +234,8 @@ def test_cli_builds_quick_tables_and_writes_both_reports(tmp_path):
     html = (folder / "index.html").read_text()
     for words in ("--cells 40", "rumbaodds tables build --rules swiss --players 3", "After a Rumba call",
                   "The dealer knocked", "Opponents bold, every seat", "First to speak (seat 0)",
-                  "After 2 passes in a row", "Dealer (seat 2, speaks last)", "bold</th>", "knocks (K) or looks first (L)",
-                  "How many cards to exchange"):
+                  "After 2 passes in a row", "Dealer (seat 2, speaks last)", "bold</th>",
+                  "knocks (K) or looks first (L)", "How many cards to exchange"):
         assert words in html, words
     assert not list(out.rglob("*.parquet"))
     # the tables stay under --tables and are found again (the same budget, or a smaller one)
