@@ -213,8 +213,9 @@ def test_parse_players_and_models():
     with pytest.raises(ValueError, match="8 players"):
         build.parse_players("3-8", SWISS)
     assert build.model_players(SWISS, [3, 4, 5]) == 5 and build.model_players(FLEMISH, [2, 5]) == 5
-    assert build.default_models(SWISS, 5)[:4] == ["default", "cautious", "bold", "all"]
-    assert build.check_models(["bold"], SWISS, 5) == ["default", "bold"]
+    # the base opponents of the cards are what `ask` plays without --opponents: the equilibrium [issue 8]
+    assert build.default_models(SWISS, 5)[:5] == ["equilibrium", "default", "cautious", "bold", "all"]
+    assert build.check_models(["bold"], SWISS, 5) == ["equilibrium", "bold"]
 
 
 TINY = ["--cells", "40", "--samples-per-cell", "8", "--model-cells", "12", "--knock-samples", "8",
@@ -227,7 +228,8 @@ def test_cli_builds_quick_tables_and_writes_both_reports(tmp_path):
             "--out", str(out), *TINY]
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
-    assert "building quick table" in result.stderr and "[2/2]" in result.stderr
+    assert "building quick table" in result.stderr and "[3/3]" in result.stderr
+    assert "[1/3] swiss, 3 players, opponents equilibrium" in result.stderr
     folder = out / "swiss"
     assert sorted(p.name for p in folder.iterdir()) == ["card_3p.pdf", "card_3p.png", "index.html", "knock.png",
                                                          "success.png"]
@@ -241,9 +243,9 @@ def test_cli_builds_quick_tables_and_writes_both_reports(tmp_path):
     # the tables stay under --tables and are found again (the same budget, or a smaller one)
     budget = data.Budget(40, 8, 12, 8, 4, 1, 16)
     said = []
-    again = data.obtain_table(tables, SWISS, 3, "default", budget, 40, said.append)
+    again = data.obtain_table(tables, SWISS, 3, "equilibrium", budget, 40, said.append)
     assert said == [f"  reusing {again.info.path}"] and again.info.cells == 120 and again.knock is not None
-    smaller = data.obtain_table(tables, SWISS, 3, "default", data.Budget(20, 8), 20, said.append)
+    smaller = data.obtain_table(tables, SWISS, 3, "equilibrium", data.Budget(20, 8), 20, said.append)
     assert smaller.info.path == again.info.path
     flemish = CliRunner().invoke(main, ["report", "--rules", "flemish", "--players", "2", "--models", "default",
                                         "--tables", str(tables), "--out", str(out), "--quiet", *TINY])

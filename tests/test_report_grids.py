@@ -200,7 +200,8 @@ def check_against_ask(rules, folder, players, grid_of, hands=20, seed=11):
         cards, trump = _real_hand(int(cell["hand"]), int(cell["trump_rank"]), rng)
         seat = int(cell["seat"])
         args = ["ask", " ".join(format_card(c) for c in cards), "--trump", format_card(trump), "--players",
-                str(players), "--seat", str(seat), "--rules", rules.name, "--tables", str(folder.parent), "--json"]
+                str(players), "--seat", str(seat), "--rules", rules.name, "--tables", str(folder.parent), "--json",
+                "--opponents", "default"]  # the table's opponents
         result = CliRunner().invoke(main, args)
         assert result.exit_code == 0, result.output
         doc = json.loads(result.output)

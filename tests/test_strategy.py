@@ -174,3 +174,34 @@ def test_ask_against_the_equilibrium_and_a_mixed_table():
                          seed=1)
     assert mixed.opponents.meta["seats"] == {"3": "bold", "4": "cautious"}
     assert mixed.options["rumba"].ev.mean != eq.options["rumba"].ev.mean
+
+
+def test_opponents_left_out_are_the_equilibrium_or_else_the_default_style_said_so(tmp_path, monkeypatch):
+    """Issue 8 item 5: the equilibrium is the default model; a house rule without a solved strategy falls back to
+    the default style, and the answer says it did."""
+    from click.testing import CliRunner
+
+    from rumbaodds.cli import main
+    from rumbaodds.policies import default_opponents, describe
+
+    monkeypatch.setenv("RUMBAODDS_STRATEGIES", str(tmp_path / "cache"))
+    plain = analysis.ask("HA HK HQ S6 C7", "H9", 5, 2, samples=2_000, seed=4)
+    named = analysis.ask("HA HK HQ S6 C7", "H9", 5, 2, opponents="equilibrium", samples=2_000, seed=4)
+    assert plain.opponents.meta["kind"] == "strategy" and plain.opponents == named.opponents
+    assert plain.options["rumba"].ev == named.options["rumba"].ev
+    house = tmp_path / "house.toml"
+    house.write_text('base = "swiss"\nsit_out_limit = 4\n')
+    from rumbaodds.rules import get_rules
+
+    rules = get_rules(str(house))
+    assert default_opponents(rules, 5)[0] == "default"
+    fallback = analysis.ask("HA HK HQ S6 C7", "H9", 5, 2, rules=str(house), samples=2_000, seed=4)
+    assert fallback.opponents.meta["kind"] == "thresholds" and "no solved strategy" in describe(fallback.opponents)
+    with pytest.raises(RulesError, match="strategy solve"):  # named explicitly, it is not silently replaced
+        analysis.ask("HA HK HQ S6 C7", "H9", 5, 2, rules=str(house), opponents="equilibrium", samples=100)
+    out = CliRunner().invoke(main, ["ask", "HA HK HQ S6 C7", "--trump", "H9", "--players", "5", "--seat", "2",
+                                    "--samples", "2000", "--seed", "4", "--rules", str(house)])
+    assert out.exit_code == 0 and "no solved strategy" in " ".join(out.output.split())
+    out = CliRunner().invoke(main, ["ask", "HA HK HQ S6 C7", "--trump", "H9", "--players", "5", "--seat", "2",
+                                    "--samples", "2000", "--seed", "4", "--seat-model", "3=bold"])
+    assert out.exit_code == 0 and "seat 3 bold" in " ".join(out.output.split()), out.output

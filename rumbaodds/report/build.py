@@ -57,9 +57,19 @@ def model_players(rules: RuleSet, players: Sequence[int]) -> int:
     return min(players, key=lambda n: (abs(n - wanted), n))
 
 
+def base_model(rules: RuleSet, players: int) -> str:
+    """The opponents of every card and chart: what `ask` plays against when none are named (policies.
+    default_opponents): the equilibrium where a strategy is solved, else the default style."""
+    from ..policies import default_opponents
+
+    return default_opponents(rules, players)[0]
+
+
 def default_models(rules: RuleSet, players: int) -> list[str]:
-    """The named models, and the solved ones this build can make (detected at run time)."""
-    return list(NAMED_MODELS) + [m for m in SOLVED_MODELS if policy_available(m, rules, players)]
+    """The base opponents first, then the named styles and the solved ones this build can make."""
+    base = base_model(rules, players)
+    return list(dict.fromkeys([base, *NAMED_MODELS, *(m for m in SOLVED_MODELS if policy_available(m, rules,
+                                                                                                   players))]))
 
 
 def check_models(names: Sequence[str], rules: RuleSet, players: int) -> list[str]:
@@ -74,8 +84,8 @@ def check_models(names: Sequence[str], rules: RuleSet, players: int) -> list[str
             if not policy_available(name, rules, players):
                 raise ReportError(f"--models: unknown opponent model {name!r} (use {', '.join(NAMED_MODELS)}, a "
                                   f".toml file, or a solved policy this build has)") from None
-    out = list(dict.fromkeys(names))
-    return out if "default" in out else ["default", *out]
+    base = base_model(rules, players)
+    return list(dict.fromkeys([base, *names]))
 
 
 # -- per player count ---------------------------------------------------------------------------------------
@@ -186,9 +196,8 @@ def full_commands(rules_arg: str, rules: RuleSet, players: Sequence[int], models
     r = shlex.quote(rules_arg)
     for n in players:
         lines.append(f"rumbaodds tables build --rules {r} --players {n}")
-    for m in models:
-        if m != "default":
-            lines.append(f"rumbaodds tables build --rules {r} --players {model_n} --opponents {m}")
+    for m in models[1:]:  # the first is the base opponents, built above
+        lines.append(f"rumbaodds tables build --rules {r} --players {model_n} --opponents {m}")
     lines.append(f"rumbaodds report --rules {r} --tables {shlex.quote(str(tables).rstrip('/') + '/')}")
     return lines
 
@@ -205,11 +214,12 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
     mn = model_n if model_n is not None else model_players(rules, players)
     rules.check_players(mn)
     model_list = check_models(models, rules, mn) if models is not None else default_models(rules, mn)
+    base = model_list[0]  # the opponents of the cards, grids and charts
     loaded: dict[int, Loaded] = {}
     steps = len(players) + len(model_list) - 1
     for i, n in enumerate(players, 1):
-        say(f"[{i}/{steps}] {rules.name}, {n} players, opponents default")
-        loaded[n] = obtain_table(tables, rules, n, "default", budget, budget.cells, say)
+        say(f"[{i}/{steps}] {rules.name}, {n} players, opponents {base}")
+        loaded[n] = obtain_table(tables, rules, n, base_model(rules, n), budget, budget.cells, say)
     say(f"tables ready in {time.perf_counter() - started:.0f} s; pooling grids and fitting the cards")
     folder = Path(out) / rules.name
     folder.mkdir(parents=True, exist_ok=True)
@@ -220,7 +230,7 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
         s = count_section(loaded[n], rules, n, say)
         t = s.info
         footer = (f"{t.cells:,} cells ({t.cells_per_seat:,} per seat), {t.deals:,} simulated deals, "
-                  f"{'quick' if t.quick else 'full'} table, opponents default, expert card play. "
+                  f"{'quick' if t.quick else 'full'} table, opponents {t.model}, expert card play. "
                   f"Reproduce: {report_command(rules_arg, players_arg, str(tables), str(out), budget, None, None)}.")
         s.files = {"PNG": f"card_{n}p.png", "PDF": f"card_{n}p.pdf"}
         s.footer = footer
@@ -231,7 +241,7 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
     sample = decisions.sample_hands(rules, budget.ask_hands, budget.seed)
     words = []
     for sc in decisions.scenarios(rules, mn):
-        m = decisions.measure(sc, sample, rules, "default", budget, say)
+        m = decisions.measure(sc, sample, rules, base, budget, say)
         if m.frame.empty:
             continue
         grid = decisions.measured_grid(m, rules)
@@ -245,7 +255,7 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
         example = decisions.example_hand(m, sample)
         command = sc.command(rules_arg, *example) if example else ""
         words.append(page.WordsEntry(grid, line, command, m.skipped, m.notes))
-    lone = decisions.lone_dealer(rules, mn, "default", budget)
+    lone = decisions.lone_dealer(rules, mn, base, budget)
     lone_line = None
     if lone and lone.get("play") is not None:
         lone_line = cardmod.Line("lone", f"Dealer, everybody passed: play (you score {lone['play']:+.0f} without "
@@ -263,10 +273,10 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
     from ..policies import describe
 
     for j, name in enumerate(model_list, len(players)):
-        if name != "default":
+        if name != base:
             say(f"[{j}/{steps}] {rules.name}, {mn} players, opponents {name}")
         try:
-            got = loaded[mn] if (name == "default" and mn in loaded) else \
+            got = loaded[mn] if (name == base and mn in loaded) else \
                 obtain_table(tables, rules, mn, name, budget, budget.model_cells, say)
         except (RulesError, ValueError, TypeError, AttributeError) as exc:
             entries.append(page.ModelEntry(name, "", None, [], float("nan"), None, f"not compared ({exc})"))
@@ -281,11 +291,11 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
             text = describe(opponent_policy(name, rules, mn))
         except Exception:  # noqa: BLE001 - a description is a nicety
             text = name
-        if name == "default":
+        if name == base:
             base_grid = grid
         entries.append(page.ModelEntry(name, text, grid, lines, float("nan"), got.info))
     for e in entries:
-        if e.grid is not None and base_grid is not None and e.name != "default":
+        if e.grid is not None and base_grid is not None and e.name != base:
             e.moved = decisions.moved_share(base_grid, e.grid)
 
     # charts
@@ -295,7 +305,7 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
         q = any(s.info.quick for s in sections)
         cells = sum(s.info.cells for s in sections)
         deals = sum(s.info.deals for s in sections)
-        note = (f"{cells:,} cells, {deals:,} deals ({'quick' if q else 'full'} tables, opponents default), pooled "
+        note = (f"{cells:,} cells, {deals:,} deals ({'quick' if q else 'full'} tables, opponents {base}), pooled "
                 f"over seats and side cards, weighted by how often each hand occurs; rows of fewer than 2 cells are "
                 f"left out.")
         fig = charts.success_chart(rows, series, note, "How often a Rumba succeeds")
@@ -306,7 +316,7 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
     if strips:
         k0 = next(iter(strips.values()))
         inner = f", {k0.inner} inner deals each for the dealer's choice after looking" if k0.inner else ""
-        note = f"{k0.samples:,} deals per card and player count{inner}; opponents default."
+        note = f"{k0.samples:,} deals per card and player count{inner}; opponents {base}."
         fig = charts.knock_chart(strips, note)
         chart_list.append(page.Chart("knock", "Should the dealer knock?", "Points per hand the blind knock saves "
                                      "against looking first and taking the best choice; 95% intervals of the "
@@ -315,8 +325,8 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
         (folder / f"{chart.name}.png").write_bytes(chart.png)
 
     tables_info = [loaded[n].info for n in players] + [e.info for e in entries
-                                                       if e.info is not None and e.name != "default"]
-    ask_budget = (f"up to {budget.ask_hands} hands per box, {budget.ask_samples:,} deals each, opponents default; "
+                                                       if e.info is not None and e.name != base]
+    ask_budget = (f"up to {budget.ask_hands} hands per box, {budget.ask_samples:,} deals each, opponents {base}; "
                   f"seed {budget.seed}")
     notes = []
     if any(t.quick for t in tables_info):
@@ -327,12 +337,19 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
     if mn in loaded:
         exchange = grids.action_grid(loaded[mn].frame, rules, f"{mn} players, every seat", tuple(range(mn)),
                                      "normal", loaded[mn].info.quick)
+    exploit = None
+    try:
+        from ..strategy.store import find
+
+        exploit = find(rules, mn).meta.get("exploit_styles")
+    except RulesError:  # a house rule without a solved strategy: nothing to compare
+        pass
     data = page.ReportPage(
         rules, rules_arg, time.strftime("%Y-%m-%d"), sections, words, entries, mn, chart_list, tables_info,
         report_command(rules_arg, players_arg, str(tables), str(out), budget,
                        None if models is None else model_list, model_n),
         full_commands(rules_arg, rules, players, model_list, mn, str(tables)), lone, lone_line, jack_lines,
-        ask_budget, notes, exchange)
+        ask_budget, notes, exchange, exploit)
     path = folder / "index.html"
     path.write_text(page.render(data), encoding="utf-8")
     write_index(out)
@@ -349,6 +366,10 @@ def write_index(out: str | Path) -> Path:
             desc = get_rules(name).description
         except RulesError:
             desc = "house rules"
+        if name == "rummy":  # rumbaodds rummy report
+            from ..rummy.report import DESCRIPTION
+
+            desc = DESCRIPTION
         entries.append((name, f"{name}/index.html", desc))
     path = out / "index.html"
     path.write_text(page.render_index(entries), encoding="utf-8")

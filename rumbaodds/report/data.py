@@ -181,6 +181,7 @@ def obtain_table(root: str | Path, rules: RuleSet, players: int, model_name: str
 
     A build killed half-way resumes where it stopped (tables.build_table writes chunk by chunk).
     """
+    from ..policies import default_opponents
     from ..tables import build_table, knock_values, load_table
 
     root = Path(root)
@@ -206,7 +207,7 @@ def obtain_table(root: str | Path, rules: RuleSet, players: int, model_name: str
         say(f"    done in {built:.1f} s")
     table = load_table(folder)
     knock = table.knock
-    if rules.knock and model_name == "default" and knock is None:
+    if rules.knock and model_name == default_opponents(rules, players)[0] and knock is None:  # the base opponents
         started = time.perf_counter()
         spec = _spec(rules, players, opponents, budget, cells)
         say(f"  knock values: {budget.knock_samples:,} deals x {budget.knock_inner} inner per trump rank")

@@ -85,6 +85,7 @@ class ReportPage:
     ask_budget: str = ""
     notes: list[str] = field(default_factory=list)
     exchange: Grid | None = None  # every seat at the comparisons' player count, for the exchange counts
+    exploit: dict | None = None  # style -> seat -> Estimate dict: the best response's gain over the equilibrium
 
 
 CSS = """
@@ -230,6 +231,22 @@ def exchange_table(grid: Grid) -> str:
             out.append(f"<tr><th class=r>{E(r)}</th>{''.join(cells)}</tr>")
     out.append("</table>")
     return "".join(out)
+
+
+def exploit_table(exploit: dict, players: int) -> str:
+    """Issue 8 item 6: against a whole table of one style, what the best response gains over the equilibrium."""
+    head = "".join(f"<th>seat {k}</th>" for k in range(players))
+    rows = []
+    for style, seats in exploit.items():
+        cells = "".join(f"<td title=\"95%: {fmt.number(seats[str(k)]['low'], 2)} to "
+                        f"{fmt.number(seats[str(k)]['high'], 2)}\">{fmt.number(seats[str(k)]['mean'], 2)}</td>"
+                        for k in range(players) if str(k) in seats)
+        rows.append(f"<tr><th>{E(style)}</th>{cells}</tr>")
+    return ("<h3 id=exploit>Reading your table</h3><p class=small>If every other player plays one style, the best "
+            "response to that table gains this many points per hand over playing the equilibrium (by your seat; "
+            "hover for the 95% interval; from the solved strategy's file, <code>rumbaodds strategy show</code>). "
+            "Small numbers: the equilibrium is already a good answer to that table.</p>"
+            f"<table class=grid><tr><th>table of</th>{head}</tr>{''.join(rows)}</table>")
 
 
 def grid_block(grid: Grid, strip: KnockStrip | None = None, note: str = "") -> str:
@@ -441,15 +458,18 @@ def render(page: ReportPage) -> str:
             out.append(f"<p class=small><b>{E(m.name)}</b> is a solved opponent policy (docs/SIMULATION.md, "
                        f"\"Opponent policies\"): each seat says each word with a probability by his seat, what was "
                        f"said before him and his hand's score. {E(m.description)}.</p>")
+    if page.exploit:
+        out.append(exploit_table(page.exploit, page.model_players))
+    base = page.models[0].name if page.models else "default"  # the opponents of the cards (build.base_model)
     out.append("<p class=small>How the answer moves with the opponents: the grid of every seat together for each "
-               "model, its card, and the share of hands whose box has another best action than against default "
+               f"model, its card, and the share of hands whose box has another best action than against {E(base)} "
                "opponents (boxes that are close in either grid may differ by chance).</p>")
     blocks = []
     for m in page.models:
         if m.grid is None:
             continue
-        moved = "" if m.name == "default" or not math.isfinite(m.moved) else \
-            f" {fmt.share(m.moved)} of hands are in a box whose best action is not default's."
+        moved = "" if m.name == base or not math.isfinite(m.moved) else \
+            f" {fmt.share(m.moved)} of hands are in a box whose best action is not {E(base)}'s."
         lines = "".join(line_html(x) for x in m.lines)
         blocks.append(f"<div>{grid_block(m.grid, None, E(m.description) + '.' + moved)}"
                       f"<ol class=small>{lines}</ol></div>")
