@@ -123,6 +123,32 @@ def test_sampled_exploitability_agrees_with_the_exact_gain(tiny_abstraction, tin
         assert est.low - 0.02 <= exact[seat] <= est.high + 0.02, (seat, exact[seat], est)
 
 
+def test_the_best_response_never_looks_at_the_deal_it_is_scored_on(tiny_abstraction):
+    """With the jack of trump turned a pass is forbidden (§5.2, flemish) on some deals of an information set whose
+    best response is to pass. There the response must be his next best action by the choosing half's means (play),
+    not the best outcome of that very deal (Rumba): that clairvoyant fallback inflated the measured flemish
+    exploitability by about 0.06 points per hand."""
+    from rumbaodds.engine import policy as P
+    from rumbaodds.strategy.game import I_CTX, I_REACHED, I_SCORE, I_SIZE
+
+    info = np.zeros((3, I_SIZE), dtype=np.int64)
+    info[:, I_REACHED] = 1
+    info[:, I_CTX] = 0
+    info[:, I_SCORE] = 0  # one information set: seat 0, context 0, the lowest bucket
+    nan = np.nan
+    assert action_count(TINY) == 4  # columns: pass, Rumba, play, throw-in
+    q = np.array([[0.0, -4.0, 3.0, nan],   # a pass is allowed: he passes
+                  [nan, -4.0, 3.0, nan],   # forbidden: play (0 by the means) before Rumba (2), whatever this deal did
+                  [nan, nan, nan, nan]])   # nothing allowed here at all: scores 0
+    samples = S.Samples(np.zeros(3, dtype=np.int64), info, q)
+    means = np.full((3, P.NCTX, tiny_abstraction.buckets, 3), np.inf)
+    bucket = tiny_abstraction.bucket_array()[0]
+    means[0, 0, bucket] = [-1.0, 2.0, 0.0]  # pass, Rumba, play
+    throw_best = np.zeros((3, P.NCTX, tiny_abstraction.buckets), dtype=bool)
+    response = S._respond(samples, tiny_abstraction, means, throw_best)
+    assert response[0] == 0.0 and response[1] == 3.0, response  # the clairvoyant answer for row 1 was -4
+
+
 # -- solving, resuming, files ------------------------------------------------------------------------------
 def test_solve_resumes_and_gives_the_same_strategy(tmp_path, monkeypatch):
     monkeypatch.setenv("RUMBAODDS_STRATEGIES", str(tmp_path / "cache"))
