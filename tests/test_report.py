@@ -265,3 +265,9 @@ def test_cli_bad_input_is_one_line(tmp_path):
         result = CliRunner().invoke(main, ["report", "--tables", str(tmp_path), "--out", str(tmp_path), *bad])
         assert result.exit_code == 2, result.output
         assert result.stderr.startswith("rumbaodds: error:") and words in result.stderr
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    for option in ("--out", "--tables"):  # a folder that cannot be written: said before any table is built
+        result = CliRunner().invoke(main, ["report", "--players", "3", option, str(blocker / "sub")])
+        assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.output
+        assert result.stderr.startswith("rumbaodds: error:") and "a-file" in result.stderr

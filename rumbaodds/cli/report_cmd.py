@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import click
 
 from .. import analysis
@@ -35,8 +38,9 @@ _DEFAULT = Budget()
 @click.option("--ask-samples", type=int, default=_DEFAULT.ask_samples, show_default=True,
               help="Deals per sampled hand after earlier words.")
 @click.option("--models", default=None,
-              help="Opponent models compared, comma separated [default: default, cautious, bold, all, and "
-                   "equilibrium where this build has it].")
+              help="Opponent models compared with the base opponents of the cards (the equilibrium, or the "
+                   "default style for a house rule without a solved strategy), comma separated [default: "
+                   "default, cautious, bold, all].")
 @click.option("--model-players", type=int, default=None,
               help="Player count of the comparisons [default: 5 swiss, 4 flemish].")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of quick tables and sampled hands.")
@@ -56,6 +60,8 @@ def report(rules, players, tables, out, cells, samples_per_cell, model_cells, kn
                     analysis._check_seed(seed))
     names = None if models is None else [m.strip() for m in models.split(",") if m.strip()]
     say = (lambda s: None) if quiet else (lambda s: click.echo(s, err=True))
+    for folder in (out, tables):  # before any table is built: a folder that cannot be written is a one-line error
+        _check_writable(Path(folder))
     try:
         page = _make_report(rules, players, tables, out, budget, names, model_players, dpi, say)
     except ModelError as exc:
@@ -65,3 +71,11 @@ def report(rules, players, tables, out, cells, samples_per_cell, model_cells, kn
                    "to resume", err=True)
         raise SystemExit(130) from None
     click.echo(f"report written: {page}")
+
+
+def _check_writable(folder: Path) -> None:
+    """Create ``folder`` and write a probe file in it; OSError (cli.friendly_errors: one line, exit 2) if not."""
+    folder.mkdir(parents=True, exist_ok=True)
+    probe = folder / f".rumbaodds-write-check-{os.getpid()}"
+    probe.write_bytes(b"")
+    probe.unlink()
