@@ -18,7 +18,8 @@ from rumbaodds.cli import main
 from rumbaodds.engine import devices
 from rumbaodds.engine.devices import DeviceError, gpu_problem, resolve_device
 
-ASK = ["ask", "HA HK HQ S6 C7", "--trump", "H9", "--players", "5", "--seat", "2", "--samples", "300", "--seed", "4"]
+ASK = ["ask", "HA HK HQ S6 C7", "--trump", "H9", "--players", "5", "--seat", "2", "--samples", "300", "--seed", "4",
+       "--simulate"]
 
 
 def run(args):
@@ -54,7 +55,7 @@ no_gpu = pytest.mark.skipif(gpu_problem() is None, reason="a GPU (or the CUDA si
 
 @no_gpu
 def test_device_gpu_without_a_gpu_is_one_line_naming_what_is_missing():
-    for args in ([*ASK, "--device", "gpu"], ["tables", "build", "--players", "3", "--device", "gpu"]):
+    for args in ([*ASK, "--device", "gpu"], [*ASK, "--device", "gpu", "--json"]):
         result = run(args)
         assert result.exit_code == 2, result.output
         lines = result.stderr.splitlines()
