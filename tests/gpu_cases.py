@@ -9,7 +9,11 @@ from __future__ import annotations
 import numpy as np
 
 from rumbaodds import analysis
+from rumbaodds.engine import table
+from rumbaodds.policies import opponent_policy
 from rumbaodds.rules import FLEMISH, SWISS
+from rumbaodds.tables import build
+from rumbaodds.tables.spec import TableSpec
 
 # (id, rules, players, seat, hand, trump, before, passes in a row, dealer knocked, swapped by)
 ASKS = [
@@ -30,3 +34,26 @@ def job(case, play="expert") -> analysis.Job:
 def batch_args(case, seed, start, count) -> tuple:
     """The arguments ``analysis.ask`` gives ``hand.ask_batch`` (and ``gpu.ask_batch``) for this situation."""
     return (*job(case).args(), np.uint64(seed), start, count)
+
+
+# table cells: (id, rules, players, spec settings, first cell, cells)
+TABLES = [
+    ("swiss-4p-adaptive", SWISS, 4, dict(min_samples=6, max_samples=48, precision=0.5), 0, 8),
+    ("flemish-3p-fixed", FLEMISH, 3, dict(samples_per_cell=12), 37, 6),
+    ("swiss-5p-adaptive-later-seats", SWISS, 5, dict(min_samples=4, max_samples=16, precision=5.0), 38, 4),
+]
+
+
+def table_args(case, opponents="default") -> tuple:
+    """The arguments ``tables.build.simulate_cells`` gives ``table.table_cells`` for these cells."""
+    _id, rules, players, settings, first, cells = case
+    spec = TableSpec(rules, players, opponent_policy(opponents, rules, players), seed=3, cells=40, **settings)
+    seats, rows = build.cells_of(spec, first, min(first + cells, build.total_cells(spec)))
+    captured = []
+    original = build.table_cells
+    build.table_cells = lambda *args: captured.append(args) or table.new_outputs(len(seats), rules.exchange_limit)
+    try:
+        build.simulate_cells(spec, seats, rows, first)
+    finally:
+        build.table_cells = original
+    return captured[0]

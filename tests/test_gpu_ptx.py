@@ -27,12 +27,13 @@ if os.environ.get("NUMBA_ENABLE_CUDASIM") == "1":
     pytest.skip("the CUDA simulator compiles nothing to PTX", allow_module_level=True)
 
 
-@pytest.fixture(scope="module")
-def ptx():
+@pytest.fixture(scope="module", params=["ask", "table"])
+def kernel_ptx(request):
+    """(kernel name, its PTX): ``ask``'s batch kernel and the table kernel (the per-cell stopping rule included)."""
     from rumbaodds.engine import gpu
 
     try:
-        return gpu.compile_ptx(cc=(9, 0))
+        return request.param, gpu.compile_ptx(cc=(9, 0), kernel=request.param)
     except Exception as exc:  # NVVM or NVRTC missing: say which
         text = " ".join(str(exc).split())
         if re.search(r"nvvm|nvrtc|libNVVM|DynamicLibNotFound", f"{type(exc).__name__} {text}", re.IGNORECASE):
@@ -40,9 +41,10 @@ def ptx():
         raise
 
 
-def test_the_kernel_compiles_to_ptx_for_sm_90(ptx):
+def test_the_kernel_compiles_to_ptx_for_sm_90(kernel_ptx):
+    kernel, ptx = kernel_ptx
     assert ".target sm_90" in ptx
-    assert re.search(r"\.visible \.entry \S*_ask_kernel", ptx)
+    assert re.search(rf"\.visible \.entry \S*_{kernel}_kernel", ptx)
     externs = re.findall(r"\.extern \.func[^;]*?(\w+)\s*\(", ptx)
     assert not externs, f"the kernel calls functions that would have to be linked in: {externs}"
     assert "NRT_" not in ptx  # no allocation on the device
@@ -84,7 +86,8 @@ def _ptxas_candidates():
     return seen
 
 
-def test_ptxas_assembles_it_for_sm_90(ptx, tmp_path):
+def test_ptxas_assembles_it_for_sm_90(kernel_ptx, tmp_path):
+    _, ptx = kernel_ptx
     source = tmp_path / "kernel.ptx"
     source.write_text(ptx)
     too_old = []

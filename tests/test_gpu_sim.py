@@ -45,14 +45,21 @@ if os.environ.get("NUMBA_ENABLE_CUDASIM") != "1":
 
 else:
     from click.testing import CliRunner
-    from gpu_cases import ASKS, batch_args, job
+    from gpu_cases import ASKS, TABLES, batch_args, job, table_args
     from numba.cuda.core import config as cuda_config
 
     from rumbaodds import analysis
     from rumbaodds.cli import main
     from rumbaodds.engine import gpu
     from rumbaodds.engine import hand as K
+    from rumbaodds.engine import table as T
     from rumbaodds.engine.devices import resolve_device
+    from rumbaodds.models import get_model
+    from rumbaodds.rules import SWISS
+    from rumbaodds.tables import TableSpec, build_table, load_table
+
+    OUTPUTS = ("means", "halves", "shares", "best", "runner", "margin", "margin_half", "tries", "samples", "ess",
+               "stop")
 
     SAMPLES = 120  # four simulated threads, each running 30 samples on its scratch
 
@@ -113,3 +120,44 @@ else:
         assert {**data["gpu"], "device": None} == {**data["cpu"], "device": None}
         human = CliRunner().invoke(main, [*base[:-1], "--device", "auto"])
         assert human.exit_code == 0 and "Simulated on the GPU, Numba's CUDA simulator" in human.stdout
+
+    def assert_same_cells(dev, cpu):
+        assert len(dev) == len(cpu) == len(OUTPUTS)
+        for name, a, b in zip(OUTPUTS, dev, cpu):
+            assert a.dtype == b.dtype and a.shape == b.shape, name
+            np.testing.assert_array_equal(a, b, err_msg=name)  # bit for bit, floats too
+
+    @pytest.mark.parametrize("case", TABLES, ids=[t[0] for t in TABLES])
+    def test_table_cells_equal_the_cpu_kernel(case):
+        args = table_args(case)
+        cpu = T.table_cells(*args)
+        assert_same_cells(gpu.table_cells(*args), cpu)
+        assert (cpu[8] >= 1).all() and (cpu[7] >= 1).all()
+        if "adaptive" in case[0]:  # cells stopped at different looks: threads ran different lengths
+            assert len(np.unique(cpu[8])) > 1
+
+    def test_table_cells_that_give_up_equal_the_cpu_kernel():
+        args = list(table_args(TABLES[2]))
+        words = args[7][2].copy()
+        words[0] = [0.0, 0.0, 1.0]  # seat 0 always calls Rumba: a later hero's cells (nobody called) never deal
+        args[7] = (*args[7][:2], words, *args[7][3:])
+        cpu = T.table_cells(*args)
+        assert_same_cells(gpu.table_cells(*args), cpu)
+        assert (cpu[10] == T.STOP_IMPOSSIBLE).any() and (cpu[7] == -1).any()
+
+    def test_table_build_on_the_gpu_equals_the_cpu_build(tmp_path):
+        spec = TableSpec(SWISS, 3, get_model("default"), "expert", samples_per_cell=4, seed=5, cells=2)
+        frames = {}
+        for device in ("gpu", "cpu"):
+            build_table(spec, tmp_path / device, chunk_cells=4, with_knock=False, device=device)
+            frames[device] = load_table(tmp_path / device).frame
+        assert len(frames["cpu"]) == 6
+        assert frames["gpu"].equals(frames["cpu"])
+
+    def test_cli_tables_build_says_which_device_ran(tmp_path):
+        args = ["tables", "build", "--rules", "flemish", "--players", "3", "--samples-per-cell", "3", "--cells", "1",
+                "--seed", "2",
+                "--no-progress"]
+        result = CliRunner().invoke(main, [*args, "--out", str(tmp_path / "t"), "--device", "gpu"])
+        assert result.exit_code == 0, result.output
+        assert "cells simulated on the GPU, Numba's CUDA simulator" in result.stdout

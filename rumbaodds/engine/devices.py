@@ -96,3 +96,14 @@ def ask_batch(device: Device, *args):
     from .hand import ask_batch
 
     return ask_batch(*args)
+
+
+def table_cells(device: Device, *args):
+    """``table.table_cells`` (same arguments, same arrays) on ``device``."""
+    if device.name == "gpu":
+        from . import gpu
+
+        return gpu.table_cells(*args)
+    from .table import table_cells
+
+    return table_cells(*args)

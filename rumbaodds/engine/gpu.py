@@ -37,8 +37,9 @@ except ImportError:  # numba-cuda before its own copy of numba's core shared num
     _cuda_config = _numba_config
 
 from .condition import KMAX, NGROUPS
-from .hand import OUT_FIELDS, PERM_AT, ask_sample
-from .policy import NSCORE
+from .hand import OUT_FIELDS, PERM_AT, R_HAND, ask_sample
+from .policy import NSCORE, W_NONE
+from .table import COL_PLAY, N_COUNTERS, SUM_ROWS, new_outputs, simulate_cell, table_choices
 
 SIMULATOR = bool(_cuda_config.ENABLE_CUDASIM)
 THREADS = 128  # threads per block
@@ -213,22 +214,122 @@ def ask_batch(deck_mask, unknown, hero_hand, trump_card, n, hero, rp, pol, plan,
     return results, tries, weights
 
 
-def kernel_signature(n_hard: bool = True):
-    """The argument types ``ask_batch`` launches ``ask_kernel`` with (for compiling PTX without a GPU)."""
-    from numba import boolean, float64, int64, uint64
+def _table_kernel(deck_mask, deck, hero_hands, trump_cards, seats, n, rp, p_ints, p_values, p_words, p_throws,
+                  p_exchanges, policy, penalised_passes, cols, choices, seed, first_cell, min_samples, max_samples,
+                  growth, precision, z_stop, min_tricks, excluded_by_trump,
+                  pool, hands2, ints, cards, us, counts, members, table, present, taken, alpha, cache, forced, probs,
+                  unknown, plan_word, plan_hard, plan_stretched, stretch, excluded, out, sums, sw2xy, tallies,
+                  means, halves, shares, best, runner, margin, margin_half, tries, samples, ess, stop):
+    """Thread ``t``: cells t, t + T, ... (T threads) to their stopping rule, ``table.simulate_cell`` on its scratch."""
+    t = cuda.grid(1)
+    threads = pool.shape[0]
+    if t >= threads:
+        return
+    pol = (_plain(p_ints), _plain(p_values), _plain(p_words), _plain(p_throws), _plain(p_exchanges))
+    cond = (_plain(counts)[t], _plain(members)[t], _plain(table)[t], _plain(present)[t], _plain(taken)[t],
+            _plain(alpha)[t], _plain(cache)[t])
+    scratch = (_plain(pool)[t], _plain(hands2)[t], _plain(ints)[t], _plain(cards)[t], _plain(us)[t], cond,
+               _plain(forced)[t], _plain(probs)[t])
+    plan = (_plain(plan_word)[t], _plain(plan_hard)[t], _plain(plan_stretched)[t], _plain(stretch)[t],
+            _plain(excluded)[t])
+    cell_scratch = (_plain(unknown)[t], plan, _plain(out)[t], _plain(sums)[t], _plain(sw2xy)[t], _plain(tallies)[t])
+    outputs = (_plain(means), _plain(halves), _plain(shares), _plain(best), _plain(runner), _plain(margin),
+               _plain(margin_half), _plain(tries), _plain(samples), _plain(ess), _plain(stop))
+    deck = _plain(deck)
+    hero_hands = _plain(hero_hands)
+    trump_cards = _plain(trump_cards)
+    seats = _plain(seats)
+    rp = _plain(rp)
+    choices = _plain(choices)
+    excluded_by_trump = _plain(excluded_by_trump)
+    for cell in range(t, hero_hands.shape[0], threads):
+        simulate_cell(cell, deck_mask, deck, hero_hands, trump_cards, seats, n, rp, pol, policy, penalised_passes,
+                      cols, choices, seed, first_cell, min_samples, max_samples, growth, precision, z_stop,
+                      min_tricks, excluded_by_trump, scratch, cell_scratch, outputs)
+
+
+table_kernel = cuda.jit(cache=not SIMULATOR)(_table_kernel)
+
+
+def table_cells(deck_mask, deck, hero_hands, trump_cards, seats, n, rp, pol, policy, penalised_passes, exchange_limit,
+                seed, first_cell, min_samples, max_samples, growth, precision, z_stop, min_tricks, excluded_by_trump):
+    """``table.table_cells`` on the GPU: the same arguments, the same arrays, every float bit for bit.
+
+    One thread per cell (each thread walks its share of the cells when there are more cells than threads),
+    running ``table.simulate_cell``, the CPU kernel's own per-cell code, sums and stopping rule included.
+    """
+    n = int(n)
+    hero_hands = _c(hero_hands, np.uint64)
+    cells = hero_hands.shape[0]
+    outputs = new_outputs(cells, int(exchange_limit))
+    if cells == 0:
+        return outputs
+    cols = COL_PLAY + int(exchange_limit) + 1
+    choices = table_choices(int(exchange_limit))
+    deck = _c(deck, np.int64)
+    rp = _c(rp, np.int64)
+    unknown_size = deck.shape[0] - int(rp[R_HAND]) - 1
+    inputs = (deck, hero_hands, _c(trump_cards, np.int64), _c(seats, np.int64), rp, _c(pol[0], np.int64),
+              _c(pol[1], np.int64), _c(pol[2], np.float64), _c(pol[3], np.float64), _c(pol[4], np.float64), choices,
+              _c(excluded_by_trump, np.int64))
+    threads = launch_size(cells, False)
+    scratch = _scratch(threads, n, unknown_size, choices.shape[0], False)[:-1]
+    cell_scratch = (np.zeros((threads, unknown_size), dtype=np.int64),  # unknown
+                    np.full((threads, n), W_NONE, dtype=np.int64),  # plan: every word unknown
+                    np.zeros((threads, n), dtype=np.int64),  # nobody drawn exactly
+                    np.zeros((threads, n), dtype=np.int64),  # nor stretched
+                    np.zeros((threads, n, NSCORE)),
+                    np.full((threads, n), -1, dtype=np.int64),  # excluded two of trump (set per cell)
+                    np.zeros((threads, choices.shape[0], OUT_FIELDS), dtype=np.int64),  # out
+                    np.zeros((threads, SUM_ROWS, cols)),
+                    np.zeros((threads, cols, cols)),
+                    np.zeros((threads, N_COUNTERS)))
+    device_outputs = outputs
+    if not SIMULATOR:
+        inputs = tuple(cuda.to_device(a) for a in inputs)
+        scratch = tuple(cuda.to_device(a) for a in scratch)
+        cell_scratch = tuple(cuda.to_device(a) for a in cell_scratch)
+        device_outputs = tuple(cuda.to_device(a) for a in outputs)
+    deck_d, hands_d, trumps_d, seats_d, rp_d, i0, i1, i2, i3, i4, choices_d, excluded_d = inputs
+    blocks = (threads + THREADS - 1) // THREADS
+    table_kernel[blocks, THREADS](np.uint64(deck_mask), deck_d, hands_d, trumps_d, seats_d, n, rp_d, i0, i1, i2, i3,
+                                  i4, int(policy), int(penalised_passes), cols, choices_d, np.uint64(seed),
+                                  int(first_cell), int(min_samples), int(max_samples), float(growth),
+                                  float(precision), float(z_stop), int(min_tricks), excluded_d, *scratch,
+                                  *cell_scratch, *device_outputs)
+    if not SIMULATOR:
+        for device_array, host in zip(device_outputs, outputs):
+            device_array.copy_to_host(host)
+    return outputs
+
+
+def _types():
+    from numba import float64, int64, uint64
 
     i1, i2, i3 = int64[::1], int64[:, ::1], int64[:, :, ::1]
     f1, f2, f3, f4 = float64[::1], float64[:, ::1], float64[:, :, ::1], float64[:, :, :, ::1]
-    from numba import int8, int32
-
-    return (uint64, i1, uint64, int64, int64, int64, i1, i2, i3, f4, f3, f4, i1, i1, i1, f2, i1, int64, int64,
-            boolean, int64, i1, uint64, int64, int64,
-            i2, uint64[:, :, ::1], i3, i2, f3, i2, i3, float64[:, :, :, :, ::1], i2, i2, f3, i2, i2, f2, i3,
-            int8[:, :, ::1], int32[::1], f1)
+    # deck or pool, hands, ints, cards, us, counts, members, table, present, taken, alpha, cache, forced, probs
+    scratch = (i2, uint64[:, :, ::1], i3, i2, f3, i2, i3, float64[:, :, :, :, ::1], i2, i2, f3, i2, i2, f2)
+    return i1, i2, i3, f1, f2, f3, f4, scratch
 
 
-def compile_ptx(cc=(9, 0)) -> str:
-    """PTX of ``ask_kernel`` for compute capability ``cc``; needs NVVM, not a GPU.
+def kernel_signature(kernel: str = "ask"):
+    """The argument types ``ask_batch`` (``table_cells``) launches ``ask_kernel`` (``table_kernel``) with."""
+    from numba import boolean, float64, int8, int32, int64, uint64
+
+    i1, i2, i3, f1, f2, f3, f4, scratch = _types()
+    policy = (i2, i3, f4, f3, f4)
+    if kernel == "ask":
+        return (uint64, i1, uint64, int64, int64, int64, i1, *policy, i1, i1, i1, f2, i1, int64, int64, boolean,
+                int64, i1, uint64, int64, int64, *scratch, i3, int8[:, :, ::1], int32[::1], f1)
+    cell_scratch = (i2, i2, i2, i2, f3, i2, i3, f3, f3, f2)
+    outputs = (f2, f2, f2, i1, i1, f1, f1, f1, i1, f1, i1)
+    return (uint64, i1, uint64[::1], i1, i1, int64, i1, *policy, int64, int64, int64, i1, uint64, int64, int64,
+            int64, float64, float64, float64, int64, i2, *scratch, *cell_scratch, *outputs)
+
+
+def compile_ptx(cc=(9, 0), kernel: str = "ask") -> str:
+    """PTX of ``ask_kernel`` (or ``table_kernel``) for compute capability ``cc``; needs NVVM, not a GPU.
 
     numba-cuda compiles the device functions a kernel calls for the current
     device's compute capability, which fails where there is none: then
@@ -247,5 +348,6 @@ def compile_ptx(cc=(9, 0)) -> str:
 
         patch = mock.patch.object(dispatcher, "get_current_device", lambda: _Device())
     with patch:
-        ptx, _ = cuda.compile_ptx(_ask_kernel, kernel_signature(), cc=tuple(cc))
+        function = _ask_kernel if kernel == "ask" else _table_kernel
+        ptx, _ = cuda.compile_ptx(function, kernel_signature(kernel), cc=tuple(cc))
     return ptx
