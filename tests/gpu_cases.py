@@ -9,7 +9,6 @@ from __future__ import annotations
 import numpy as np
 
 from rumbaodds import analysis
-from rumbaodds.engine import table
 from rumbaodds.policies import opponent_policy
 from rumbaodds.rules import FLEMISH, SWISS
 from rumbaodds.tables import build
@@ -49,11 +48,4 @@ def table_args(case, opponents="default") -> tuple:
     _id, rules, players, settings, first, cells = case
     spec = TableSpec(rules, players, opponent_policy(opponents, rules, players), seed=3, cells=40, **settings)
     seats, rows = build.cells_of(spec, first, min(first + cells, build.total_cells(spec)))
-    captured = []
-    original = build.table_cells
-    build.table_cells = lambda *args: captured.append(args) or table.new_outputs(len(seats), rules.exchange_limit)
-    try:
-        build.simulate_cells(spec, seats, rows, first)
-    finally:
-        build.table_cells = original
-    return captured[0]
+    return build.cell_arguments(spec, seats, rows, first)

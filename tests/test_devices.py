@@ -55,7 +55,8 @@ no_gpu = pytest.mark.skipif(gpu_problem() is None, reason="a GPU (or the CUDA si
 
 @no_gpu
 def test_device_gpu_without_a_gpu_is_one_line_naming_what_is_missing():
-    for args in ([*ASK, "--device", "gpu"], [*ASK, "--device", "gpu", "--json"]):
+    build = ["tables", "build", "--players", "3", "--samples-per-cell", "2", "--cells", "1", "--device", "gpu"]
+    for args in ([*ASK, "--device", "gpu"], [*ASK, "--device", "gpu", "--json"], build):
         result = run(args)
         assert result.exit_code == 2, result.output
         lines = result.stderr.splitlines()
@@ -85,3 +86,11 @@ def test_without_numba_cuda_gpu_says_how_to_install_it_and_auto_uses_the_cpu(mon
     assert resolve_device("auto").name == "cpu" and resolve_device("auto").note == f"--device auto: {missing}"
     result = run([*ASK, "--device", "gpu"])
     assert result.exit_code == 2 and result.stderr == f"rumbaodds: error: --device gpu: {missing}\n"
+
+
+@no_gpu
+def test_tables_build_auto_without_a_gpu_builds_on_the_cpu_and_says_so(tmp_path):
+    result = run(["tables", "build", "--rules", "flemish", "--players", "3", "--samples-per-cell", "2", "--cells",
+                  "1", "--seed", "1", "--no-progress", "--out", tmp_path / "t", "--device", "auto"])
+    assert result.exit_code == 0, result.output
+    assert "cells simulated on the CPU" in result.stdout and "--device auto: " in result.stdout

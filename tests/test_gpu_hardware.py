@@ -21,11 +21,12 @@ _problem = gpu_problem()
 if _problem is not None:
     pytest.skip(f"needs a CUDA GPU: {_problem}", allow_module_level=True)
 
-from gpu_cases import ASKS, batch_args  # noqa: E402
+from gpu_cases import ASKS, TABLES, batch_args, table_args  # noqa: E402
 
 from rumbaodds import analysis  # noqa: E402
 from rumbaodds.engine import gpu  # noqa: E402
 from rumbaodds.engine import hand as K  # noqa: E402
+from rumbaodds.engine import table as T  # noqa: E402
 
 
 @pytest.mark.parametrize("case", ASKS, ids=[c[0] for c in ASKS])
@@ -41,3 +42,13 @@ def test_ask_on_the_gpu_equals_the_cpu():
     kwargs = dict(hand="HA HK S6 C7 D8", trump="H9", players=4, seat=2, rules="swiss", before="pass,rumba",
                   samples=120_000, seed=8)
     assert analysis.ask(**kwargs, device="gpu").to_dict() == analysis.ask(**kwargs, device="cpu").to_dict()
+
+
+@pytest.mark.parametrize("case", TABLES, ids=[t[0] for t in TABLES])
+def test_table_cells_equal_the_cpu_kernel(case):
+    _id, rules, players, settings, _first, _cells = case
+    bigger = (_id, rules, players, {k: v * 8 if k.endswith("samples") or k == "samples_per_cell" else v
+                                     for k, v in settings.items()}, 0, 40 * players)
+    args = table_args(bigger)
+    for a, b in zip(gpu.table_cells(*args), T.table_cells(*args)):
+        np.testing.assert_array_equal(a, b)

@@ -161,3 +161,9 @@ else:
         result = CliRunner().invoke(main, [*args, "--out", str(tmp_path / "t"), "--device", "gpu"])
         assert result.exit_code == 0, result.output
         assert "cells simulated on the GPU, Numba's CUDA simulator" in result.stdout
+
+    def test_benchmark_runs_in_the_simulator():
+        proc = subprocess.run([sys.executable, "-m", "benchmarks.gpu", "--simulate", "--tiny"], cwd=ROOT,
+                              capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+        assert "CPU == GPU" in proc.stdout and "gpu_ask_deals/s" in proc.stdout and "projected" in proc.stdout

@@ -122,11 +122,8 @@ def opponents_of(spec: TableSpec):
     return policy, excluded
 
 
-def simulate_cells(spec: TableSpec, seats: np.ndarray, pair_rows: np.ndarray, first_cell: int, device="cpu"):
-    """The kernel on cells ``first_cell ..`` (seat, pair row): its raw per-cell results.
-
-    ``device``: cpu, gpu, auto or an ``engine.devices.Device``; the same results on either.
-    """
+def cell_arguments(spec: TableSpec, seats: np.ndarray, pair_rows: np.ndarray, first_cell: int) -> tuple:
+    """The arguments of ``table.table_cells`` (and of the GPU's) for cells ``first_cell ..`` (seat, pair row)."""
     rules = spec.rules
     policy, excluded = opponents_of(spec)
     pairs = enumerate_trump_rank_pairs(rules)
@@ -135,11 +132,19 @@ def simulate_cells(spec: TableSpec, seats: np.ndarray, pair_rows: np.ndarray, fi
     trump_cards = (pairs.classes.trump_suit * 16 + pairs.trump_ranks[pair_rows]).astype(np.int64)
     lo, hi = spec.sample_range
     precision = spec.precision if spec.adaptive else 0.0
-    args = (np.uint64(rules.deck_mask), rules.deck_array(), hands, trump_cards,
+    return (np.uint64(rules.deck_mask), rules.deck_array(), hands, trump_cards,
             np.ascontiguousarray(seats, dtype=np.int64), spec.players, hand_kernel.rules_array(rules),
             policy.as_tuple(), POLICIES[spec.play], max(0, rules.sit_out_limit - 1),
             rules.exchange_limit, np.uint64(spec.seed), first_cell, lo, hi, spec.growth, precision,
             spec.z_stop(), rules.rumba_min_tricks, excluded)
+
+
+def simulate_cells(spec: TableSpec, seats: np.ndarray, pair_rows: np.ndarray, first_cell: int, device="cpu"):
+    """The kernel on cells ``first_cell ..`` (seat, pair row): its raw per-cell results.
+
+    ``device``: cpu, gpu, auto or an ``engine.devices.Device``; the same results on either.
+    """
+    args = cell_arguments(spec, seats, pair_rows, first_cell)
     if device == "cpu":
         return table_cells(*args)
     return on_device(resolve_device(device), *args)
