@@ -138,7 +138,10 @@ def ask(hand, trump, players, seat, passes_in_a_row, before, dealer_knocked, swa
     except ModelError as exc:
         raise UserError(str(exc)) from None
     if as_json:
-        click.echo(json.dumps({**answer.document(result), "device": engine.as_dict()}))
+        document = answer.document(result)
+        if device != "cpu":  # --device gpu|auto: which one ran (the default document stays the web API's)
+            document["device"] = engine.as_dict()
+        click.echo(json.dumps(document))
         return
     _print_ask(result)
     click.echo(f"Simulated on {engine}.")

@@ -166,6 +166,29 @@ def _scratch(threads: int, n: int, unknown_size: int, choices: int, hard: bool) 
             np.zeros((threads, choices, OUT_FIELDS), dtype=np.int64))  # out
 
 
+_RESIDENT: dict = {}  # (kernel, shapes) -> the threads' scratch, on the device, kept for the next batches
+KEEP_RESIDENT = 4
+
+
+def _resident(key: tuple, make) -> tuple:
+    """The scratch arrays ``make()`` for ``key``, made (and copied to the device) once and kept for later calls.
+
+    Reuse is safe because no sample's result depends on what its scratch held before: every sample writes what
+    it reads (the conditioned deal's counting-table cache checks its own key; ``forced`` stays -1), as on the
+    CPU, whose threads reuse theirs over a chunk's samples. It saves copying about a gigabyte of zeros to the
+    device for every batch of ``ask``.
+    """
+    arrays = _RESIDENT.get(key)
+    if arrays is None:
+        arrays = make()
+        if not SIMULATOR:
+            arrays = tuple(cuda.to_device(a) for a in arrays)
+        while len(_RESIDENT) >= KEEP_RESIDENT:
+            _RESIDENT.pop(next(iter(_RESIDENT)))
+        _RESIDENT[key] = arrays
+    return arrays
+
+
 def _c(array, dtype):
     return np.ascontiguousarray(array, dtype=dtype)
 
@@ -196,12 +219,12 @@ def ask_batch(deck_mask, unknown, hero_hand, trump_card, n, hero, rp, pol, plan,
         return results, tries, weights
     hard = bool(np.any(inputs[8]))
     threads = launch_size(count, hard)
-    scratch = _scratch(threads, n, unknown.shape[0], choices.shape[0], hard)
+    scratch = _resident(("ask", threads, n, unknown.shape[0], choices.shape[0], hard),
+                        lambda: _scratch(threads, n, unknown.shape[0], choices.shape[0], hard))
     outputs = (results, tries, weights)
     if not SIMULATOR:
         inputs = tuple(cuda.to_device(a) for a in inputs)
-        scratch = tuple(cuda.to_device(a) for a in scratch)
-        outputs = tuple(cuda.to_device(a) for a in outputs)
+        outputs = tuple(cuda.device_array(a.shape, a.dtype) for a in outputs)  # every element is written
     (unknown_d, rp_d, i0, i1, i2, i3, i4, w0, w1, w2, w3, w4, choices_d) = inputs
     blocks = (threads + THREADS - 1) // THREADS
     ask_kernel[blocks, THREADS](np.uint64(deck_mask), unknown_d, np.uint64(hero_hand), int(trump_card), n, int(hero),
@@ -273,23 +296,23 @@ def table_cells(deck_mask, deck, hero_hands, trump_cards, seats, n, rp, pol, pol
               _c(pol[1], np.int64), _c(pol[2], np.float64), _c(pol[3], np.float64), _c(pol[4], np.float64), choices,
               _c(excluded_by_trump, np.int64))
     threads = launch_size(cells, False)
-    scratch = _scratch(threads, n, unknown_size, choices.shape[0], False)[:-1]
-    cell_scratch = (np.zeros((threads, unknown_size), dtype=np.int64),  # unknown
-                    np.full((threads, n), W_NONE, dtype=np.int64),  # plan: every word unknown
-                    np.zeros((threads, n), dtype=np.int64),  # nobody drawn exactly
-                    np.zeros((threads, n), dtype=np.int64),  # nor stretched
-                    np.zeros((threads, n, NSCORE)),
-                    np.full((threads, n), -1, dtype=np.int64),  # excluded two of trump (set per cell)
-                    np.zeros((threads, choices.shape[0], OUT_FIELDS), dtype=np.int64),  # out
-                    np.zeros((threads, SUM_ROWS, cols)),
-                    np.zeros((threads, cols, cols)),
-                    np.zeros((threads, N_COUNTERS)))
+    key = ("table", threads, n, unknown_size, choices.shape[0], cols)
+    scratch = _resident(key, lambda: _scratch(threads, n, unknown_size, choices.shape[0], False)[:-1])
+    cell_scratch = _resident(("cell", *key), lambda: (
+        np.zeros((threads, unknown_size), dtype=np.int64),  # unknown
+        np.full((threads, n), W_NONE, dtype=np.int64),  # plan: every word unknown
+        np.zeros((threads, n), dtype=np.int64),  # nobody drawn exactly
+        np.zeros((threads, n), dtype=np.int64),  # nor stretched
+        np.zeros((threads, n, NSCORE)),
+        np.full((threads, n), -1, dtype=np.int64),  # excluded two of trump (set per cell)
+        np.zeros((threads, choices.shape[0], OUT_FIELDS), dtype=np.int64),  # out
+        np.zeros((threads, SUM_ROWS, cols)),
+        np.zeros((threads, cols, cols)),
+        np.zeros((threads, N_COUNTERS))))
     device_outputs = outputs
     if not SIMULATOR:
         inputs = tuple(cuda.to_device(a) for a in inputs)
-        scratch = tuple(cuda.to_device(a) for a in scratch)
-        cell_scratch = tuple(cuda.to_device(a) for a in cell_scratch)
-        device_outputs = tuple(cuda.to_device(a) for a in outputs)
+        device_outputs = tuple(cuda.to_device(a) for a in outputs)  # zeros: an impossible cell leaves some
     deck_d, hands_d, trumps_d, seats_d, rp_d, i0, i1, i2, i3, i4, choices_d, excluded_d = inputs
     blocks = (threads + THREADS - 1) // THREADS
     table_kernel[blocks, THREADS](np.uint64(deck_mask), deck_d, hands_d, trumps_d, seats_d, n, rp_d, i0, i1, i2, i3,
