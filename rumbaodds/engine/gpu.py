@@ -1,26 +1,30 @@
-"""``ask``'s samples on a CUDA GPU: the CPU kernel's own code, compiled for the device by numba-cuda.
+"""``ask``'s samples and table cells on a CUDA GPU: the CPU kernels' own code, compiled for the device by numba-cuda.
 
-Each GPU thread runs ``hand.ask_sample``, the very ``@njit`` function of the
-CPU path (numba-cuda compiles a CPU dispatcher called from a kernel as a
-device function, from the same Python source: one source of game logic), for
-the samples ``start + t``, ``start + t + T``, ... of a batch. Every sample
-draws from its own stream ``rng.stream_start(seed, index)`` with the CPU's
-index, so it is the CPU's sample, bit for bit: the same results, tries and
-importance weight. All scratch is preallocated by the host (one row per
-thread, initialised as ``hand.new_scratch`` does) and the device code
-allocates nothing. The weighted sums are then formed on the host by
-``results.Accumulator`` from the per-sample arrays, the same code and order
-as for the CPU's arrays.
+``ask_kernel``: each thread runs ``hand.ask_sample``, the very ``@njit``
+function of the CPU path (numba-cuda compiles a CPU dispatcher called from a
+kernel as a device function, from the same Python source: one source of game
+logic), for the samples ``start + t``, ``start + t + T``, ... of a batch.
+Every sample draws from its own stream ``rng.stream_start(seed, index)``
+with the CPU's index, so it is the CPU's sample, bit for bit: the same
+results, tries and importance weight. The weighted sums are then formed on
+the host by ``results.Accumulator`` from these arrays, the same code and
+order as for the CPU's. ``table_kernel``: each thread runs whole cells with
+``table.simulate_cell``, the CPU table kernel's per-cell code (samples,
+weighted sums, adaptive stopping), so a cell's every output is the CPU's.
 
-Floating point (the importance weights of the conditioned deal, the
-opponents' word probabilities): NVVM fuses ``a * b + c`` into one rounding
-unless told ``-fma=0``; the CPU rounds twice. It is turned off here, so the
-device rounds every operation as the CPU does (IEEE division and square
-root are numba-cuda's defaults).
+All scratch is preallocated by the host (one row per thread, initialised as
+``hand.new_scratch`` / ``table.new_cell_scratch`` do, kept on the device for
+later calls) and the device code allocates nothing.
+
+Floating point (the importance weights, the opponents' word probabilities,
+the cell statistics): NVVM fuses ``a * b + c`` into one rounding unless told
+``-fma=0``; the CPU rounds twice. It is turned off here, so the device rounds
+every operation as the CPU does (IEEE division and square root are
+numba-cuda's defaults).
 
 Imported only when a GPU is asked for (``devices.py``): importing this module
-imports numba.cuda. With ``NUMBA_ENABLE_CUDASIM=1`` the kernel runs in
-Numba's CUDA simulator (how the tests check it without a GPU).
+imports numba.cuda. With ``NUMBA_ENABLE_CUDASIM=1`` the kernels run in
+Numba's CUDA simulator (how the tests check them without a GPU).
 """
 
 from __future__ import annotations
