@@ -2,7 +2,7 @@
 PY ?= python3
 HAND ?= "HA HK HQ S6 C7"
 
-.PHONY: install run test test-fast bench lint report clean strategies
+.PHONY: install run test test-fast bench lint report report-screens clean strategies
 
 install:  ## install the package with its test tools (editable)
 	$(PY) -m pip install -q -e ".[test]"
@@ -22,10 +22,13 @@ bench: install  ## speed, measured and printed (ratios within one run)
 lint: install
 	$(PY) -m ruff check rumbaodds tests benchmarks
 
-report: install  ## reports/{swiss,flemish,rummy}/index.html: charts and rule cards (quick tables built into tables/ once)
+report: install  ## reports/{swiss,flemish,rummy}/: action grids, printable cards, rule cards (quick tables built into tables/ once)
 	rumbaodds report --rules swiss --tables tables --out reports
 	rumbaodds report --rules flemish --tables tables --out reports
 	rumbaodds rummy report --out reports
+
+report-screens: install  ## reports/screens/report-*.png: the reports in Debian's Chromium at 1400 px and 400 px
+	$(PY) tests/browser/report_screens.py reports reports/screens
 
 clean:
 	rm -rf build *.egg-info .pytest_cache .hypothesis
@@ -33,4 +36,6 @@ clean:
 
 strategies: install  ## the shipped solved strategies (rumbaodds/data/strategies/), every preset and player count
 	for n in 3 4 5 6 7; do rumbaodds strategy solve --rules swiss --players $$n --no-progress; done
-	for n in 2 3 4 5 6; do rumbaodds strategy solve --rules flemish --players $$n --no-progress; done
+	for n in 2 3 4; do rumbaodds strategy solve --rules flemish --players $$n --no-progress; done
+	rumbaodds strategy solve --rules flemish --players 5 --iterations 120 --no-progress
+	rumbaodds strategy solve --rules flemish --players 6 --iterations 160 --no-progress

@@ -34,7 +34,6 @@ import pyarrow.parquet as pq
 
 from rumbaodds.engine import hand as hand_kernel
 from rumbaodds.handclasses import enumerate_trump_rank_pairs
-from rumbaodds.models import get_model
 from rumbaodds.rules import SWISS
 from rumbaodds.tables import TableSpec, build_table
 from rumbaodds.tables.build import chunk_frame, plan_rows, simulate_cells
@@ -42,7 +41,7 @@ from rumbaodds.tables.plan import plan_tables, totals
 
 from .common import best_time, print_table
 
-MODEL = get_model("default")
+MODEL = None  # the default opponents of every command: the equilibrium (policies.default_opponents)
 TARGET_5P_MIN, TARGET_ALL_MIN = 15, 90
 
 

@@ -75,7 +75,7 @@ class Job:
     plan: Plan
 
     @classmethod
-    def of(cls, situation: Situation, opponents="default", play: str = "expert") -> Job:
+    def of(cls, situation: Situation, opponents=None, play: str = "expert") -> Job:
         policy = opponent_policy(opponents, situation.rules, situation.players)
         _check_play(play)
         plan = make_plan(situation.rules, situation.players, situation.seat, situation.hand, situation.trump_card,
@@ -104,7 +104,7 @@ class Job:
         return kernel.ask_batch(*self.args(), np.uint64(seed), start, count)
 
 
-def ask(hand, trump, players: int, seat: int, rules="swiss", opponents="default", play="expert",
+def ask(hand, trump, players: int, seat: int, rules="swiss", opponents=None, play="expert",
         passes_in_a_row: int = 0, dealer_knocked: bool = False, before=None, samples: int | None = None,
         precision: float | None = None, seed: int | None = None, swapped_by: int | None = None,
         progress: Callable[[int, int], None] | None = None, device: str | Device = "cpu") -> AskResult:
@@ -211,7 +211,7 @@ def _ask_result(job: Job, seed: int, acc: Accumulator) -> AskResult:
                      notes=tuple(job.plan.describe()))
 
 
-def exact_ask(hand, trump, players: int, seat: int, rules, opponents="default", play="expert",
+def exact_ask(hand, trump, players: int, seat: int, rules, opponents=None, play="expert",
               passes_in_a_row: int = 0, dealer_knocked: bool = False, before=None, swapped_by: int | None = None,
               max_orders: int = 5_000_000) -> dict[str, dict]:
     """Exact value of every choice by enumerating every deal: for tiny rule sets, to check ``ask``.
@@ -302,7 +302,7 @@ class KnockResult:
         ])
 
 
-def knock(trump, players: int, rules="swiss", opponents="default", play="expert", samples: int | None = None,
+def knock(trump, players: int, rules="swiss", opponents=None, play="expert", samples: int | None = None,
           precision: float | None = None, seed: int | None = None, inner_samples: int = 200,
           progress: Callable[[int, int], None] | None = None) -> KnockResult:
     """The dealer, before looking at his cards: knock, or look and take the best choice?"""

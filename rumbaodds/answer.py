@@ -25,7 +25,7 @@ def table_allowed(samples, precision, seed, simulate: bool = False) -> bool:
 
 
 def from_table(hand, trump, players: int, seat: int, rules="swiss", passes_in_a_row: int = 0,
-               dealer_knocked: bool = False, before=None, opponents="default", play: str = "expert",
+               dealer_knocked: bool = False, before=None, opponents=None, play: str = "expert",
                samples: int | None = None, precision: float | None = None, seed: int | None = None,
                tables_root="tables", simulate: bool = False,
                swapped_by: int | None = None) -> analysis.AskResult | None:

@@ -182,10 +182,12 @@ def describe(opponents) -> str:
         return points_text(opponents)
     kind = opponents.meta.get("kind")
     if kind == "thresholds":
-        return points_text(OpponentModel(**opponents.meta["model"]))
+        text = points_text(OpponentModel(**opponents.meta["model"]))
+        return f"{text}; {opponents.meta['fallback']}" if opponents.meta.get("fallback") else text
     if kind == "strategy":
-        ex = opponents.meta.get("exploitability")
-        told = f", exploitability {ex['mean']:.3f} points per hand over all seats" if ex else ""
+        high = opponents.meta.get("exploitability_seat_high")
+        told = f"; a best response gains at most {max(high, 0.0):.3f} points per hand at any seat (95%)" \
+            if high is not None else ""
         return f"equilibrium (solved strategies, each seat a best response to the others{told})"
     if kind == "mixed":
         seats = ", ".join(f"seat {s} {name}" for s, name in sorted(opponents.meta["seats"].items()))
@@ -194,6 +196,22 @@ def describe(opponents) -> str:
 
 
 EQUILIBRIUM = "equilibrium"
+FALLBACK = "default"
+DEFAULT_HELP = ("[default: equilibrium, the solved strategies; a house rule with none solved yet: the default "
+                "style]")
+
+
+def default_opponents(rules, players: int) -> tuple[str, str | None]:
+    """(model, why) of a question that names no opponents [issue 8]: ``equilibrium`` wherever a solved strategy
+    exists (shipped for the presets, cached for house rules), else ``default`` with the sentence saying so."""
+    from .rules import RulesError
+    from .strategy.store import find
+
+    try:
+        find(rules, players)
+    except RulesError as exc:
+        return FALLBACK, f"no solved strategy for these rules at {players} players, so the default style ({exc})"
+    return EQUILIBRIUM, None
 
 
 def opponent_policy(spec, rules, players: int) -> Policy:
@@ -207,17 +225,25 @@ def opponent_policy(spec, rules, players: int) -> Policy:
 
     if isinstance(spec, OpponentModel):
         return named_policy(spec, rules, players)
-    base, *seats = [part.strip() for part in str(spec).split(",")]
+    base, *seats = [part.strip() for part in ("" if spec is None else str(spec)).split(",")]
+    fallback = None
+    if not base:  # no opponents named: the equilibrium where a strategy is solved, else the default style
+        base, fallback = default_opponents(rules, players)
     if base.lower() == EQUILIBRIUM:
         from .strategy.store import find
         from .strategy.tables import to_policy
 
         solved = find(rules, players)
+        per_seat = [solved.exploitability[str(seat)]["high"] for seat in range(players)
+                    if str(seat) in solved.exploitability]
         policy = to_policy(solved.strategy, solved.abstraction, meta={
             "exploitability": solved.exploitability.get("total"), "iterations": solved.meta.get("iterations"),
+            "exploitability_seat_high": max(per_seat) if per_seat else None,
             "file": solved.path.name if solved.path else None})
     else:
         policy = named_policy(get_model(base), rules, players)
+        if fallback:
+            policy = Policy(policy.name, policy.players, *policy.as_tuple(), {**policy.meta, "fallback": fallback})
     for part in seats:
         seat, _, style = part.partition("=")
         if not seat.strip().isdigit() or not style:
@@ -229,4 +255,5 @@ def opponent_policy(spec, rules, players: int) -> Policy:
     return policy
 
 
-__all__ = ["Policy", "named_policy", "scripted_policy", "keep_value_table", "opponent_policy", "describe"]
+__all__ = ["Policy", "named_policy", "scripted_policy", "keep_value_table", "opponent_policy", "describe",
+           "default_opponents", "EQUILIBRIUM", "DEFAULT_HELP"]

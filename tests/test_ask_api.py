@@ -99,7 +99,7 @@ def test_json_fields():
     assert d["rules"] == "swiss" and d["players"] == 5 and d["seat"] == 2
     assert d["hand"] == MIXED.split() and d["trump"] == "H9"
     assert d["passes_in_a_row"] == 0 and d["dealer_knocked"] is False and d["before"] == ["-", "-"]
-    assert d["opponents"] == "default" and d["play"] == "expert" and d["tries_per_sample"] >= 1
+    assert d["opponents"] == "equilibrium" and d["play"] == "expert" and d["tries_per_sample"] >= 1
     assert d["recommendation"] in d["actions"]
     assert set(d["actions"]) == {"pass", "play", "rumba"}
     for name, action in d["actions"].items():

@@ -31,7 +31,8 @@ def test_a_rare_rumba_is_drawn_exactly_and_weighs_the_sample():
 
 def test_a_rumba_the_model_cannot_have_called_is_stretched_and_said():
     """The hero holds the ace and king of trump: no hand left reaches 17 hand points."""
-    result = analysis.ask("HA HK S6 C7 D9", "H8", 5, 2, before="rumba,pass", samples=4_000, seed=2)
+    result = analysis.ask("HA HK S6 C7 D9", "H8", 5, 2, before="rumba,pass", samples=4_000, seed=2,
+                           opponents="default")
     assert result.samples == 4_000 and list(result.actions) == ["pass", "play"]
     assert any("stretched" in note for note in result.notes)
     assert result.to_dict()["notes"] == list(result.notes)

@@ -1,8 +1,8 @@
-"""`rumbaodds report` (rumbaodds.report): rule-card search, scoring, charts, HTML, CLI.
+"""`rumbaodds report` (rumbaodds.report): the card's search and its order, the knock and exchange lines, the
+page (self-contained, for phones), the printable cards, and the CLI on tiny quick tables.
 
-The search, the scoring and the charts are pure functions of frames, so they
-are checked on synthetic frames whose right answers are known by
-construction. The CLI runs once per rule set on tiny quick tables.
+The search and scoring are pure functions of frames, so they are checked on synthetic cells whose right
+answers are known by construction (and on cells where no rule of the family is right, as a negative control).
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from rumbaodds import report as rp
 from rumbaodds.cards import RANKS
 from rumbaodds.cli import main
+from rumbaodds.report import build, card, data, grids, page, precision
 from rumbaodds.rules import get_rules
 
 SWISS = get_rules("swiss")
@@ -24,206 +24,236 @@ FLEMISH = get_rules("flemish")
 Q, K, A, J = (RANKS.index(r) for r in "QKAJ")
 
 
-def synthetic(rumba, sit_below=5, n=3000, seed=1, players=4):
-    """Cells with independent features; Rumba best exactly where ``rumba(frame)``, pass exactly below ``sit_below``."""
+def synthetic(rumba, sit, n=4000, seed=1, players=4):
+    """Prepared cells with independent features: Rumba best exactly where ``rumba(f)``, sitting out exactly where
+    ``sit(f)`` (and not Rumba), else play; the other choices lose a point or more."""
     rng = np.random.default_rng(seed)
     n_trumps = rng.integers(0, 6, n)
     top = np.where(n_trumps > 0, rng.integers(RANKS.index("6") + 4, A + 1, n), -1)
     f = pd.DataFrame({
         "seat": rng.integers(0, players, n), "trump_rank": rng.integers(4, 13, n), "class_row": np.arange(n),
-        "weight": rng.integers(1, 7, n), "n_trumps": n_trumps, "top_trump": top,
-        "side_aces": rng.integers(0, 3, n), "side_kings": rng.integers(0, 3, n),
-        "hand_points": rng.integers(0, 21, n), "throw_in_allowed": False,
-        "ev_pass_penalised": 4.9, "p_success": rng.random(n),
+        "w": 1.0, "samples": 100, "n_trumps": n_trumps, "top_trump": top, "side_aces": rng.integers(0, 3, n),
+        "side_kings": rng.integers(0, 3, n), "zero_cards": rng.integers(0, 3, n), "low_trumps": 0,
+        "throw_in": False, "jack": False,
     })
-    f["ev_play"] = np.where(f["hand_points"] >= sit_below, -1.0, 1.0)
-    f["ev_rumba"] = np.where(rumba(f), -5.0, 5.0)
+    r, s = rumba(f), sit(f)
+    f["v_pass"], f["h_pass"] = 0.0, 0.0
+    f["v_pen"], f["h_pen"] = 4.9, 0.1
+    f["v_rumba"] = np.where(r, -3.0, 4.0) + rng.normal(0, 0.05, n)
+    f["v_play"] = np.where(s & ~r, 1.0, -1.0) + rng.normal(0, 0.05, n)
+    for col in ("h_rumba", "h_play"):
+        f[col] = 0.1
+    f["best"] = data.cell_best(f, "normal")
+    f["best_third"] = data.cell_best(f, "third")
     return f
 
 
-def test_search_finds_a_trumps_rule_known_by_construction():
-    frame = rp.prepare(synthetic(lambda f: (f.n_trumps >= 3) & (f.top_trump >= Q)), SWISS)
-    fit = rp.search_card(frame, SWISS)
-    assert fit.rumba == rp.RumbaRule("trumps", a=3, b=Q)
-    assert fit.sit_below == 5
-    assert fit.agreement == pytest.approx(1.0)
-    assert fit.points_lost == pytest.approx(0.0)
-    assert fit.rumba.text(SWISS) == "you hold 3+ trumps, the highest Q or better"
+def test_search_finds_a_rumba_rule_and_a_sit_rule_known_by_construction():
+    f = synthetic(lambda f: (f.n_trumps >= 3) & (f.top_trump >= Q),
+                  lambda f: ((f.n_trumps < 1) | ((f.n_trumps == 1) & (f.top_trump < Q))) & (f.side_aces < 1))
+    rumba, sit, lost = card.fit_main(f, SWISS)
+    assert rumba == card.TwoWayRule((card.Clause(3, Q),))
+    assert sit == card.SitRule(1, Q, 1)
+    assert lost < 0.01
+    low, top = card.lowest_rank(SWISS), A
+    assert rumba.text(low, top) == "with 3+ trumps headed by the Q or better"
+    assert sit.text(low, top) == "sit out with no trump, or one trump below the Q, and no side ace"
 
 
-def test_search_finds_a_points_rule_and_the_call_threshold():
-    frame = rp.prepare(synthetic(lambda f: f.hand_points >= 14, sit_below=4), SWISS)
-    fit = rp.search_card(frame, SWISS)
-    assert (fit.rumba, fit.sit_below, fit.points_lost) == (rp.RumbaRule("points", p=14), 4, pytest.approx(0.0))
-    assert rp.call_threshold(frame) == 14
-    never = rp.prepare(synthetic(lambda f: f.hand_points > 99), SWISS)
-    assert rp.search_card(never, SWISS).rumba == rp.RumbaRule()
-    assert rp.call_threshold(never) is None
+def test_search_finds_two_clauses_with_a_side_ace():
+    f = synthetic(lambda f: ((f.n_trumps >= 4) & (f.top_trump >= K)) | ((f.n_trumps >= 2) & (f.top_trump >= A) &
+                                                                         (f.side_aces >= 1)),
+                  lambda f: f.n_trumps < 1)
+    rumba, sit, lost = card.fit_main(f, SWISS)
+    assert rumba == card.TwoWayRule((card.Clause(4, K), card.Clause(2, A, 1)))
+    assert rumba.text(card.lowest_rank(SWISS), A) == \
+        "with 4+ trumps headed by the K or better, or 2+ trumps headed by the A and a side ace"
+    assert sit == card.SitRule(1, card.lowest_rank(SWISS), 9) and lost < 0.01
 
 
 def test_search_is_honest_about_a_rule_outside_the_family():
-    # Rumba best on odd hand points: no simple rule gets it all; the fit reports what it loses.
-    frame = rp.prepare(synthetic(lambda f: (f.hand_points % 2 == 1) & (f.hand_points >= 9)), SWISS)
-    fit = rp.search_card(frame, SWISS)
-    again = rp.evaluate_card(frame, fit.rumba, fit.sit_below)
-    assert fit.points_lost == pytest.approx(again.points_lost) and fit.agreement == pytest.approx(again.agreement)
-    assert 0.05 < fit.points_lost and fit.agreement < 0.95
-    assert rp.heldout_loss(frame, SWISS) >= fit.points_lost - 1e-9
+    # Rumba best on an odd number of side kings: no rule in words gets it; the fit says what it gives away
+    f = synthetic(lambda f: f.side_kings % 2 == 1, lambda f: f.n_trumps < 0)
+    rumba, sit, lost = card.fit_main(f, SWISS)
+    assert lost > 0.5  # calling never: 2 points lost on a third of the hands
+    choice = card.card_choice(f, rumba, sit, "normal")
+    assert card.points_lost(f, choice, "normal") == pytest.approx(lost)
+    assert card.agreement(f, choice, "normal") < 0.9
 
 
-def hand_made():
-    return pd.DataFrame({
-        "seat": [0, 1, 2, 0], "trump_rank": [4, 5, J, 7], "class_row": [1, 2, 3, 4], "weight": [1, 2, 3, 4],
-        "n_trumps": [0, 1, 3, 2], "top_trump": [-1, 9, A, K], "side_aces": 0, "side_kings": 0,
-        "hand_points": [2, 6, 12, 9], "throw_in_allowed": [True, False, False, False],
-        "ev_pass_penalised": [4.8, 4.7, 4.0, 4.5], "p_success": 0.5,
-        "ev_play": [1.0, -1.0, -2.0, -1.5], "ev_rumba": [8.0, 3.0, -4.0, -2.0],
-    })
+def test_lines_are_ordered_by_the_points_they_save():
+    f = synthetic(lambda f: (f.n_trumps >= 3) & (f.top_trump >= Q), lambda f: f.n_trumps < 1)
+    lines, fits = card.main_lines(f, SWISS, [((0, 1, 2, 3), "every seat")], True)
+    rumba, sit = lines
+    assert rumba.text == "Call Rumba with 3+ trumps headed by the Q or better." and rumba.seats == ""
+    assert sit.text == "Sit out with no trump; otherwise play."
+    # Rumba (-3) instead of play (-1) saves 2 points on those hands; sitting out (0 for +1) saves 1 on the others
+    share_r = float(((f.n_trumps >= 3) & (f.top_trump >= Q)).mean())
+    share_s = float((f.n_trumps < 1).mean())
+    assert rumba.saved.mean == pytest.approx(2 * share_r, abs=0.01) and rumba.saved.low > 0
+    assert sit.saved.mean == pytest.approx(1 * share_s, abs=0.01) and sit.saved.low > 0
+    html = page.card_html(page.CountSection(4, [], [sit, rumba], data.TableInfo(4, "default", 4000, 1, True, "t")),
+                          SWISS)
+    assert html.index("Call Rumba") < html.index("Sit out")  # the line that saves more comes first
 
 
-def test_agreement_and_points_lost_on_a_hand_made_frame():
-    f = rp.prepare(hand_made(), SWISS)
-    assert list(f["choice"]) == ["pass", "play", "rumba", "rumba"]
-    fit = rp.evaluate_card(f, rp.RumbaRule("points", p=10), 5)  # D plays instead of Rumba: 0.5 lost, weight 4
-    assert fit.agreement == pytest.approx(6 / 10) and fit.points_lost == pytest.approx(4 * 0.5 / 10)
-    fit = rp.evaluate_card(f, rp.RumbaRule("points", p=10), 7)  # and B sits out: 1.0 lost, weight 2
-    assert fit.agreement == pytest.approx(4 / 10) and fit.points_lost == pytest.approx((2 * 1 + 4 * 0.5) / 10)
-    # third pass in a row: A throws in (0) rather than play (+1); B's penalised pass (+4.7) loses 5.7
-    assert list(f["choice_third"]) == ["pass", "play", "rumba", "rumba"]
-    fit = rp.evaluate_card(f, rp.RumbaRule("points", p=9), 7, third=True)
-    assert fit.points_lost == pytest.approx(2 * 5.7 / 10) and fit.agreement == pytest.approx(8 / 10)
-    # a quick (weighted-random) table counts every cell once
-    fit = rp.evaluate_card(rp.prepare(hand_made(), SWISS, subset=True), rp.RumbaRule("points", p=10), 5)
-    assert fit.agreement == pytest.approx(3 / 4) and fit.points_lost == pytest.approx(0.5 / 4)
+def test_seat_groups_get_their_own_line_only_where_it_pays():
+    f = synthetic(lambda f: (f.n_trumps >= np.where(f.seat == 3, 4, 2)) & (f.top_trump >= Q), lambda f: f.n_trumps < 1)
+    groups = [((0, 1, 2), "Seats 0\u20132"), ((3,), "Dealer")]
+    lines, _ = card.main_lines(f, SWISS, groups, True)
+    rumba = [x for x in lines if x.decision == "rumba"]
+    assert [x.seats for x in rumba] == ["Seats 0\u20132", "Dealer"]
+    same = synthetic(lambda f: (f.n_trumps >= 3) & (f.top_trump >= Q), lambda f: f.n_trumps < 1)
+    lines, _ = card.main_lines(same, SWISS, groups, True)  # negative control: one rule for all
+    assert [x.seats for x in lines if x.decision == "rumba"] == [""]
 
 
-def test_jack_of_trump_bars_sitting_out_in_flemish():
-    f = rp.prepare(hand_made(), FLEMISH)  # cell C has the jack turned: no pass
-    assert not np.isfinite(f.loc[2, "ev_sit"])
-    g = hand_made().assign(ev_play=[1.0, -1.0, 0.5, -1.5], ev_rumba=[8.0, 3.0, 6.0, -2.0])
-    f = rp.prepare(g, FLEMISH)
-    assert f.loc[2, "choice"] == "play"  # +0.5, though passing would be 0
-    assert list(rp.card_choices(f, rp.RumbaRule(), 99)) == ["pass", "pass", "play", "pass"]
-
-
-def test_knock_search():
+def test_knock_line():
     ranks = np.arange(4, 13)
-    k = pd.DataFrame({"trump_rank": ranks, "ev_no_knock": -0.5, "ev_knock": np.where(ranks >= K, -1.0, 2.0)})
-    fit = rp.search_knock(k)
-    assert (fit.from_rank, fit.agreement, fit.points_lost) == (K, 1.0, 0.0)
-    assert fit.text() == "the turned card is K or higher"
-    fit = rp.search_knock(k.assign(ev_knock=1.0))
-    assert fit.from_rank is None and fit.text() == "never"
+    k = pd.DataFrame({"trump_rank": ranks, "ev_no_knock": -0.5, "ev_knock": np.where(ranks >= K, -2.0, 2.0),
+                      "gain_low": 0.0, "gain_high": 0.0})
+    line = card.knock_line(k)
+    assert line.text == "Dealer: knock (before looking) when the turned card is K or higher."
+    assert line.points_lost == 0.0 and line.saved.mean == pytest.approx(1.5 * 2 / 9)
+    never = card.knock_line(k.assign(ev_knock=1.0))
+    assert never.text == "Dealer: never knock." and never.saved.mean == 0.0
 
 
-def test_rule_card_lines_are_plain_words():
-    f = rp.prepare(synthetic(lambda f: (f.n_trumps >= 3) & (f.top_trump >= Q), players=5), SWISS)
-    knock = pd.DataFrame({"trump_rank": [11, 12], "ev_knock": [1.0, -2.0], "ev_no_knock": [0.0, 0.0]})
-    card = rp.rule_card(f, SWISS, 5, knock)
-    text = " ".join(card.lines(SWISS))
-    for words in ("Call Rumba when you hold 3+ trumps", "Sit out when your hand is worth less than 5 points",
-                  "After 2 passes in a row (the next costs 5)", "Dealer: knock when the turned card is A"):
-        assert words in text
-
-
-def _texts(fig):
-    return [t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text"))]
-
-
-def _check_figure(fig, *, needs=()):
-    png = rp.fig_png(fig, dpi=40)
-    assert png[:8] == b"\x89PNG\r\n\x1a\n"
-    assert fig._suptitle is not None and fig._suptitle.get_text()
-    footer = fig._supxlabel.get_text().replace("\n", " ")
-    assert "count down" in footer and "deals" in footer
-    plots = [ax for ax in fig.axes if ax.get_label() != "<colorbar>"]
-    bars = [ax for ax in fig.axes if ax.get_label() == "<colorbar>"]
-    for ax in plots:
-        assert ax.get_title() and ax.get_xlabel() and ax.get_ylabel(), ax
-    assert any(ax.get_legend() is not None for ax in plots) or fig.legends or bars
-    for ax in bars:
-        assert ax.get_ylabel()  # every colour bar says what it measures, with units
-    text = " ".join(_texts(fig))
-    for word in needs:
-        assert word in text, word
-
-
-def test_charts_have_titles_labels_legends_and_sample_counts():
-    frames = {n: rp.prepare(synthetic(lambda f: f.hand_points >= 13, players=n, n=600, seed=n), SWISS)
-              for n in (4, 5)}
-    note = rp.sample_note(150, 4, 200, True)
-    fig = rp.call_chart(frames[4], SWISS, 4, note)
-    _check_figure(fig, needs=("highest trump held", "seat 3 (dealer)", "points per hand"))
-    assert len([ax for ax in fig.axes if ax.get_label() == "<colorbar>"]) == 3
-    _check_figure(rp.sitout_chart(frames, SWISS, note), needs=("pass: 0", "third pass in a row"))
-    _check_figure(rp.model_chart({"default": frames[5], "bold": frames[4]}, SWISS, 5, note),
-                  needs=("call at 13+ points",))
-    knocks = {n: pd.DataFrame({"trump_rank": np.arange(4, 13), "ev_knock": 1.0, "ev_no_knock": 0.0, "gain": -1.0,
-                               "gain_low": -1.5, "gain_high": -0.5}) for n in (4, 5)}
-    _check_figure(rp.knock_chart(knocks, SWISS, "400 deals per trump rank"), needs=("rank of the turned trump card",))
-    empty = frames[4].iloc[:2]  # too few cells for any box or line: still a labelled chart
-    _check_figure(rp.call_chart(empty, SWISS, 4, note))
+def test_exchange_line_picks_the_discard_rule_known_by_construction():
+    f = synthetic(lambda f: f.n_trumps < 0, lambda f: f.n_trumps < 0, n=2000)
+    k_best = np.minimum(f["zero_cards"] + f["side_kings"], 3)  # exchange everything below the side ace
+    for k in range(4):
+        f[f"v_play{k}"] = -1.0 + 0.7 * np.abs(k - k_best)
+        f[f"h_play{k}"] = 0.1
+    f["best_k"] = k_best
+    line = card.exchange_line(f, SWISS, True)
+    assert line.text == "When you play, exchange your side cards below the ace (up to 3 cards)."
+    assert line.points_lost == pytest.approx(0.0) and line.agreement == pytest.approx(1.0) and line.saved.low > 0
 
 
 class _Links(HTMLParser):
     def __init__(self):
         super().__init__()
-        self.src, self.href, self.tags = [], [], set()
+        self.src, self.href, self.tags, self.meta = [], [], set(), []
 
     def handle_starttag(self, tag, attrs):
         self.tags.add(tag)
+        a = dict(attrs)
+        if tag == "meta":
+            self.meta.append(a)
         for name, value in attrs:
             (self.src if name == "src" else self.href if name == "href" else []).append(value)
 
 
-def test_html_is_self_contained():
-    f = rp.prepare(synthetic(lambda f: f.hand_points >= 13), SWISS)
-    card = rp.rule_card(f, SWISS, 4)
-    charts = [rp.Chart("call_4p", "Call", "caption <b>", b"\x89PNG fake")]
-    info = [rp.TableInfo(4, "default", 3000, 200, True, "tables/x", 400, 50)]
-    data = rp.ReportData(SWISS, [card], charts, info, "rumbaodds report --rules swiss",
-                         ["rumbaodds tables build --rules swiss --players 5"], rp.hand_points_text(SWISS), "today")
-    page = rp.render_report(data)
+def _grid():
+    box = grids.Box("AKx", "none", 7, 700, 7.0, {"rumba": grids.Interval(-2.0, -2.5, -1.5),
+                                                 "play": grids.Interval(-0.03, -0.2, 0.1)}, "rumba", "play",
+                    grids.Interval(1.97, 1.4, 2.5), 1.0)
+    close = grids.Box("x", "none", 3, 300, 3.0, {"pass": grids.Interval(0, 0, 0), "play": grids.Interval(0.1, -.2, .4)},
+                      "pass", "play", grids.Interval(0.1, -0.2, 0.4), 1.0)
+    return grids.Grid("First to speak (seat 0)", ["AKx", "x"], ["none", "K"], ("pass", "play", "rumba"),
+                      {("AKx", "none"): box, ("x", "none"): close})
+
+
+def test_page_is_self_contained_and_says_what_stands_behind_each_grid():
+    info = data.TableInfo(4, "default", 4000, 400_000, True, "tables/x")
+    sec = page.CountSection(4, [_grid()], [], info, files={"PNG": "card_4p.png", "PDF": "card_4p.pdf"})
+    rp = page.ReportPage(SWISS, "swiss", "today", [sec], [], [], 4,
+                         [page.Chart("knock", "Knock", "caption <b>", b"\x89PNG fake")], [info],
+                         "rumbaodds report --rules swiss", ["rumbaodds tables build --rules swiss --players 4"])
+    html = page.render(rp)
     links = _Links()
-    links.feed(page)
+    links.feed(html)
     assert links.src and all(s.startswith("data:image/png;base64,") for s in links.src)
-    assert all(h.startswith("#") or (h.endswith(".png") and "/" not in h) for h in links.href), links.href
+    assert all(h.startswith("#") or ("/" not in h and h.endswith((".png", ".pdf"))) for h in links.href), links.href
     assert not links.tags & {"script", "link", "iframe", "object", "embed"}
-    assert "caption &lt;b&gt;" in page and "count down" in page and "1,000 deals per cell" in page
-    assert "trump counts A 6, K 5, Q 4, J 3" in page
-    index = rp.render_index([("swiss", "swiss/index.html", "Swiss")])
+    assert any(m.get("name") == "viewport" for m in links.meta)
+    assert "caption &lt;b&gt;" in html and "count down" in html and "10 cells, 1,000 deals" in html
+    assert "1.97" not in html and ">2.0<" in html  # the cost, one decimal, no sign
+    assert "\u22480" in html  # the close box: its cost's interval includes 0
+    assert "play \u22480 [\u22120.2, +0.1]" in html  # a tooltip value whose interval includes 0: no sign
+    assert "class=\"close\"" in html
+    index = page.render_index([("swiss", "swiss/index.html", "Swiss")])
     assert 'href="swiss/index.html"' in index
 
 
-def test_parse_players():
-    assert rp.parse_players("3-5,7", SWISS) == [3, 4, 5, 7]
-    assert rp.parse_players(None, FLEMISH) == [2, 3, 4, 5, 6]
+def test_exchange_table_shows_the_best_count_and_marks_a_close_lead():
+    g = _grid()
+    box = g.boxes[("AKx", "none")]
+    box.extra["exchange_values"] = {0: grids.Interval(-1.0, -1.2, -0.8), 1: grids.Interval(-2.0, -2.2, -1.8),
+                                    2: grids.Interval(-1.9, -2.1, -1.7)}
+    html = page.exchange_table(g)
+    assert "<b>1</b>7" in html and "class=\"close" in html  # 1 card by 0.1: within the noise
+    box.extra["exchange_values"][2] = grids.Interval(-0.5, -0.6, -0.4)
+    assert "class=\"close" not in page.exchange_table(g)  # negative control: a clear lead of 1.0
+
+
+def test_print_page_has_every_grid_and_says_how_to_read_it():
+    from rumbaodds.report import charts
+
+    fig = charts.print_page(SWISS, 4, [_grid(), _grid()], None, "4,000 cells, 400,000 deals.", "Rumba, 4 players")
+    texts = " ".join(t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text")))
+    for words in ("First to speak", "AKx", "2.0", "7", "\u22480", "close", "mixed", "400,000 deals",
+                  "count down"):
+        assert words in texts, words
+    assert charts.fig_png(fig, 30)[:8] == b"\x89PNG\r\n\x1a\n" and charts.fig_pdf(fig)[:5] == b"%PDF-"
+
+
+def test_fixed_colour_scale():
+    from rumbaodds.report import charts
+
+    assert charts.shade("rumba", 3.0) == charts.shade("rumba", 9.0)  # full from MARGIN_FULL on
+    assert charts.shade("rumba", 0.0) != charts.shade("rumba", 1.5) != charts.shade("rumba", 3.0)
+    assert precision.cost(0.3, -0.1, 0.7) == "\u22480"
+
+
+def test_parse_players_and_models():
+    assert build.parse_players("3-5,7", SWISS) == [3, 4, 5, 7]
+    assert build.parse_players(None, FLEMISH) == [2, 3, 4, 5, 6]
     with pytest.raises(ValueError, match="8 players"):
-        rp.parse_players("3-8", SWISS)
-    assert rp.model_players(SWISS, [3, 4, 5]) == 5 and rp.model_players(FLEMISH, [2, 5]) == 5
+        build.parse_players("3-8", SWISS)
+    assert build.model_players(SWISS, [3, 4, 5]) == 5 and build.model_players(FLEMISH, [2, 5]) == 5
+    # the base opponents of the cards are what `ask` plays without --opponents: the equilibrium [issue 8]
+    assert build.default_models(SWISS, 5)[:5] == ["equilibrium", "default", "cautious", "bold", "all"]
+    assert build.check_models(["bold"], SWISS, 5) == ["equilibrium", "bold"]
 
 
-TINY = ["--cells", "12", "--samples-per-cell", "8", "--knock-samples", "8", "--knock-inner", "4", "--dpi", "30"]
+TINY = ["--cells", "40", "--samples-per-cell", "8", "--model-cells", "12", "--knock-samples", "8",
+        "--knock-inner", "4", "--ask-hands", "1", "--ask-samples", "16", "--dpi", "30"]
 
 
-def test_cli_builds_quick_tables_then_reuses_them(tmp_path):
+def test_cli_builds_quick_tables_and_writes_both_reports(tmp_path):
     tables, out = tmp_path / "tables", tmp_path / "reports"
-    args = ["report", "--rules", "swiss", "--players", "3", "--tables", str(tables), "--out", str(out), *TINY]
+    args = ["report", "--rules", "swiss", "--players", "3", "--models", "default,bold", "--tables", str(tables),
+            "--out", str(out), *TINY]
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
     assert "building quick table" in result.stderr and "[3/3]" in result.stderr
+    assert "[1/3] swiss, 3 players, opponents equilibrium" in result.stderr
     folder = out / "swiss"
-    assert sorted(p.name for p in folder.iterdir()) == ["call_3p.png", "index.html", "knock.png", "models.png",
-                                                         "sitout.png"]
-    page = (folder / "index.html").read_text()
-    assert page.count("data:image/png;base64,") == 4 and "--cells 12" in page
-    assert "rumbaodds tables build --rules swiss --players 3" in page
+    assert sorted(p.name for p in folder.iterdir()) == ["card_3p.pdf", "card_3p.png", "index.html", "knock.png",
+                                                         "success.png"]
+    html = (folder / "index.html").read_text()
+    for words in ("--cells 40", "rumbaodds tables build --rules swiss --players 3", "After a Rumba call",
+                  "The dealer knocked", "Opponents bold, every seat", "First to speak (seat 0)",
+                  "After 2 passes in a row", "Dealer (seat 2, speaks last)", "bold</th>",
+                  "knocks (K) or looks first (L)", "How many cards to exchange"):
+        assert words in html, words
     assert not list(out.rglob("*.parquet"))
-    again = CliRunner().invoke(main, args)
-    assert again.exit_code == 0 and "reusing" in again.stderr and "building" not in again.stderr
+    # the tables stay under --tables and are found again (the same budget, or a smaller one)
+    budget = data.Budget(40, 8, 12, 8, 4, 1, 16)
+    said = []
+    again = data.obtain_table(tables, SWISS, 3, "equilibrium", budget, 40, said.append)
+    assert said == [f"  reusing {again.info.path}"] and again.info.cells == 120 and again.knock is not None
+    smaller = data.obtain_table(tables, SWISS, 3, "equilibrium", data.Budget(20, 8), 20, said.append)
+    assert smaller.info.path == again.info.path
     flemish = CliRunner().invoke(main, ["report", "--rules", "flemish", "--players", "2", "--models", "default",
                                         "--tables", str(tables), "--out", str(out), "--quiet", *TINY])
     assert flemish.exit_code == 0, flemish.output
+    html = (out / "flemish" / "index.html").read_text()
+    for words in ("Jack of trump turned", "The two of trump", "every later player must play",
+                  "The lone dealer", "Seat 0 swapped the two of trump"):
+        assert words in html, words
     assert not (out / "flemish" / "knock.png").exists()
     index = (out / "index.html").read_text()
     assert 'href="flemish/index.html"' in index and 'href="swiss/index.html"' in index
@@ -231,7 +261,13 @@ def test_cli_builds_quick_tables_then_reuses_them(tmp_path):
 
 def test_cli_bad_input_is_one_line(tmp_path):
     for bad, words in ((["--players", "9"], "9 players"), (["--models", "reckless"], "unknown opponent model"),
-                       (["--cells", "0"], "--cells must be positive")):
+                       (["--cells", "0"], "--cells must be positive"), (["--dpi", "5"], "--dpi")):
         result = CliRunner().invoke(main, ["report", "--tables", str(tmp_path), "--out", str(tmp_path), *bad])
         assert result.exit_code == 2, result.output
         assert result.stderr.startswith("rumbaodds: error:") and words in result.stderr
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    for option in ("--out", "--tables"):  # a folder that cannot be written: said before any table is built
+        result = CliRunner().invoke(main, ["report", "--players", "3", option, str(blocker / "sub")])
+        assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.output
+        assert result.stderr.startswith("rumbaodds: error:") and "a-file" in result.stderr

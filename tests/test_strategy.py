@@ -123,6 +123,32 @@ def test_sampled_exploitability_agrees_with_the_exact_gain(tiny_abstraction, tin
         assert est.low - 0.02 <= exact[seat] <= est.high + 0.02, (seat, exact[seat], est)
 
 
+def test_the_best_response_never_looks_at_the_deal_it_is_scored_on(tiny_abstraction):
+    """With the jack of trump turned a pass is forbidden (§5.2, flemish) on some deals of an information set whose
+    best response is to pass. There the response must be his next best action by the choosing half's means (play),
+    not the best outcome of that very deal (Rumba): that clairvoyant fallback inflated the measured flemish
+    exploitability by about 0.06 points per hand."""
+    from rumbaodds.engine import policy as P
+    from rumbaodds.strategy.game import I_CTX, I_REACHED, I_SCORE, I_SIZE
+
+    info = np.zeros((3, I_SIZE), dtype=np.int64)
+    info[:, I_REACHED] = 1
+    info[:, I_CTX] = 0
+    info[:, I_SCORE] = 0  # one information set: seat 0, context 0, the lowest bucket
+    nan = np.nan
+    assert action_count(TINY) == 4  # columns: pass, Rumba, play, throw-in
+    q = np.array([[0.0, -4.0, 3.0, nan],   # a pass is allowed: he passes
+                  [nan, -4.0, 3.0, nan],   # forbidden: play (0 by the means) before Rumba (2), whatever this deal did
+                  [nan, nan, nan, nan]])   # nothing allowed here at all: scores 0
+    samples = S.Samples(np.zeros(3, dtype=np.int64), info, q)
+    means = np.full((3, P.NCTX, tiny_abstraction.buckets, 3), np.inf)
+    bucket = tiny_abstraction.bucket_array()[0]
+    means[0, 0, bucket] = [-1.0, 2.0, 0.0]  # pass, Rumba, play
+    throw_best = np.zeros((3, P.NCTX, tiny_abstraction.buckets), dtype=bool)
+    response = S._respond(samples, tiny_abstraction, means, throw_best)
+    assert response[0] == 0.0 and response[1] == 3.0, response  # the clairvoyant answer for row 1 was -4
+
+
 # -- solving, resuming, files ------------------------------------------------------------------------------
 def test_solve_resumes_and_gives_the_same_strategy(tmp_path, monkeypatch):
     monkeypatch.setenv("RUMBAODDS_STRATEGIES", str(tmp_path / "cache"))
@@ -174,3 +200,34 @@ def test_ask_against_the_equilibrium_and_a_mixed_table():
                          seed=1)
     assert mixed.opponents.meta["seats"] == {"3": "bold", "4": "cautious"}
     assert mixed.options["rumba"].ev.mean != eq.options["rumba"].ev.mean
+
+
+def test_opponents_left_out_are_the_equilibrium_or_else_the_default_style_said_so(tmp_path, monkeypatch):
+    """Issue 8 item 5: the equilibrium is the default model; a house rule without a solved strategy falls back to
+    the default style, and the answer says it did."""
+    from click.testing import CliRunner
+
+    from rumbaodds.cli import main
+    from rumbaodds.policies import default_opponents, describe
+
+    monkeypatch.setenv("RUMBAODDS_STRATEGIES", str(tmp_path / "cache"))
+    plain = analysis.ask("HA HK HQ S6 C7", "H9", 5, 2, samples=2_000, seed=4)
+    named = analysis.ask("HA HK HQ S6 C7", "H9", 5, 2, opponents="equilibrium", samples=2_000, seed=4)
+    assert plain.opponents.meta["kind"] == "strategy" and plain.opponents == named.opponents
+    assert plain.options["rumba"].ev == named.options["rumba"].ev
+    house = tmp_path / "house.toml"
+    house.write_text('base = "swiss"\nsit_out_limit = 4\n')
+    from rumbaodds.rules import get_rules
+
+    rules = get_rules(str(house))
+    assert default_opponents(rules, 5)[0] == "default"
+    fallback = analysis.ask("HA HK HQ S6 C7", "H9", 5, 2, rules=str(house), samples=2_000, seed=4)
+    assert fallback.opponents.meta["kind"] == "thresholds" and "no solved strategy" in describe(fallback.opponents)
+    with pytest.raises(RulesError, match="strategy solve"):  # named explicitly, it is not silently replaced
+        analysis.ask("HA HK HQ S6 C7", "H9", 5, 2, rules=str(house), opponents="equilibrium", samples=100)
+    out = CliRunner().invoke(main, ["ask", "HA HK HQ S6 C7", "--trump", "H9", "--players", "5", "--seat", "2",
+                                    "--samples", "2000", "--seed", "4", "--rules", str(house)])
+    assert out.exit_code == 0 and "no solved strategy" in " ".join(out.output.split())
+    out = CliRunner().invoke(main, ["ask", "HA HK HQ S6 C7", "--trump", "H9", "--players", "5", "--seat", "2",
+                                    "--samples", "2000", "--seed", "4", "--seat-model", "3=bold"])
+    assert out.exit_code == 0 and "seat 3 bold" in " ".join(out.output.split()), out.output

@@ -15,7 +15,7 @@ from .. import analysis, answer
 from ..cards import format_card
 from ..engine.devices import DEVICE_CHOICES, resolve_device
 from ..models import ModelError
-from ..policies import describe
+from ..policies import DEFAULT_HELP, describe
 from . import UserError, friendly_errors, main
 
 SIGN_NOTE = "Scores count down like the score sheet: negative is good; the best choice has the lowest value."
@@ -29,7 +29,7 @@ def _remember_seat_models(ctx, _param, value):
 def _with_seat_models(ctx, _param, value):
     """``--opponents X --seat-model 3=bold`` is the opponents ``X,3=bold`` (policies.opponent_policy)."""
     seats = ctx.meta.get("seat_models") or ()
-    return ",".join([value, *seats]) if seats else value
+    return ",".join([value or "", *seats]) if seats else value  # "" names no base: the default opponents
 
 
 def common_options(func):
@@ -44,9 +44,9 @@ def common_options(func):
                           "is below this many points."),
         click.option("--seed", type=int, default=None,
                      help="Seed for an exactly reproducible run (printed when omitted)."),
-        click.option("--opponents", default="default", show_default=True, callback=_with_seat_models,
+        click.option("--opponents", default=None, callback=_with_seat_models,
                      help="How the others decide: equilibrium (solved, docs/STRATEGY.md), or a style: default, "
-                          "cautious, bold, all, or a TOML file (docs/SIMULATION.md)."),
+                          f"cautious, bold, all, or a TOML file (docs/SIMULATION.md) {DEFAULT_HELP}."),
         click.option("--seat-model", "seat_models", multiple=True, is_eager=True, expose_value=False,
                      callback=_remember_seat_models, metavar="SEAT=STYLE",
                      help="One seat plays another style than the rest, e.g. 3=bold (repeatable)."),

@@ -16,7 +16,7 @@ from ..cards import format_card
 from ..engine import NUMBERS_DIGEST
 from ..engine.devices import DEVICE_CHOICES, resolve_device
 from ..models import ModelError
-from ..policies import opponent_policy
+from ..policies import DEFAULT_HELP, opponent_policy
 from ..rules import get_rules
 from ..tables import DEFAULT_CHUNK_CELLS, DEFAULT_PRECISION, TableSpec, build_table
 from ..tables.spec import DEFAULT_MAX_SAMPLES, DEFAULT_MIN_SAMPLES
@@ -61,7 +61,7 @@ def tables() -> None:
               help="Seed: the same seed gives the same table [default: derived from the rule set and player count].")
 @click.option("--out", "out", type=click.Path(file_okay=False), default=None,
               help=f"Folder for the table [default: {DEFAULT_ROOT}/<rules>-<players>p-<model>-<play>-...].")
-@click.option("--opponents", default="default", show_default=True, help="Opponent model or TOML file.")
+@click.option("--opponents", default=None, help=f"Opponent model, equilibrium or a TOML file {DEFAULT_HELP}.")
 @click.option("--play", type=click.Choice(sorted(analysis.POLICIES)), default="expert", show_default=True)
 @click.option("--cells", type=int, default=None,
               help="Only this many (trump rank, hand class) pairs, drawn by how often they occur (quick tables).")
@@ -121,7 +121,7 @@ def build(rules, players, precision, min_samples, max_samples, samples_per_cell,
 @click.option("--seat", type=int, required=True, help="0 speaks first; players-1 is the dealer.")
 @click.option("--rules", default="swiss", show_default=True)
 @click.option("--passes-in-a-row", type=int, default=0, show_default=True)
-@click.option("--opponents", default="default", show_default=True)
+@click.option("--opponents", default=None, help=f"As in build {DEFAULT_HELP}.")
 @click.option("--play", type=click.Choice(sorted(analysis.POLICIES)), default="expert", show_default=True)
 @click.option("--tables", "root", type=click.Path(), default=DEFAULT_ROOT, show_default=True,
               help="A table folder, or a folder of table folders and packed tables (the shipped ones are also "
@@ -149,7 +149,7 @@ def query(hand, trump, players, seat, rules, passes_in_a_row, opponents, play, r
 @click.option("--precision", type=float, default=None, help=f"As in build [default: {DEFAULT_PRECISION:g}].")
 @click.option("--min-samples", type=int, default=None, help=f"As in build [default: {DEFAULT_MIN_SAMPLES}].")
 @click.option("--max-samples", type=int, default=None, help=f"As in build [default: {DEFAULT_MAX_SAMPLES}].")
-@click.option("--opponents", default="default", show_default=True)
+@click.option("--opponents", default=None, help=f"As in build {DEFAULT_HELP}.")
 @click.option("--play", type=click.Choice(sorted(analysis.POLICIES)), default="expert", show_default=True)
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--progress/--no-progress", default=None, help="Progress bar [default: when stderr is a terminal].")

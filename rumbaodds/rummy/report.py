@@ -19,8 +19,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..report import CSS, fig_png, render_index
-from ..rules import RulesError, get_rules
+from ..report.build import write_index as write_reports_index
+from ..report.charts import fig_png
+from ..report.page import CSS
 from .opening import opening
 from .rules import PRESETS, RummyRules
 from .tables import OpeningTable, build_table, by_jokers, by_value, curve, joker_value_rows
@@ -121,7 +122,8 @@ def example_html() -> str:
 
 def render(tables: list[OpeningTable], charts: dict[str, bytes], command: str, generated: str, seconds: float) -> str:
     parts = ["<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>rumbaodds report: rummy</title>",
-             f"<style>{CSS}</style></head><body>",
+             "<meta name=viewport content=\"width=device-width, initial-scale=1\">",
+             f"<style>{CSS}</style></head><body><main>",
              "<h1>Rummy opening odds: Rommé, Rummi, Rommé 40</h1>",
              f"<p class=small>{html.escape(DESCRIPTION)}. Generated {html.escape(generated)} in {seconds:.0f} s.</p>",
              "<p>The first question of a rummy hand: can I lay out my 30 (or 40) points, and if not, how soon? Each "
@@ -167,26 +169,15 @@ def render(tables: list[OpeningTable], charts: dict[str, bytes], command: str, g
                  f"<pre>{html.escape(command)}</pre><p>One rule set as a table: <code>rumbaodds rummy tables --rules "
                  "rummi --samples 100000 --seed 0</code>; one hand: <code>rumbaodds rummy odds HAND --rules rummi"
                  "</code>.</p>")
-    parts.append("</body></html>")
-    return "\n".join(parts)
+    parts.append("</main></body></html>")
+    # the Rumba reports' style: every table scrolls on its own on a phone, the page never gets wider than it
+    return "\n".join(parts).replace("<table>", "<div class=scroll><table class=t>").replace("</table>",
+                                                                                            "</table></div>")
 
 
 def write_index(out: Path) -> Path:
-    """Relink ``out/index.html`` to every report in ``out`` (report.py's front page, with this page's line)."""
-    entries = []
-    for page in sorted(out.glob("*/index.html")):
-        name = page.parent.name
-        if name == "rummy":
-            desc = DESCRIPTION
-        else:
-            try:
-                desc = get_rules(name).description
-            except RulesError:
-                desc = "house rules"
-        entries.append((name, f"{name}/index.html", desc))
-    path = out / "index.html"
-    path.write_text(render_index(entries), encoding="utf-8")
-    return path
+    """Relink ``out/index.html`` to every report in ``out`` (the Rumba reports' front page, this one included)."""
+    return write_reports_index(out)
 
 
 def make_rummy_report(out: str | Path = "reports", samples: int = SAMPLES, seed: int = 0, dpi: int = DPI,

@@ -10,6 +10,7 @@ solved once with ``rumbaodds strategy solve`` into the cache folder.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -82,6 +83,13 @@ def save(path: Path, solved: Solved) -> Path:
 
 
 def load(path: Path) -> Solved:
+    """The solved strategy in ``path`` (read once per file version: every question that names no opponents asks)."""
+    stat = Path(path).stat()
+    return _load(str(Path(path).resolve()), stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=32)
+def _load(path: str, _mtime_ns: int, _size: int) -> Solved:
     with np.load(path, allow_pickle=False) as data:
         record = json.loads(str(data["record"]))
         strategy = Strategy(data["word"].astype(np.float64), data["throw"].astype(np.float64),

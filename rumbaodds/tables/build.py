@@ -166,7 +166,7 @@ def wilson(p: np.ndarray, n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
     stats.Estimate.of_proportion for arrays; ``n`` is the effective sample size of weighted samples.
     """
-    n = np.maximum(np.asarray(n, dtype=np.float64), 1e-300)
+    n = np.maximum(np.asarray(n, dtype=np.float64), 1e-100)  # no samples: the interval [0, 1], without 1/0
     z2 = Z95 * Z95
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = Z95 * np.sqrt(np.maximum(0.0, p * (1 - p)) / n + z2 / (4 * n * n)) / (1 + z2 / n)

@@ -21,6 +21,7 @@ from pathlib import Path
 from .. import analysis, answer
 from ..cards import CardError, format_card
 from ..models import MODELS, ModelError, OpponentModel, points_text
+from ..policies import EQUILIBRIUM
 from ..rules import PRESETS, RulesError, RuleSet
 from ..tables import find_tables, load_table
 from .jobs import BadInput, Job, JobBoard
@@ -29,6 +30,10 @@ from .params import PARAMS, ParamError, ask_arguments, parse_query
 log = logging.getLogger("rumbaodds.web")
 INPUT_ERRORS = (ParamError, CardError, RulesError, ModelError)
 WARM_HAND = ("HA HK HQ S6 C7", "H9", 5, 2)  # the README's hand: compiles every kernel ask uses
+
+
+EQUILIBRIUM_TEXT = ("equilibrium: solved strategies, every seat a best response to the others (docs/STRATEGY.md); "
+                    "the default style where a house rule has none solved")
 
 
 @dataclass(frozen=True)
@@ -57,7 +62,9 @@ class App:
                  models: dict[str, OpponentModel] | None = None):
         self.tables_root = str(tables_root)
         self.rule_sets = {**PRESETS, **(rule_sets or {})}
-        self.models = {**MODELS, **(models or {})}
+        # equilibrium first, the default: None lets policies.opponent_policy take the solved strategy, or the default
+        # style where a house rule has none (and say so), as `rumbaodds ask` without --opponents does
+        self.models = {EQUILIBRIUM: None, **MODELS, **(models or {})}
         self.simulation_lock = threading.Lock()  # one simulation at a time: each uses every core
         self.jobs = JobBoard()
         self.warm = {"state": "cold", "seconds": None, "error": None}
@@ -178,7 +185,8 @@ class App:
         return {
             "rule_sets": {name: {**r.to_dict(), "deck": [format_card(c) for c in r.deck]}
                           for name, r in self.rule_sets.items()},
-            "opponents": {name: {**m.to_dict(), "text": points_text(m)} for name, m in self.models.items()},
+            "opponents": {name: {**m.to_dict(), "text": points_text(m)} if isinstance(m, OpponentModel) else
+                          {"name": name, "text": EQUILIBRIUM_TEXT} for name, m in self.models.items()},
             "play": sorted(analysis.POLICIES),
             "params": [p.name for p in PARAMS],
             "score_sign": analysis.SCORE_SIGN,

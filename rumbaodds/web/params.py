@@ -99,7 +99,7 @@ def parse_query(query: Mapping[str, list[str]], rule_sets: Mapping[str, RuleSet]
         if param.required and param.name not in values:
             raise ParamError(f"missing parameter {param.name!r} (e.g. {param.name}={param.example})")
     values["rules"] = _pick(values.get("rules", "swiss"), rule_sets, "rule set", "--rules")
-    values["opponents"] = _pick(values.get("opponents", "default"), models, "opponent model", "--opponents")
+    values["opponents"] = _pick(values.get("opponents", "equilibrium"), models, "opponent model", "--opponents")
     if values.get("samples") is not None and values["samples"] > analysis.MAX_SAMPLES:
         raise ParamError(f"samples: at most {analysis.MAX_SAMPLES:,} from the page (use `rumbaodds ask` for "
                          f"longer runs)")

@@ -1,0 +1,380 @@
+"""``make_report``: find or build the tables, pool them into grids, fit the cards, draw, write the page.
+
+Output under ``out/<rules>/``: ``index.html`` (self-contained), ``card_<n>p.png`` and ``card_<n>p.pdf`` (the
+printable card per player count), the chart PNGs; and ``out/index.html`` linking every rule set's report.
+"""
+
+from __future__ import annotations
+
+import shlex
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..rules import RulesError, RuleSet, get_rules
+from . import card as cardmod
+from . import charts, decisions, grids, page
+from .data import PLAY, RUMBA, SIT, Budget, Loaded, ReportError, obtain_table, policy_available
+from .grids import mean_interval
+
+NAMED_MODELS = ("default", "cautious", "bold", "all")
+SOLVED_MODELS = ("equilibrium",)  # compared too when this build has them (policies.opponent_policy)
+MODEL_PLAYERS = {"swiss": 5, "flemish": 4}  # the usual table for the comparisons
+FULL_SAMPLES = 1_000
+DPI = 100
+PRINT_DPI = 110
+
+
+def parse_players(text: str | None, rules: RuleSet) -> list[int]:
+    """'3-7', '5', '3,5,7' (None: every count the rule set allows) -> sorted player counts."""
+    if text is None or not str(text).strip():
+        return list(range(rules.min_players, rules.max_players + 1))
+    out: set[int] = set()
+    for part in str(text).replace(" ", "").split(","):
+        try:
+            if "-" in part:
+                lo, hi = (int(x) for x in part.split("-", 1))
+                out.update(range(lo, hi + 1))
+            else:
+                out.add(int(part))
+        except ValueError:
+            raise ReportError(f"--players: {part!r} is not a number or a range such as 3-7") from None
+    if not out:
+        raise ReportError(f"--players: {text!r} names no player count")
+    for n in sorted(out):
+        rules.check_players(n)
+    return sorted(out)
+
+
+def model_players(rules: RuleSet, players: Sequence[int]) -> int:
+    """The player count of the comparisons: 5 swiss, 4 flemish (else the middle count), or the nearest given."""
+    wanted = MODEL_PLAYERS.get(rules.name, (rules.min_players + rules.max_players + 1) // 2)
+    if wanted in players or not players:
+        return wanted
+    return min(players, key=lambda n: (abs(n - wanted), n))
+
+
+def base_model(rules: RuleSet, players: int) -> str:
+    """The opponents of every card and chart: what `ask` plays against when none are named (policies.
+    default_opponents): the equilibrium where a strategy is solved, else the default style."""
+    from ..policies import default_opponents
+
+    return default_opponents(rules, players)[0]
+
+
+def default_models(rules: RuleSet, players: int) -> list[str]:
+    """The base opponents first, then the named styles and the solved ones this build can make."""
+    base = base_model(rules, players)
+    return list(dict.fromkeys([base, *NAMED_MODELS, *(m for m in SOLVED_MODELS if policy_available(m, rules,
+                                                                                                   players))]))
+
+
+def check_models(names: Sequence[str], rules: RuleSet, players: int) -> list[str]:
+    from ..models import ModelError, get_model
+
+    if not names:
+        raise ReportError("--models: name at least one opponent model")
+    for name in names:
+        try:
+            get_model(name)
+        except ModelError:
+            if not policy_available(name, rules, players):
+                raise ReportError(f"--models: unknown opponent model {name!r} (use {', '.join(NAMED_MODELS)}, a "
+                                  f".toml file, or a solved policy this build has)") from None
+    base = base_model(rules, players)
+    return list(dict.fromkeys([base, *names]))
+
+
+# -- per player count ---------------------------------------------------------------------------------------
+def count_section(loaded: Loaded, rules: RuleSet, players: int, say) -> page.CountSection:
+    f, quick = loaded.frame, loaded.info.quick
+    groups = grids.seat_groups(f, rules, players, quick)
+    seat_grids = [grids.action_grid(f, rules, grids.group_title(g, players), g, "normal", quick) for g in groups]
+    everyone = tuple(range(players))
+    third = jack = strip = None
+    if rules.sit_out_limit > 0:
+        third = grids.action_grid(f, rules, f"After {rules.sit_out_limit - 1} passes in a row", everyone, "third",
+                                  quick)
+    if rules.jack_of_trump_forces_play and f["jack"].any():
+        jack = grids.action_grid(f, rules, "Jack of trump turned", everyone, "jack", quick)
+    if loaded.knock is not None and rules.knock:
+        strip = grids.knock_strip(loaded.knock)
+    lines, fits = cardmod.main_lines(f, rules, [(g, grids.short_title(g, players)) for g in groups], quick)
+    extra = [cardmod.third_line(f, rules, fits, quick), cardmod.exchange_line(f[~f["jack"]], rules, quick),
+             cardmod.knock_line(loaded.knock) if rules.knock else None]
+    lines += [x for x in extra if x is not None]
+    cells = pd.concat([fit.frame for fit in fits]) if fits else f.iloc[:0]
+    choice = np.concatenate([cardmod.card_choice(fit.frame, fit.rumba, fit.sit, "normal") for fit in fits]) \
+        if fits else np.array([])
+    lost = cardmod.points_lost(cells, choice, "normal") if len(cells) else float("nan")
+    return page.CountSection(players, seat_grids, lines, loaded.info, third, jack, strip,
+                             heldout=cardmod.heldout_lost(f, rules), lost=lost)
+
+
+def jack_line(loaded: Loaded, rules: RuleSet) -> cardmod.Line | None:
+    f = loaded.frame[loaded.frame["jack"].to_numpy(bool)]
+    if f.empty:
+        return None
+    value = {RUMBA: f["v_rumba"].to_numpy(float), PLAY: f["v_play"].to_numpy(float),
+             "half": np.hypot(f["h_rumba"].to_numpy(float), f["h_play"].to_numpy(float))}
+    rule, saved, lost, agree = cardmod.fit_two_way(f, rules, RUMBA, PLAY, value, loaded.info.quick)
+    text = ("Jack of trump turned (everybody plays): call Rumba " + rule.text(cardmod.lowest_rank(rules),
+                                                                            charts_top(rules)) + ".")
+    if not rule.clauses:
+        text = "Jack of trump turned (everybody plays): play, never call Rumba."
+    return cardmod.Line("jack", text, saved, lost, agree, "per hand with the jack turned")
+
+
+def charts_top(rules: RuleSet) -> int:
+    from ..cards import RANKS
+
+    return RANKS.index(rules.ranks[-1])
+
+
+def print_files(folder: Path, section: page.CountSection, rules: RuleSet, footer: str, dpi: int,
+                extra: list[cardmod.Line]) -> dict[str, str]:
+    sub = [g for g in section.grids] + [g for g in (section.third, section.jack) if g is not None]
+    title = f"Rumba ({rules.name}), {section.players} players: what to do with your hand"
+    lines = [page.line_text(x) for x in page.ordered_lines(section.lines + extra)]
+    fig = charts.print_page(rules, section.players, sub, section.strip, footer, title, lines)
+    png, pdf = f"card_{section.players}p.png", f"card_{section.players}p.pdf"
+    (folder / png).write_bytes(charts.fig_png(fig, dpi))
+    (folder / pdf).write_bytes(charts.fig_pdf(fig))
+    return {"PNG": png, "PDF": pdf}
+
+
+def success_series(sections: list[page.CountSection], loaded: dict[int, Loaded], rules: RuleSet):
+    from . import shapes
+
+    rows = shapes.trump_rows(rules)
+    series = {}
+    for s in sections:
+        f = loaded[s.players].frame
+        f = f[~f["jack"].to_numpy(bool) & (f["n_trumps"] > 0)]
+        pts = {}
+        for r, g in f.groupby("row"):
+            ps = g["p_success"].to_numpy(float)
+            if len(g) < 2 or not np.isfinite(ps).all():
+                continue
+            half = (g["p_success_high"].to_numpy(float) - g["p_success_low"].to_numpy(float)) / 2
+            iv = mean_interval(ps, half, g["w"].to_numpy(float), loaded[s.players].info.quick)
+            if np.isfinite(iv.low):
+                pts[r] = (iv.mean, max(0.0, iv.low), min(1.0, iv.high), len(g))
+        series[f"{s.players} players"] = pts
+    return rows, series
+
+
+# -- commands shown on the page -----------------------------------------------------------------------------
+def report_command(rules_arg: str, players_arg: str | None, tables: str, out: str, budget: Budget,
+                   models: Sequence[str] | None, model_n: int | None) -> str:
+    args = ["rumbaodds", "report", "--rules", rules_arg]
+    if players_arg:
+        args += ["--players", players_arg]
+    args += ["--tables", str(tables), "--out", str(out)]
+    default = Budget()
+    for name in ("cells", "samples_per_cell", "model_cells", "knock_samples", "knock_inner", "ask_hands",
+                 "ask_samples", "seed"):
+        if getattr(budget, name) != getattr(default, name):
+            args += ["--" + name.replace("_", "-"), str(getattr(budget, name))]
+    if models is not None:
+        args += ["--models", ",".join(models)]
+    if model_n is not None:
+        args += ["--model-players", str(model_n)]
+    return shlex.join(args)
+
+
+def full_commands(rules_arg: str, rules: RuleSet, players: Sequence[int], models: Sequence[str], model_n: int,
+                  tables: str) -> list[str]:
+    from ..handclasses import enumerate_trump_rank_pairs
+
+    pairs = len(enumerate_trump_rank_pairs(rules))
+    lines = [f"# every cell: {pairs:,} (trump rank, hand class) pairs per seat x {FULL_SAMPLES:,} deals each "
+             f"(resumable: rerun the same command after an interruption)"]
+    r = shlex.quote(rules_arg)
+    for n in players:
+        lines.append(f"rumbaodds tables build --rules {r} --players {n}")
+    for m in models[1:]:  # the first is the base opponents, built above
+        lines.append(f"rumbaodds tables build --rules {r} --players {model_n} --opponents {m}")
+    lines.append(f"rumbaodds report --rules {r} --tables {shlex.quote(str(tables).rstrip('/') + '/')}")
+    return lines
+
+
+# -- the whole report ------------------------------------------------------------------------------------------
+def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Path = "tables",
+                out: str | Path = "reports", budget: Budget | None = None, models: Sequence[str] | None = None,
+                model_n: int | None = None, dpi: int = DPI, say: Callable[[str], None] = lambda s: None) -> Path:
+    """Write ``out/<rules>/index.html`` with its printable cards and charts; returns the page's path."""
+    budget = budget or Budget()
+    started = time.perf_counter()
+    rules = get_rules(rules_arg)
+    players = parse_players(players_arg, rules)
+    mn = model_n if model_n is not None else model_players(rules, players)
+    rules.check_players(mn)
+    model_list = check_models(models, rules, mn) if models is not None else default_models(rules, mn)
+    base = model_list[0]  # the opponents of the cards, grids and charts
+    loaded: dict[int, Loaded] = {}
+    steps = len(players) + len(model_list) - 1
+    for i, n in enumerate(players, 1):
+        say(f"[{i}/{steps}] {rules.name}, {n} players, opponents {base}")
+        loaded[n] = obtain_table(tables, rules, n, base_model(rules, n), budget, budget.cells, say)
+    say(f"tables ready in {time.perf_counter() - started:.0f} s; pooling grids and fitting the cards")
+    folder = Path(out) / rules.name
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in [*folder.glob("*.png"), *folder.glob("*.pdf")]:
+        old.unlink()
+    sections = []
+    for n in players:
+        s = count_section(loaded[n], rules, n, say)
+        t = s.info
+        footer = (f"{t.cells:,} cells ({t.cells_per_seat:,} per seat), {t.deals:,} simulated deals, "
+                  f"{'quick' if t.quick else 'full'} table, opponents {t.model}, expert card play. "
+                  f"Reproduce: {report_command(rules_arg, players_arg, str(tables), str(out), budget, None, None)}.")
+        s.files = {"PNG": f"card_{n}p.png", "PDF": f"card_{n}p.pdf"}
+        s.footer = footer
+        sections.append(s)
+    jack_lines = {n: line for n in players if (line := jack_line(loaded[n], rules)) is not None}
+
+    # after earlier words: ask on sampled hands
+    sample = decisions.sample_hands(rules, budget.ask_hands, budget.seed)
+    words = []
+    for sc in decisions.scenarios(rules, mn):
+        m = decisions.measure(sc, sample, rules, base, budget, say)
+        if m.frame.empty:
+            continue
+        grid = decisions.measured_grid(m, rules)
+        line = None
+        if sc.two_way and {PLAY, SIT} <= set(m.actions):
+            rule, saved, lost, agree = cardmod.fit_two_way(m.frame, rules, PLAY, SIT, decisions.two_way_value(m))
+            head = "After a Rumba call" if sc.key == "join_rumba" else "After the dealer knocked"
+            text = f"{head}: join {rule.text(cardmod.lowest_rank(rules), charts_top(rules))}; else pass." \
+                if rule.clauses else f"{head}: pass."
+            line = cardmod.Line(sc.key, text, saved, lost, agree, "per such hand", "")
+        example = decisions.example_hand(m, sample)
+        command = sc.command(rules_arg, *example) if example else ""
+        words.append(page.WordsEntry(grid, line, command, m.skipped, m.notes))
+    lone = decisions.lone_dealer(rules, mn, base, budget)
+    lone_line = None
+    if lone and lone.get("play") is not None:
+        lone_line = cardmod.Line("lone", f"Dealer, everybody passed: play (you score {lone['play']:+.0f} without "
+                                 f"trick play; no Rumba allowed).".replace("-", "\u2212"), None, 0.0, 1.0, "", "")
+    home = next((s for s in sections if s.players == mn), None)  # the join lines go on that count's card
+    if home is not None:
+        home.lines += [e.line for e in words if e.line is not None]
+    for s in sections:
+        extra = [x for x in (jack_lines.get(s.players), lone_line) if x is not None]
+        print_files(folder, s, rules, s.footer, PRINT_DPI, extra)
+
+    # opponent models
+    entries = []
+    base_grid = None
+    from ..policies import describe
+
+    for j, name in enumerate(model_list, len(players)):
+        if name != base:
+            say(f"[{j}/{steps}] {rules.name}, {mn} players, opponents {name}")
+        try:
+            got = loaded[mn] if (name == base and mn in loaded) else \
+                obtain_table(tables, rules, mn, name, budget, budget.model_cells, say)
+        except (RulesError, ValueError, TypeError, AttributeError) as exc:
+            entries.append(page.ModelEntry(name, "", None, [], float("nan"), None, f"not compared ({exc})"))
+            continue
+        f = got.frame
+        everyone = tuple(range(mn))
+        grid = grids.action_grid(f, rules, f"Opponents {name}, every seat", everyone, "normal", got.info.quick)
+        lines, _ = cardmod.main_lines(f, rules, [(everyone, "every seat")], got.info.quick)
+        try:
+            from ..policies import opponent_policy
+
+            text = describe(opponent_policy(name, rules, mn))
+        except Exception:  # noqa: BLE001 - a description is a nicety
+            text = name
+        if name == base:
+            base_grid = grid
+        entries.append(page.ModelEntry(name, text, grid, lines, float("nan"), got.info))
+    for e in entries:
+        if e.grid is not None and base_grid is not None and e.name != base:
+            e.moved = decisions.moved_share(base_grid, e.grid)
+
+    # charts
+    chart_list = []
+    rows, series = success_series(sections, loaded, rules)
+    if any(series.values()):
+        q = any(s.info.quick for s in sections)
+        cells = sum(s.info.cells for s in sections)
+        deals = sum(s.info.deals for s in sections)
+        note = (f"{cells:,} cells, {deals:,} deals ({'quick' if q else 'full'} tables, opponents {base}), pooled "
+                f"over seats and side cards, weighted by how often each hand occurs; rows of fewer than 2 cells are "
+                f"left out.")
+        fig = charts.success_chart(rows, series, note, "How often a Rumba succeeds")
+        chart_list.append(page.Chart("success", "How often a Rumba succeeds, by your trumps",
+                                     "Made (3+ tricks) or uncontested, over the Rumbas played (a refused or voided "
+                                     "Rumba is not counted); 95% intervals.", charts.fig_png(fig, dpi)))
+    strips = {s.players: s.strip for s in sections if s.strip is not None}
+    if strips:
+        k0 = next(iter(strips.values()))
+        inner = f", {k0.inner} inner deals each for the dealer's choice after looking" if k0.inner else ""
+        note = f"{k0.samples:,} deals per card and player count{inner}; opponents {base}."
+        fig = charts.knock_chart(strips, note)
+        chart_list.append(page.Chart("knock", "Should the dealer knock?", "Points per hand the blind knock saves "
+                                     "against looking first and taking the best choice; 95% intervals of the "
+                                     "paired difference.", charts.fig_png(fig, dpi)))
+    for chart in chart_list:
+        (folder / f"{chart.name}.png").write_bytes(chart.png)
+
+    tables_info = [loaded[n].info for n in players] + [e.info for e in entries
+                                                       if e.info is not None and e.name != base]
+    ask_budget = (f"up to {budget.ask_hands} hands per box, {budget.ask_samples:,} deals each, opponents {base}; "
+                  f"seed {budget.seed}")
+    notes = []
+    if any(t.quick for t in tables_info):
+        notes.append("These numbers come from quick tables: a random share of the hand classes with few deals per "
+                     "cell. More boxes are close or mixed than a full table would show; the cells and deals behind "
+                     "every grid are printed with it.")
+    exchange = None
+    if mn in loaded:
+        exchange = grids.action_grid(loaded[mn].frame, rules, f"{mn} players, every seat", tuple(range(mn)),
+                                     "normal", loaded[mn].info.quick)
+    exploit = None
+    try:
+        from ..strategy.store import find
+
+        exploit = find(rules, mn).meta.get("exploit_styles")
+    except RulesError:  # a house rule without a solved strategy: nothing to compare
+        pass
+    data = page.ReportPage(
+        rules, rules_arg, time.strftime("%Y-%m-%d"), sections, words, entries, mn, chart_list, tables_info,
+        report_command(rules_arg, players_arg, str(tables), str(out), budget,
+                       None if models is None else model_list, model_n),
+        full_commands(rules_arg, rules, players, model_list, mn, str(tables)), lone, lone_line, jack_lines,
+        ask_budget, notes, exchange, exploit)
+    path = folder / "index.html"
+    path.write_text(page.render(data), encoding="utf-8")
+    write_index(out)
+    say(f"report written: {path} ({time.perf_counter() - started:.0f} s in all)")
+    return path
+
+
+def write_index(out: str | Path) -> Path:
+    out = Path(out)
+    entries = []
+    for p in sorted(out.glob("*/index.html")):
+        name = p.parent.name
+        try:
+            desc = get_rules(name).description
+        except RulesError:
+            desc = "house rules"
+        if name == "rummy":  # rumbaodds rummy report
+            from ..rummy.report import DESCRIPTION
+
+            desc = DESCRIPTION
+        entries.append((name, f"{name}/index.html", desc))
+    path = out / "index.html"
+    path.write_text(page.render_index(entries), encoding="utf-8")
+    return path
+
+
+__all__ = ["DPI", "FULL_SAMPLES", "NAMED_MODELS", "check_models", "default_models", "full_commands",
+           "make_report", "model_players", "parse_players", "report_command", "write_index"]

@@ -1,0 +1,254 @@
+"""Decisions the tables do not hold, measured with ``analysis.ask`` on a sample of hands.
+
+Tables answer the first word with nothing known of the earlier seats. After earlier words (a Rumba call, a
+knock, passes or plays, an earlier swap of the two of trump) the report asks ``analysis.ask(..., before=...)``
+for a stratified sample of hands: the (trump rank, class) pairs are drawn by how often they occur, then up to
+``Budget.ask_hands`` per box of the small grid (shapes.py), each asked with ``Budget.ask_samples`` deals and
+its own seed. A box's value is the mean over its hands, with a t interval over them; each hand stands for
+its box's share of all hands (``w``), so fitted rules weigh boxes by how often they occur.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from ..cards import cards_of
+from ..handclasses import enumerate_trump_rank_pairs
+from ..rules import RulesError, RuleSet
+from . import shapes
+from .data import JOIN, PLAY, RUMBA, SIT, Budget
+from .grids import Box, Grid, mean_interval
+
+POOL_DRAWS = 200_000  # weighted draws of (trump rank, class) pairs the boxes are filled from
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """One situation after earlier words, asked at one seat."""
+
+    key: str
+    title: str
+    question: str
+    players: int
+    seat: int
+    before: str | None = None
+    dealer_knocked: bool = False
+    swapped_by: int | None = None
+    two_way: bool = False  # join or pass (after a Rumba call or a knock)
+
+    def ask_kwargs(self) -> dict:
+        return {"before": self.before, "dealer_knocked": self.dealer_knocked, "swapped_by": self.swapped_by}
+
+    def command(self, rules_arg: str, example: str, trump: str) -> str:
+        parts = [f"rumbaodds ask \"{example}\" --trump {trump} --players {self.players} --seat {self.seat}",
+                 f"--rules {rules_arg}"]
+        if self.before:
+            parts.append(f"--before {self.before}")
+        if self.dealer_knocked:
+            parts.append("--dealer-knocked")
+        if self.swapped_by is not None:
+            parts.append(f"--swapped-by {self.swapped_by}")
+        return " ".join(parts)
+
+
+def scenarios(rules: RuleSet, players: int) -> list[Scenario]:
+    """The earlier-word situations worth a chart for this rule set at ``players`` (the usual table)."""
+    out = []
+    mid = min(2, players - 1)
+    if rules.others_after_rumba == "choose" and players >= 3 and rules.speaking_order == "one-round":
+        before = ",".join(["rumba"] + ["-"] * (mid - 1))
+        out.append(Scenario("join_rumba", "Seat 0 called Rumba: join or pass?",
+                            f"You speak at seat {mid} of {players}; seat 0 called Rumba.", players, mid, before,
+                            two_way=True))
+    if rules.knock and players >= 3:
+        out.append(Scenario("join_knock", "The dealer knocked: join or pass?",
+                            f"You speak at seat 1 of {players}; the dealer knocked (a blind Rumba).", players, 1,
+                            dealer_knocked=True, two_way=True))
+    if mid >= 1 and rules.speaking_order == "one-round":
+        passes = ",".join(["pass"] * mid)
+        plays = ",".join(["play"] * mid)
+        out.append(Scenario("after_passes", f"After {mid} passes", f"Seat {mid} of {players}; everybody before you "
+                            f"passed.", players, mid, passes))
+        out.append(Scenario("after_plays", f"After {mid} plays", f"Seat {mid} of {players}; everybody before you "
+                            f"said play.", players, mid, plays))
+    if rules.two_of_trump_swap and mid >= 1:
+        out.append(Scenario("after_swap", "Seat 0 swapped the two of trump",
+                            f"Seat {mid} of {players}; seat 0 took the turned card for the two of trump (the two "
+                            f"now lies face up).", players, mid, swapped_by=0))
+    return out
+
+
+# -- the hand sample ------------------------------------------------------------------------------------------
+@dataclass
+class HandSample:
+    """Sampled hands: one row per hand, its small box, weight share and (trump rank, class row)."""
+
+    frame: pd.DataFrame
+    trump_suit: int
+
+
+def sample_hands(rules: RuleSet, per_box: int, seed: int) -> HandSample:
+    """Up to ``per_box`` hands per small-grid box, drawn by frequency within the box (see the module docstring)."""
+    pairs = enumerate_trump_rank_pairs(rules)
+    rng = np.random.default_rng(seed)
+    p = pairs.weights / pairs.weights.sum()
+    draws = rng.choice(len(pairs), size=POOL_DRAWS, p=p)
+    ranks = pairs.trump_ranks[draws]
+    hands = pairs.classes.hands[pairs.class_rows[draws]]
+    feats = shapes.features(hands, ranks, rules)
+    f = pd.DataFrame({"pair": draws, "trump_rank": ranks, "class_row": pairs.class_rows[draws], "hand": hands,
+                      "srow": shapes.small_row_labels(feats, rules), "scol": shapes.small_column_labels(feats, rules),
+                      "n_trumps": feats.n_trumps, "top_trump": feats.top_trump, "side_aces": feats.side_aces,
+                      "side_kings": feats.side_kings, "swapped": feats.swapped})
+    if rules.jack_of_trump_forces_play:  # the jack of trump turned: everybody plays, a rule of its own
+        from ..cards import RANKS
+
+        f = f[f["trump_rank"] != RANKS.index("J")]
+    share = f.groupby(["srow", "scol"]).size() / len(f)  # each box's share of all hands (jack turned aside)
+    picked = []
+    for (r, c), group in f.groupby(["srow", "scol"], sort=True):
+        take = group.iloc[: per_box]  # the draws are already in random order
+        take = take.assign(w=float(share[(r, c)]) / len(take))
+        picked.append(take)
+    out = pd.concat(picked).reset_index(drop=True)
+    return HandSample(out, pairs.classes.trump_suit)
+
+
+# -- asking --------------------------------------------------------------------------------------------------
+KIND = {"pass": SIT, "throw-in": SIT, "play": PLAY, "rumba": RUMBA}
+
+
+@dataclass
+class Measured:
+    scenario: Scenario
+    frame: pd.DataFrame  # per hand: w, boxes, features, v_/h_ per action, best
+    actions: tuple[str, ...]
+    samples: int
+    skipped: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+def measure(scenario: Scenario, sample: HandSample, rules: RuleSet, opponents: str, budget: Budget,
+            say: Callable[[str], None] = lambda s: None) -> Measured:
+    """``ask`` every sampled hand in ``scenario`` (hands the situation rules out are skipped and counted)."""
+    from ..analysis import ask
+
+    rows = []
+    skipped = 0
+    notes: set[str] = set()
+    f = sample.frame
+    for i, r in enumerate(f.itertuples(index=False)):
+        trump_card = sample.trump_suit * 16 + int(r.trump_rank)
+        cards = cards_of(int(r.hand))
+        try:
+            result = ask(cards, trump_card, scenario.players, scenario.seat, rules, opponents, budget.play,
+                         samples=budget.ask_samples, seed=budget.seed + 7919 * i, **scenario.ask_kwargs())
+        except (RulesError, ValueError):
+            skipped += 1
+            continue
+        notes.update(result.notes)
+        row = {"i": i, "best": KIND.get(result.recommendation, result.recommendation)}
+        for name, choice in result.actions.items():
+            kind = KIND.get(name)
+            if kind is None:
+                continue
+            if kind == SIT and f"v_{SIT}" in row and row[f"v_{SIT}"] <= choice.ev.mean:
+                continue  # pass and throw-in are both sitting out: keep the better
+            row[f"v_{kind}"] = choice.ev.mean
+            row[f"h_{kind}"] = choice.ev.half_width
+        rows.append(row)
+    values = pd.DataFrame(rows)
+    frame = f.iloc[values["i"].to_numpy()].reset_index(drop=True) if len(values) else f.iloc[:0]
+    frame = pd.concat([frame, values.drop(columns=["i"]).reset_index(drop=True)], axis=1)
+    actions = tuple(a for a in (SIT, PLAY, RUMBA) if f"v_{a}" in frame and frame[f"v_{a}"].notna().any())
+    say(f"  {scenario.key}: {len(frame)} hands x {budget.ask_samples} deals" + (f", {skipped} skipped" if skipped
+                                                                                  else ""))
+    return Measured(scenario, frame, actions, budget.ask_samples, skipped, sorted(notes))
+
+
+def measured_grid(m: Measured, rules: RuleSet) -> Grid:
+    """The small grid of a measured scenario (join / pass for the two-way ones)."""
+    f = m.frame
+    boxes = {}
+    names = {SIT: SIT, PLAY: JOIN if m.scenario.two_way else PLAY, RUMBA: RUMBA}
+    for (r, c), g in f.groupby(["srow", "scol"], sort=False):
+        box = Box(r, c, len(g), len(g) * m.samples, float(g["w"].sum()))
+        w = g["w"].to_numpy(float)
+        vals = {}
+        for a in m.actions:
+            if g[f"v_{a}"].isna().any():  # not open to every hand of the box
+                continue
+            vals[names[a]] = (g[f"v_{a}"].to_numpy(float), g[f"h_{a}"].to_numpy(float))
+            box.values[names[a]] = mean_interval(*vals[names[a]], w, True)
+        order = sorted(vals, key=lambda a: (box.values[a].mean, list(vals).index(a)))
+        box.best = order[0]
+        own = np.array([names.get(x, x) for x in g["best"]])
+        box.agree = float((w * (own == box.best)).sum() / w.sum())
+        if len(order) > 1:
+            box.runner = order[1]
+            d = vals[box.runner][0] - vals[box.best][0]
+            box.margin = mean_interval(d, np.hypot(vals[box.runner][1], vals[box.best][1]), w, True)
+        boxes[(r, c)] = box
+    actions = tuple(names[a] for a in m.actions)
+    return Grid(m.scenario.title, shapes.small_rows(rules), shapes.small_columns(rules), actions, boxes,
+                (m.scenario.seat,), m.scenario.key, True, m.scenario.question)
+
+
+def example_hand(m: Measured, sample: HandSample) -> tuple[str, str] | None:
+    """A hand of the sample (as text) and its trump card, for the page's reproduce command."""
+    from ..cards import format_card
+
+    if m.frame.empty:
+        return None
+    r = m.frame.iloc[0]
+    cards = " ".join(format_card(c) for c in cards_of(int(r["hand"])))
+    return cards, format_card(sample.trump_suit * 16 + int(r["trump_rank"]))
+
+
+def lone_dealer(rules: RuleSet, players: int, opponents: str, budget: Budget) -> dict | None:
+    """Flemish: the dealer who heard everybody pass may not call Rumba (§5.5); his play scores
+    ``lone_player_score`` without trick play [D-7]. Checked with ``ask`` on one hand."""
+    from ..analysis import ask
+
+    if rules.lone_rumba_allowed or rules.speaking_order != "one-round" or players < 2:
+        return None
+    before = ",".join(["pass"] * (players - 1))
+    hand = "C3 D4 H5 S6 C7" if rules.hand_size == 5 and "3" in rules.ranks else None
+    if hand is None:
+        return None
+    trump = f"{rules.suits[-1]}{rules.ranks[len(rules.ranks) // 2]}"
+    result = ask(hand, trump, players, players - 1, rules, opponents, budget.play, before=before,
+                 samples=budget.ask_samples, seed=budget.seed)
+    play = result.actions.get("play")
+    return {"before": before, "hand": hand, "trump": trump, "players": players,
+            "choices": sorted(result.actions), "play": None if play is None else play.ev.mean,
+            "play_half": None if play is None else play.ev.half_width, "recommendation": result.recommendation,
+            "samples": result.samples}
+
+
+def two_way_value(m: Measured, yes: str = PLAY, no: str = SIT) -> dict[str, np.ndarray]:
+    f = m.frame
+    return {yes: f[f"v_{yes}"].to_numpy(float), no: f[f"v_{no}"].to_numpy(float),
+            "half": np.hypot(f[f"h_{yes}"].to_numpy(float), f[f"h_{no}"].to_numpy(float))}
+
+
+def moved_share(a: Grid, b: Grid) -> float:
+    """Weighted share of hands (by ``a``'s boxes) whose box has another best action in ``b``."""
+    total = moved = 0.0
+    for key, box in a.boxes.items():
+        other = b.box(*key)
+        if box.empty or other.empty:
+            continue
+        total += box.weight
+        if box.best != other.best:
+            moved += box.weight
+    return moved / total if total else math.nan
+
+
+__all__ = ["HandSample", "Measured", "Scenario", "example_hand", "lone_dealer", "measure", "measured_grid",
+           "moved_share", "sample_hands", "scenarios", "two_way_value"]

@@ -1,0 +1,533 @@
+"""The report page: one self-contained HTML file per rule set (inline CSS, charts as data URIs, no script).
+
+Responsive: a viewport meta, grids as HTML tables that fit 400 px (every text 11 px or more), charts scaled to
+the width. The printable cards (PNG, PDF) lie beside the page and are linked, never needed to read it.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import math
+from dataclasses import dataclass, field
+
+from ..models import ALWAYS, MODELS, NEVER
+from . import precision as fmt
+from .card import Line
+from .charts import ACTION_COLOURS, COUNT_DOWN, MARGIN_FULL, box_label, dark, hex_of, shade
+from .data import KNOCK, LOOK, RUMBA, TableInfo
+from .grids import ACTION_WORDS, Box, Grid, KnockStrip
+
+E = html.escape
+
+
+@dataclass
+class Chart:
+    name: str  # file stem of the PNG
+    title: str
+    caption: str
+    png: bytes
+
+
+@dataclass
+class CountSection:
+    """Everything of one player count."""
+
+    players: int
+    grids: list[Grid]
+    lines: list[Line]
+    info: TableInfo
+    third: Grid | None = None
+    jack: Grid | None = None
+    strip: KnockStrip | None = None
+    files: dict[str, str] = field(default_factory=dict)  # kind -> file name beside the page
+    heldout: float | None = None
+    lost: float = math.nan  # points per hand the card's Rumba and sit-out lines give away (same table)
+    footer: str = ""
+
+
+@dataclass
+class ModelEntry:
+    name: str
+    description: str
+    grid: Grid | None
+    lines: list[Line]
+    moved: float
+    info: TableInfo | None
+    why_missing: str = ""
+
+
+@dataclass
+class WordsEntry:
+    grid: Grid
+    line: Line | None
+    command: str
+    skipped: int
+    notes: list[str]
+
+
+@dataclass
+class ReportPage:
+    rules: object
+    rules_arg: str
+    generated: str
+    sections: list[CountSection]
+    words: list[WordsEntry]
+    models: list[ModelEntry]
+    model_players: int
+    charts: list[Chart]
+    tables: list[TableInfo]
+    command: str
+    full_commands: list[str]
+    lone_dealer: dict | None = None
+    lone_line: Line | None = None
+    jack_lines: dict[int, Line] = field(default_factory=dict)
+    ask_budget: str = ""
+    notes: list[str] = field(default_factory=list)
+    exchange: Grid | None = None  # every seat at the comparisons' player count, for the exchange counts
+    exploit: dict | None = None  # style -> seat -> Estimate dict: the best response's gain over the equilibrium
+
+
+CSS = """
+*{box-sizing:border-box}
+body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',Helvetica,Arial,sans-serif;margin:0;color:#1d1d1d;
+background:#fafafa}
+main{max-width:1400px;margin:0 auto;padding:10px 14px 40px}
+h1{font-size:22px;margin:6px 0 2px}h2{font-size:19px;margin:26px 0 8px;border-bottom:2px solid #ccc}
+h3{font-size:16px;margin:16px 0 6px}p{margin:6px 0}
+.small,figcaption,.note{font-size:13px;color:#444}
+.warn{background:#fff6d6;border-left:4px solid #e0a800;padding:6px 10px;margin:8px 0;font-size:14px}
+nav{display:flex;flex-wrap:wrap;gap:6px;margin:8px 0}nav a{background:#e8eef6;border-radius:12px;padding:3px 10px;
+font-size:14px;text-decoration:none;color:#1d3f73}
+.cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,420px),1fr));gap:12px}
+.card{background:#fff;border:2px solid #333;border-radius:8px;padding:8px 10px}
+.card h3{margin:0 0 4px}.card ol{margin:0;padding-left:20px}.card li{margin:3px 0;font-size:14px}
+.card .saved{font-size:12px;color:#555;white-space:nowrap}
+.card .foot{font-size:12px;color:#555;margin-top:4px}
+.grids{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,430px),1fr));gap:14px;margin:8px 0}
+.gridbox{background:#fff;border:1px solid #ddd;border-radius:6px;padding:6px;min-width:0}
+.gridbox h4{font-size:14px;margin:0 0 2px}.gridbox .note{font-size:12px;margin:2px 0 4px}
+table.g{border-collapse:separate;border-spacing:1px;width:100%;table-layout:fixed}
+table.g th{font-size:11px;font-weight:600;color:#333;padding:1px;overflow:hidden;white-space:nowrap}
+table.g th.r{text-align:right;padding-right:4px;width:58px}
+table.g td{font-size:11px;line-height:1.1;text-align:center;height:27px;padding:0;border-radius:2px;
+overflow:hidden;white-space:nowrap}
+table.g td b{display:block;font-size:12px}table.g td.e{background:#f1f1f1}
+td.close{background-image:repeating-linear-gradient(135deg,rgba(255,255,255,.5) 0 2px,transparent 2px 6px)}
+td.mixed{background-image:radial-gradient(rgba(255,255,255,.8) 1.2px,transparent 1.5px);background-size:5px 5px}
+td.d{text-shadow:0 0 2px #000,0 0 1px #000}
+.legend{display:flex;flex-wrap:wrap;gap:6px 14px;font-size:13px;margin:6px 0}
+.legend span.k{display:inline-block;width:22px;height:14px;vertical-align:-2px;margin-right:4px;border:1px solid #999}
+table.t{border-collapse:collapse;font-size:13px;margin:6px 0;max-width:100%}
+table.t td,table.t th{border:1px solid #ccc;padding:3px 6px;vertical-align:top}
+table.t th{background:#f0f0f0;text-align:left}.num{text-align:right;white-space:nowrap}
+table.t code{word-break:break-all;font-size:11px}
+@media (max-width:600px){table.t{font-size:11px}table.t td,table.t th{padding:2px 3px}main{padding:8px 10px 30px}}
+.scroll{overflow-x:auto;max-width:100%}
+figure{margin:10px 0 18px}figure img{width:100%;max-width:560px;height:auto;border:1px solid #ddd;background:#fff}
+.figs{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,480px),1fr));gap:14px}
+code,pre{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px;background:#f0f0f0}
+pre{padding:8px;white-space:pre-wrap;word-break:break-all}
+a{color:#1d4f91}
+"""
+
+
+# -- small pieces ---------------------------------------------------------------------------------------------
+def _interval_text(iv, digits: int = 1) -> str:
+    if iv is None or not (math.isfinite(iv.low) and math.isfinite(iv.high)):
+        return "not enough cells for an interval"
+    return fmt.with_interval(iv.mean, iv.low, iv.high, digits)
+
+
+def box_title(grid: Grid, box: Box) -> str:
+    """The tooltip of a box: every value behind it, with intervals."""
+    parts = [f"{box.row} / {box.col}: {ACTION_WORDS.get(box.best, box.best)}"]
+    for a, iv in box.values.items():
+        parts.append(f"{ACTION_WORDS.get(a, a)} {_interval_text(iv)}")
+    if box.margin is not None and box.runner is not None:
+        m = box.margin
+        cost = _interval_text(m) if math.isfinite(m.low) else "unknown (too few cells)"
+        parts.append(f"choosing {ACTION_WORDS.get(box.runner, box.runner)} instead costs {cost} points per hand")
+    if "p_success_ci" in box.extra and box.best == RUMBA:
+        p = box.extra["p_success_ci"]
+        if math.isfinite(p.low):
+            parts.append(f"Rumba succeeds {fmt.share_with_interval(p.mean, max(0, p.low), min(1, p.high))}")
+    if box.extra.get("p_lone_play"):
+        parts.append(f"Rumba refused (you play alone) in {fmt.share(box.extra['p_lone_play'])} of deals")
+    if "exchange" in box.extra:
+        parts.append(f"best exchange: {box.extra['exchange']} cards")
+    agree = "every hand agrees" if not box.mixed else f"{fmt.share(box.agree)} of its hands agree"
+    parts.append(f"{box.cells:,} cells, {box.deals:,} deals; {agree}")
+    return "; ".join(parts)
+
+
+def grid_table(grid: Grid) -> str:
+    head = "".join(f"<th>{E(c)}</th>" for c in grid.cols)
+    out = [f"<table class=g><tr><th class=r>trumps</th>{head}</tr>"]
+    for r in grid.rows:
+        if not any(not grid.box(r, c).empty for c in grid.cols):
+            continue  # a row with no hands at all (e.g. 5 trumps in a quick table)
+        cells = []
+        for c in grid.cols:
+            box = grid.box(r, c)
+            if box.empty:
+                cells.append("<td class=e></td>")
+                continue
+            rgb = shade(box.best, box.margin.mean if box.margin else None)
+            classes = ("close" if box.close else ("mixed" if box.mixed else "")) + (" d" if dark(rgb) else "")
+            colour = "#fff" if dark(rgb) else "#111"
+            cells.append(f"<td class=\"{classes}\" style=\"background-color:{hex_of(rgb)};color:{colour}\" "
+                         f"title=\"{E(box_title(grid, box))}\"><b>{E(box_label(box))}</b>{box.cells}</td>")
+        out.append(f"<tr><th class=r>{E(r)}</th>{''.join(cells)}</tr>")
+    out.append("</table>")
+    return "".join(out)
+
+
+def strip_table(strip: KnockStrip) -> str:
+    head = "".join(f"<th>{E(b.row)}</th>" for b in strip.boxes)
+    cells = []
+    for b in strip.boxes:
+        rgb = shade(b.best, b.margin.mean)
+        colour = "#fff" if dark(rgb) else "#111"
+        m = b.margin
+        saves = (m.mean, m.low, m.high) if b.best == KNOCK else (-m.mean, -m.high, -m.low)
+        title = (f"turned {b.row}: {ACTION_WORDS[b.best]}; knocking saves {fmt.with_interval(*saves)} points per "
+                 f"hand; {b.deals:,} deals")
+        classes = ("close" if b.close else "") + (" d" if dark(rgb) else "")
+        letter = "K" if b.best == KNOCK else "L"
+        cells.append(f"<td class=\"{classes}\" style=\"background-color:{hex_of(rgb)};color:{colour}\" "
+                     f"title=\"{E(title)}\"><b>{letter}</b>{E(box_label(b))}</td>")
+    return (f"<table class=g><tr><th class=r>turned</th>{head}</tr><tr><th class=r>dealer</th>{''.join(cells)}"
+            f"</tr></table>")
+
+
+def exchange_table(grid: Grid) -> str:
+    """Boxes where playing is best: how many cards to exchange (the weakest by keep value), shaded by what one
+    card more or less costs; striped where the best count's lead is within the noise (unpaired, conservative)."""
+    head = "".join(f"<th>{E(c)}</th>" for c in grid.cols)
+    out = [f"<table class=g><tr><th class=r>trumps</th>{head}</tr>"]
+    for r in grid.rows:
+        cells, any_box = [], False
+        for c in grid.cols:
+            box = grid.box(r, c)
+            means = box.extra.get("exchange_values") if not box.empty else None
+            if not means:
+                cells.append("<td class=e></td>")
+                continue
+            any_box = True
+            order = sorted(means, key=lambda k: (means[k].mean, k))
+            k1, k2 = order[0], order[1] if len(order) > 1 else order[0]
+            lead = means[k2].mean - means[k1].mean
+            half = math.hypot(means[k1].half, means[k2].half)
+            close = not (math.isfinite(half) and lead - half > 0)
+            rgb = shade("play", lead)
+            colour = "#fff" if dark(rgb) else "#111"
+            title = (f"{r} / {c}, playing: exchange {k1}; " + "; ".join(
+                f"{k}: {_interval_text(means[k])}" for k in sorted(means)) + f"; {box.cells:,} cells")
+            cells.append(f"<td class=\"{'close' if close else ''}{' d' if dark(rgb) else ''}\" style=\""
+                         f"background-color:{hex_of(rgb)};color:{colour}\" title=\"{E(title)}\"><b>{k1}</b>"
+                         f"{box.cells}</td>")
+        if any_box:
+            out.append(f"<tr><th class=r>{E(r)}</th>{''.join(cells)}</tr>")
+    out.append("</table>")
+    return "".join(out)
+
+
+def exploit_table(exploit: dict, players: int) -> str:
+    """Issue 8 item 6: against a whole table of one style, what the best response gains over the equilibrium."""
+    head = "".join(f"<th>seat {k}</th>" for k in range(players))
+    rows = []
+    for style, seats in exploit.items():
+        cells = "".join(f"<td title=\"95%: {fmt.number(seats[str(k)]['low'], 2)} to "
+                        f"{fmt.number(seats[str(k)]['high'], 2)}\">{fmt.number(seats[str(k)]['mean'], 2)}</td>"
+                        for k in range(players) if str(k) in seats)
+        rows.append(f"<tr><th>{E(style)}</th>{cells}</tr>")
+    return ("<h3 id=exploit>Reading your table</h3><p class=small>If every other player plays one style, the best "
+            "response to that table gains this many points per hand over playing the equilibrium (by your seat; "
+            "hover for the 95% interval; from the solved strategy's file, <code>rumbaodds strategy show</code>). "
+            "Small numbers: the equilibrium is already a good answer to that table.</p>"
+            f"<table class=grid><tr><th>table of</th>{head}</tr>{''.join(rows)}</table>")
+
+
+def grid_block(grid: Grid, strip: KnockStrip | None = None, note: str = "") -> str:
+    unit = "hands" if grid.scenario not in ("normal", "third", "jack") else "cells"
+    counts = f"{grid.cells:,} {unit}, {grid.deals:,} deals"
+    parts = [f"<div class=gridbox><h4>{E(grid.title)}</h4><p class=note>{E(note + ' ' if note else '')}{counts}."
+             f"</p>", grid_table(grid)]
+    if strip is not None:
+        inner = f" x {strip.inner} inner" if strip.inner else ""
+        parts.append(f"<p class=note>Before looking at his cards the dealer knocks (K) or looks first (L), by the "
+                     f"turned card; {strip.samples:,}{inner} deals per card.</p>{strip_table(strip)}")
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def legend_html(actions) -> str:
+    items = []
+    for a in actions:
+        pale, full = hex_of(shade(a, 0.0)), hex_of(shade(a, MARGIN_FULL))
+        items.append(f"<span><span class=k style=\"background:linear-gradient(90deg,{pale},{full})\"></span>"
+                     f"{E(ACTION_WORDS[a])}</span>")
+    items.append("<span><span class=\"k\" style=\"background:#ccc repeating-linear-gradient(135deg,rgba(255,255,255,"
+                 ".6) 0 3px,transparent 3px 7px)\"></span>close</span>")
+    items.append("<span><span class=k style=\"background:#ccc radial-gradient(rgba(255,255,255,.85) 1.3px,"
+                 "transparent 1.6px);background-size:6px 6px\"></span>mixed</span>")
+    return f"<div class=legend>{''.join(items)}</div>"
+
+
+def line_html(line: Line) -> str:
+    who = f"<b>{E(line.seats)}:</b> " if line.seats else ""
+    saved = ""
+    if line.saved is not None:
+        s = line.saved
+        ok = math.isfinite(s.low) and math.isfinite(s.high)
+        value = fmt.cost(s.mean, s.low, s.high, 2) if ok else "?"
+        saved = f" <span class=saved>saves {E(value)} {E(line.where)}</span>"
+    return f"<li>{who}{E(line.text)}{saved}</li>"
+
+
+def _saved_key(line: Line) -> tuple[int, float]:
+    """Lines whose saving is known to be above 0 first, each group by the points saved."""
+    s = line.saved
+    if s is None or not math.isfinite(s.mean):
+        return (0, -1.0)
+    return (int(math.isfinite(s.low) and s.low > 0), s.mean)
+
+
+def ordered_lines(lines: list[Line]) -> list[Line]:
+    """Lines whose saving is known to be above 0 first, by the points saved; lines without a number last."""
+    return sorted([x for x in lines if x.saved is not None], key=_saved_key, reverse=True) + \
+        [x for x in lines if x.saved is None]
+
+
+def line_text(line: Line) -> str:
+    """A line as plain text (the printable card)."""
+    who = f"{line.seats}: " if line.seats else ""
+    saved = ""
+    if line.saved is not None:
+        s = line.saved
+        ok = math.isfinite(s.low) and math.isfinite(s.high)
+        saved = f" (saves {fmt.cost(s.mean, s.low, s.high, 2) if ok else '?'} {line.where})"
+    return who + line.text + saved
+
+
+def card_html(section: CountSection, rules, lone: Line | None = None, extra: list[Line] | None = None) -> str:
+    lines = ordered_lines(section.lines + (extra or []) + ([lone] if lone is not None else []))
+    items = "".join(line_html(x) for x in lines)
+    files = " · ".join(f"<a href=\"{E(name)}\">{E(kind)}</a>" for kind, name in section.files.items())
+    held = ""
+    if math.isfinite(section.lost):
+        held = (f" Its Rumba and sit-out lines give away {fmt.number(section.lost, 2, signed=False)} points per "
+                f"hand against the table's best")
+        if section.heldout is not None:
+            held += f" ({fmt.number(section.heldout, 2, signed=False)} held out)"
+        held += "."
+    return (f"<div class=card id=card{section.players}><h3>{section.players} players: the card</h3><ol>{items}</ol>"
+            f"<p class=foot>Lines by the points they save (against the best one-word rule, 95% interval "
+            f"above 0).{held} Print: {files}</p></div>")
+
+
+def models_table() -> str:
+    fields = [("rumba_points", "calls Rumba from"), ("play_points", "plays (no Rumba yet) from"),
+              ("join_points", "joins a called Rumba from"), ("join_knock_points", "joins a knock from"),
+              ("discard_below", "exchanges cards worth less than"), ("throw_in", "throws in when allowed"),
+              ("swap_two", "swaps the two of trump")]
+
+    def show(v):
+        if isinstance(v, bool):
+            return "yes" if v else "no"
+        return "never" if v >= NEVER else "always" if v <= ALWAYS else str(v)
+
+    head = "".join(f"<th>{E(n)}</th>" for n in MODELS)
+    rows = "".join(f"<tr><td>{E(label)}</td>" + "".join(f"<td class=num>{E(show(getattr(m, key)))}</td>"
+                                                         for m in MODELS.values()) + "</tr>" for key, label in fields)
+    return f"<div class=scroll><table class=t><tr><th>opponent (hand points)</th>{head}</tr>{rows}</table></div>"
+
+
+MODEL_TEXT = (
+    "Every opponent decides by what he knows: his seat, what the earlier seats said, and the score of his own "
+    "hand. The named models score a hand by its <i>hand points</i> (trump A 6, K 5, Q 4, J 3, lower trumps 2; "
+    "side A 3, side K 1; other cards 0) and decide by thresholds, the same at every seat. "
+    "<b>default</b> is a sensible club player; <b>cautious</b> needs three more points for a Rumba and two more to "
+    "play or join; <b>bold</b> calls, plays and joins two points earlier, exchanges more and never throws in; "
+    "<b>all</b> plays every hand and joins every Rumba and knock, never calls Rumba, never exchanges, throws in or "
+    "swaps (an exact, extreme case). A knock is joined two points lower than a Rumba because the knocking dealer "
+    "has not seen his cards.")
+
+
+def words_html(page: ReportPage) -> str:
+    parts = []
+    for entry in page.words:
+        g = entry.grid
+        note = g.note
+        line = ""
+        if entry.line is not None:
+            line = f"<ol class=small>{line_html(entry.line)}</ol>"
+        skipped = f" {entry.skipped} sampled hands are impossible here and were left out." if entry.skipped else ""
+        notes = "".join(f"<p class=note>Note: {E(n)}.</p>" for n in entry.notes[:3])
+        parts.append(f"<div>{grid_block(g, None, note)}{line}<p class=note>{E(skipped)} One hand: "
+                     f"<code>{E(entry.command)}</code></p>{notes}</div>")
+    return f"<div class=grids>{''.join(parts)}</div>" if parts else ""
+
+
+def render(page: ReportPage) -> str:
+    rules = page.rules
+    quick = any(t.quick for t in page.tables)
+    total_cells = sum(t.cells for t in page.tables)
+    total_deals = sum(t.deals for t in page.tables)
+    source = ("quick tables (a random share of the hand classes, drawn by how often they occur)" if quick
+              else "full tables (every hand class)")
+    nav = "".join(f"<a href=\"#p{s.players}\">{s.players} players</a>" for s in page.sections)
+    nav += "<a href=\"#exchange\">exchange</a><a href=\"#words\">after earlier words</a>"
+    nav += "<a href=\"#models\">opponents</a>"
+    nav += "<a href=\"#charts\">charts</a><a href=\"#method\">method</a>"
+    actions = ["pass", "play", "rumba"] + (["knock", "look"] if rules.knock else [])
+    out = ["<!DOCTYPE html><html lang=en><head><meta charset=utf-8>",
+           "<meta name=viewport content=\"width=device-width, initial-scale=1\">",
+           f"<title>Rumba strategy: {E(rules.name)}</title><style>{CSS}</style></head><body><main>",
+           f"<h1>Rumba strategy: {E(rules.name)}</h1>",
+           f"<p class=small>{E(rules.description)}. Generated {E(page.generated)} from {E(source)}: "
+           f"{total_cells:,} cells, {total_deals:,} simulated deals in all.</p>",
+           f"<p class=warn><b>{E(COUNT_DOWN)}</b> Find your hand: the row is your trumps, the column your side aces "
+           f"and kings; the colour says what to do.</p>",
+           f"<nav>{nav}</nav>",
+           "<h2>The cards</h2><div class=cards>"]
+    for s in page.sections:
+        extra = [page.jack_lines[s.players]] if s.players in page.jack_lines else []
+        out.append(card_html(s, rules, page.lone_line, extra))
+    out.append("</div>")
+    out.append("<h2>How to read the grids</h2>" + legend_html(actions))
+    out.append(
+        f"<p class=small>Rows: your trumps as you speak (A, K, Q: those trumps; x: a trump J or lower; "
+        f"<i>AK+2</i>: A, K and two more). Columns: your aces and kings in the other suits. Colour: the action with "
+        f"the best average over the hands in the box; its strength is the margin, what the second-best action "
+        f"costs in points per hand, from pale (0) to full ({MARGIN_FULL:g} or more), the same scale in every grid. "
+        f"In a box: that cost (≈0 when its 95% interval reaches 0, ? when too few cells to tell) and the number "
+        f"of simulated cells (seat, turned card, hand class) behind it. <b>Close</b> (striped): the interval of "
+        f"the margin includes 0, either action will do. <b>Mixed</b> (dotted): not every hand in the box has this "
+        f"best action: ask about your own hand (<code>rumbaodds ask</code> or <code>rumbaodds serve</code>). "
+        f"Hover a box for every value with its interval.</p>")
+    if rules.two_of_trump_swap:
+        out.append("<p class=small><b>The two of trump:</b> holding it, swap it for the turned card before you "
+                   "speak (RULES.md [D-9]); then read the grid with that card in your hand.</p>")
+    for s in page.sections:
+        out.append(f"<h2 id=p{s.players}>{s.players} players</h2>")
+        blocks = [grid_block(g, s.strip if (s.strip is not None and g.seats == (s.players - 1,)) else None)
+                  for g in s.grids]
+        if s.third is not None:
+            blocks.append(grid_block(s.third, None, f"Any seat, after {rules.sit_out_limit - 1} passes in a row: "
+                                     f"this pass costs {rules.sit_out_penalty}; a throw-in does not."))
+        if s.jack is not None:
+            blocks.append(grid_block(s.jack, None, "Any seat, the jack of trump turned: everybody must play "
+                                     "(no pass)."))
+        out.append(f"<div class=grids>{''.join(blocks)}</div>")
+        t = s.info
+        out.append(f"<p class=note>{t.cells:,} cells ({t.cells_per_seat:,} per seat), {t.deals:,} deals, "
+                   f"{'quick' if t.quick else 'full'} table <code>{E(t.path)}</code>.</p>")
+    if page.exchange is not None:
+        g = page.exchange
+        out.append(f"<h2 id=exchange>How many cards to exchange</h2><div class=grids><div class=gridbox>"
+                   f"<h4>{E(g.title)}</h4>"
+                   f"<p class=note>Where playing is best: the number of cards to exchange (your weakest by keep "
+                   f"value) with the best average; its strength is what the next-best count costs; striped where "
+                   f"that is within the noise. {g.cells:,} cells, {g.deals:,} deals.</p>{exchange_table(g)}"
+                   f"</div></div>")
+    out.append("<h2 id=words>After earlier words</h2>")
+    out.append(f"<p class=small>The grids above assume you know nothing of the earlier seats' words. Here "
+               f"<code>rumbaodds ask --before ...</code> answers for a sample of hands at {page.model_players} "
+               f"players ({E(page.ask_budget)}); rows and columns merged so that each box has several hands. "
+               f"Boxes and colours as above.</p>")
+    if rules.others_after_rumba == "must-play":
+        out.append("<p class=small><b>After a Rumba call</b> every later player must play (RULES.md §5.4): no "
+                   "decision to make.</p>")
+    if page.lone_dealer:
+        d = page.lone_dealer
+        play = fmt.number(d["play"], 1) if d.get("play") is not None else "n/a"
+        out.append(f"<p class=small><b>The lone dealer:</b> when everybody passed, the dealer may not call Rumba "
+                   f"(nobody would play with him, §5.5); playing scores {E(play)} without trick play ([D-7]), "
+                   f"passing 0: play. (<code>rumbaodds ask \"{E(d['hand'])}\" --trump {E(d['trump'])} --players "
+                   f"{d['players']} --seat {d['players'] - 1} --rules {E(page.rules_arg)} --before "
+                   f"{E(d['before'])}</code>: choices {E(', '.join(d['choices']))}.)</p>")
+    out.append(words_html(page))
+    out.append(f"<h2 id=models>Opponent models, {page.model_players} players</h2><p class=small>{MODEL_TEXT}</p>")
+    out.append(models_table())
+    for m in page.models:
+        if m.grid is None:
+            out.append(f"<p class=small><b>{E(m.name)}</b>: {E(m.why_missing)}</p>")
+        elif m.name not in MODELS:  # a solved policy (e.g. equilibrium): its own description
+            out.append(f"<p class=small><b>{E(m.name)}</b> is a solved opponent policy (docs/SIMULATION.md, "
+                       f"\"Opponent policies\"): each seat says each word with a probability by his seat, what was "
+                       f"said before him and his hand's score. {E(m.description)}.</p>")
+    if page.exploit:
+        out.append(exploit_table(page.exploit, page.model_players))
+    base = page.models[0].name if page.models else "default"  # the opponents of the cards (build.base_model)
+    out.append("<p class=small>How the answer moves with the opponents: the grid of every seat together for each "
+               f"model, its card, and the share of hands whose box has another best action than against {E(base)} "
+               "opponents (boxes that are close in either grid may differ by chance).</p>")
+    blocks = []
+    for m in page.models:
+        if m.grid is None:
+            continue
+        moved = "" if m.name == base or not math.isfinite(m.moved) else \
+            f" {fmt.share(m.moved)} of hands are in a box whose best action is not {E(base)}'s."
+        lines = "".join(line_html(x) for x in m.lines)
+        blocks.append(f"<div>{grid_block(m.grid, None, E(m.description) + '.' + moved)}"
+                      f"<ol class=small>{lines}</ol></div>")
+    out.append(f"<div class=grids>{''.join(blocks)}</div>")
+    out.append("<h2 id=charts>Charts</h2><div class=figs>")
+    for chart in page.charts:
+        uri = "data:image/png;base64," + base64.b64encode(chart.png).decode("ascii")
+        title = chart.title if chart.title[-1:] in ".?!" else chart.title + "."
+        out.append(f"<figure id=\"{E(chart.name)}\"><img src=\"{uri}\" alt=\"{E(chart.title)}\"><figcaption><b>"
+                   f"{E(title)}</b> {E(chart.caption)} <a href=\"{E(chart.name)}.png\">PNG</a></figcaption></figure>")
+    out.append("</div>")
+    out.append(method_html(page))
+    out.append("</main></body></html>")
+    return "\n".join(out)
+
+
+def method_html(page: ReportPage) -> str:
+    rows = []
+    for t in page.tables:
+        knock = "" if t.knock_samples is None else f"{t.knock_samples:,}" + (f" x {t.knock_inner}" if t.knock_inner
+                                                                              else "")
+        rows.append(f"<tr><td class=num>{t.players}</td><td>{E(t.model)}</td><td>{'quick' if t.quick else 'full'}: "
+                    f"<code>{E(t.path)}</code></td><td class=num>{t.cells:,}</td><td class=num>{t.deals:,}</td>"
+                    f"<td class=num>{E(knock)}</td></tr>")
+    notes = "".join(f"<li>{E(n)}</li>" for n in page.notes)
+    return (
+        "<h2 id=method>Method and precision</h2><ul class=small>"
+        "<li>A cell is (speaking seat, rank of the turned trump card, hand class up to the order of the side suits); "
+        "its values come from simulating whole hands (docs/SIMULATION.md) with the other players following the "
+        "opponent model and expert card play, you with no passes behind you unless stated.</li>"
+        "<li>A box's value of each action is the average over its cells, weighted by how often each hand occurs. "
+        "Its 95% interval: over a quick table's randomly drawn cells, a t interval of their spread; over a full "
+        "table, the cells' own Monte Carlo intervals. A box of one quick cell has no interval (?).</li>"
+        "<li>The best action of a cell is what <code>rumbaodds ask</code> recommends from that cell of the table; a "
+        "box that is neither close nor mixed gives that same action for every hand in it (tested).</li>"
+        "<li>Numbers keep their sign only when their interval excludes 0 (else ≈0); shares read 100% only when "
+        "certain.</li>"
+        "<li>Card lines are searched exhaustively over small families of rules in words (trumps held, the "
+        "highest trump, side aces) and scored on the same table; the held-out figure refits on half of the "
+        "(trump rank, class) pairs and scores on the other half.</li>"
+        f"{notes}</ul>"
+        "<div class=scroll><table class=t><tr><th>players</th><th>opponents</th><th>table</th><th>cells</th>"
+        "<th>deals</th><th>knock deals per card</th></tr>" + "".join(rows) + "</table></div>"
+        f"<p class=small>Reproduce: <code>make report</code> (both rule sets), or</p><pre>{E(page.command)}</pre>"
+        "<p class=small>It reuses the tables above when they are there, else builds quick ones. Full precision "
+        "(every class, hours to days per table on two cores; the report then reads those instead):</p>"
+        f"<pre>{E(chr(10).join(page.full_commands))}</pre>")
+
+
+def render_index(entries) -> str:
+    """The reports/ front page: (name, href, description) per rule set."""
+    items = "".join(f"<li><a href=\"{E(href)}\">{E(name)}</a>: {E(desc)}</li>" for name, href, desc in entries)
+    return ("<!DOCTYPE html><html lang=en><head><meta charset=utf-8>"
+            "<meta name=viewport content=\"width=device-width, initial-scale=1\"><title>rumbaodds reports</title>"
+            f"<style>{CSS}</style></head><body><main><h1>Rumba strategy reports</h1>"
+            f"<p class=warn><b>{E(COUNT_DOWN)}</b></p><ul>{items}</ul>"
+            "<p class=small>Made by <code>make report</code> (rumbaodds report).</p></main></body></html>")
+
+
+__all__ = ["Chart", "CountSection", "ModelEntry", "ReportPage", "WordsEntry", "card_html", "grid_table", "render",
+           "render_index", "ACTION_COLOURS", "LOOK"]

@@ -1,0 +1,105 @@
+"""The strategy report in a real browser (Debian's Chromium via Playwright): it fits a phone.
+
+At 400 px and 1400 px: nothing wider than the window (no horizontal scrolling), no text under 11 px, every
+element inside the window, images scaled to it, and the rule card of a player count on one screen. Checked
+on the committed reports (reports/*/index.html, what ``make report`` wrote) and on a page rendered here from
+full-size synthetic grids (so the check does not depend on the committed files). Skipped, with the reason,
+only where no Chromium is installed (``.ci/run`` installs it).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from browser import browser_context, skip_reason
+
+from rumbaodds.report import data, grids, page, shapes
+from rumbaodds.report.card import Line
+from rumbaodds.rules import get_rules
+
+pytestmark = pytest.mark.skipif(skip_reason() is not None, reason=str(skip_reason()))
+
+REPORTS = Path(__file__).resolve().parents[1] / "reports"
+
+LAYOUT = """width => {
+  const out = {scroll: document.documentElement.scrollWidth, cut: [], small: [], images: [], texts: 0};
+  for (const e of document.querySelectorAll('body *')) {
+    if (!e.offsetParent) continue;  // not shown
+    const r = e.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    if (r.left < -0.5 || r.right > width + 0.5) out.cut.push(e.tagName + '.' + e.className + ' ' +
+                                                           (e.textContent || '').slice(0, 40));
+    const own = Array.from(e.childNodes).some(n => n.nodeType === 3 && n.textContent.trim());
+    if (own) {
+      out.texts += 1;
+      if (parseFloat(getComputedStyle(e).fontSize) < 11) out.small.push(e.tagName + ' ' +
+                                                                         e.textContent.trim().slice(0, 40));
+    }
+    if (e.tagName === 'IMG' && r.width > width) out.images.push(e.alt);
+  }
+  out.cards = Array.from(document.querySelectorAll('.card')).map(c => c.getBoundingClientRect().height);
+  return out;
+}"""
+
+
+def synthetic_page(tmp_path: Path) -> Path:
+    """A page with every box of every row filled (the widest a grid gets), long lines and labels."""
+    rules = get_rules("swiss")
+    rows, cols = shapes.trump_rows(rules), shapes.side_columns(rules)
+    boxes = {}
+    for i, r in enumerate(rows):
+        for j, c in enumerate(cols):
+            best = ("rumba", "play", "pass")[(i + j) % 3]
+            margin = grids.Interval(0.37 * j - 0.5, 0.37 * j - 0.9, 0.37 * j + 0.2)
+            boxes[(r, c)] = grids.Box(r, c, 1234, 123_400, 1.0, {best: grids.Interval(-1.0, -1.5, -0.5)}, best,
+                                      "play", margin, 0.9 if j % 4 == 0 else 1.0)
+    grid = grids.Grid("Seats 1\u20135 (middle)", rows, cols, ("pass", "play", "rumba"), boxes)
+    info = data.TableInfo(7, "default", 21_000, 2_100_000, True, "tables/swiss-7p-default-expert-100x-3000cells")
+    lines = [Line("rumba", "Call Rumba with 4+ trumps headed by the K or better, or 3+ trumps headed by the A and "
+                  "a side ace.", grids.Interval(0.41, 0.3, 0.5), where="per hand", seats="Seats 1\u20135"),
+             Line("sit", "Sit out with fewer than 2 trumps, or two trumps below the Q, and at most one side ace; "
+                  "otherwise play.", grids.Interval(0.2, 0.1, 0.3), where="per hand")] * 3
+    sections = [page.CountSection(7, [grid, grid, grid], lines, info, third=grid,
+                                  files={"PNG": "card_7p.png", "PDF": "card_7p.pdf"})]
+    rp = page.ReportPage(rules, "swiss", "today", sections, [], [], 5, [], [info], "rumbaodds report " + "x" * 300,
+                         ["rumbaodds tables build --rules swiss --players 7"])
+    path = tmp_path / "synthetic.html"
+    path.write_text(page.render(rp), encoding="utf-8")
+    return path
+
+
+def pages(tmp_path: Path) -> list[Path]:
+    committed = sorted(REPORTS.glob("*/index.html"))
+    assert committed, "reports/*/index.html are committed (make report writes them)"
+    return committed + [synthetic_page(tmp_path)]
+
+
+@pytest.mark.parametrize("width", [400, 1400])
+def test_reports_fit_the_window(tmp_path, width):
+    height = 860
+    with browser_context(width, height) as context:
+        tab = context.new_page()
+        for path in pages(tmp_path):
+            tab.goto(path.resolve().as_uri())
+            layout = tab.evaluate(LAYOUT, width)
+            assert layout["texts"] > 50, path  # the check did see the page
+            assert layout["scroll"] <= width, (path, layout["scroll"])
+            assert layout["cut"] == [], (path, layout["cut"][:5])
+            assert layout["small"] == [], (path, layout["small"][:5])
+            assert layout["images"] == [], (path, layout["images"])
+            if path.name == "index.html":
+                assert layout["cards"] and max(layout["cards"]) <= height, (path, layout["cards"])
+
+
+def test_the_check_sees_overflow_and_small_text(tmp_path):
+    # negative control: a page with a wide table and 9 px text fails both checks
+    bad = tmp_path / "bad.html"
+    bad.write_text("<!DOCTYPE html><html><head><meta name=viewport content=\"width=device-width\"></head><body>"
+                   "<table style=\"width:900px\"><tr><td>wide</td></tr></table><p style=\"font-size:9px\">tiny</p>"
+                   + "<p>text</p>" * 60 + "</body></html>")
+    with browser_context(400, 860) as context:
+        tab = context.new_page()
+        tab.goto(bad.resolve().as_uri())
+        layout = tab.evaluate(LAYOUT, 400)
+    assert layout["scroll"] > 400 and layout["cut"] and layout["small"] == ["P tiny"]
