@@ -20,6 +20,7 @@ from .cards import format_card, mask_of
 from .conditioning import Plan, make_plan
 from .engine import exact as exact_kernel
 from .engine import hand as kernel
+from .engine.devices import Device, ask_batch, resolve_device
 from .policies import Policy, opponent_policy
 from .results import SCORE_SIGN, Accumulator, AskResult, ChoiceResult, RumbaOutcomes
 from .rules import RulesError, RuleSet
@@ -94,25 +95,31 @@ class Job:
                 s.seat, kernel.rules_array(s.rules), self.policy.as_tuple(), self.plan.as_tuple(), POLICIES[self.play],
                 s.passes_in_a_row, s.dealer_knocked, -1 if s.swapped_by is None else s.swapped_by, codes)
 
-    def batch(self, seed: int, start: int, count: int):
-        """(results (count, choices, 4) int8, tries, weights) of samples ``start .. start+count-1``."""
+    def batch(self, seed: int, start: int, count: int, device: Device | None = None):
+        """(results (count, choices, 4) int8, tries, weights) of samples ``start .. start+count-1``.
+
+        ``device`` (engine/devices.py): where they are simulated; the same numbers on the CPU and a GPU."""
+        if device is not None:
+            return ask_batch(device, *self.args(), np.uint64(seed), start, count)
         return kernel.ask_batch(*self.args(), np.uint64(seed), start, count)
 
 
 def ask(hand, trump, players: int, seat: int, rules="swiss", opponents=None, play="expert",
         passes_in_a_row: int = 0, dealer_knocked: bool = False, before=None, samples: int | None = None,
         precision: float | None = None, seed: int | None = None, swapped_by: int | None = None,
-        progress: Callable[[int, int], None] | None = None) -> AskResult:
+        progress: Callable[[int, int], None] | None = None, device: str | Device = "cpu") -> AskResult:
     """Estimate every choice open to the player in ``seat`` holding ``hand``.
 
     ``samples`` fixes the run length (default 200,000); ``precision`` instead
     runs until the 95% half-width of every expected value is below it.
     ``swapped_by``: an earlier seat swapped the two of trump for the turned
     card ``trump`` [D-9]. ``progress(done, planned)`` is called after each batch.
+    ``device``: cpu, gpu or auto (``engine.devices.resolve_device``; the same numbers on either).
     """
     situation = make_situation(hand, trump, players, seat, rules, passes_in_a_row, dealer_knocked, before, swapped_by)
     job = Job.of(situation, opponents, play)
     seed = _check_seed(seed)
+    engine = resolve_device(device)
     planned = samples if samples is not None else (None if precision is not None else 200_000)
     if planned is not None and planned <= 0:
         raise RulesError(f"--samples must be positive, got {planned}")
@@ -123,7 +130,7 @@ def ask(hand, trump, players: int, seat: int, rules="swiss", opponents=None, pla
         count = min(BATCH, planned - acc.n) if planned is not None else BATCH
         if count <= 0:
             break
-        results, tries, weights = job.batch(seed, acc.n, count)
+        results, tries, weights = job.batch(seed, acc.n, count, engine)
         if (tries < 0).any():
             raise RulesError("no deal matches what the earlier seats did: this situation is impossible under the "
                              "opponent model")

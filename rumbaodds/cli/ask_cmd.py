@@ -13,6 +13,7 @@ from rich.table import Table
 
 from .. import analysis, answer
 from ..cards import format_card
+from ..engine.devices import DEVICE_CHOICES, resolve_device
 from ..models import ModelError
 from ..policies import DEFAULT_HELP, describe
 from . import UserError, friendly_errors, main
@@ -102,10 +103,12 @@ def _check_exclusive(samples, precision):
 @click.option("--tables", "tables_root", type=click.Path(), default="tables", show_default=True,
               help="Answer instantly from a built table here when one covers the situation (and say so).")
 @click.option("--simulate", is_flag=True, help="Always simulate, even when a table covers the situation.")
+@click.option("--device", type=click.Choice(DEVICE_CHOICES), default="cpu", show_default=True,
+              help="Simulate on the CPU or a CUDA GPU (auto: the GPU if one works); the same numbers.")
 @common_options
 @friendly_errors
-def ask(hand, trump, players, seat, passes_in_a_row, before, dealer_knocked, swapped_by, tables_root, simulate, rules,
-        samples, opponents, precision, seed, play, as_json, progress):
+def ask(hand, trump, players, seat, passes_in_a_row, before, dealer_knocked, swapped_by, tables_root, simulate, device,
+        rules, samples, opponents, precision, seed, play, as_json, progress):
     """Should I call Rumba with HAND? Expected score change of every choice.
 
     HAND is your cards, e.g. "HA HK HQ S6 C7" (suit then rank; 10 or T; any
@@ -115,6 +118,7 @@ def ask(hand, trump, players, seat, passes_in_a_row, before, dealer_knocked, swa
     follow --play.
     """
     _check_exclusive(samples, precision)
+    engine = resolve_device(device)  # --device gpu without one: a one-line error before anything runs
     from .tables_cmd import show
 
     try:
@@ -130,13 +134,17 @@ def ask(hand, trump, players, seat, passes_in_a_row, before, dealer_knocked, swa
             result = analysis.ask(hand, trump, players, seat, rules=rules, opponents=opponents, play=play,
                                   passes_in_a_row=passes_in_a_row, dealer_knocked=dealer_knocked, before=before,
                                   samples=samples, precision=precision, seed=seed, swapped_by=swapped_by,
-                                  progress=update)
+                                  progress=update, device=engine)
     except ModelError as exc:
         raise UserError(str(exc)) from None
     if as_json:
-        click.echo(json.dumps(answer.document(result)))
+        document = answer.document(result)
+        if device != "cpu":  # --device gpu|auto: which one ran (the default document stays the web API's)
+            document["device"] = engine.as_dict()
+        click.echo(json.dumps(document))
         return
     _print_ask(result)
+    click.echo(f"Simulated on {engine}.")
 
 
 def _seat_role(seat: int, players: int) -> str:

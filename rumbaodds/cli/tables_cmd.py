@@ -14,6 +14,7 @@ from .. import analysis
 from ..answer import document, lookup
 from ..cards import format_card
 from ..engine import NUMBERS_DIGEST
+from ..engine.devices import DEVICE_CHOICES, resolve_device
 from ..models import ModelError
 from ..policies import DEFAULT_HELP, opponent_policy
 from ..rules import get_rules
@@ -73,10 +74,13 @@ def tables() -> None:
               help="local (this process, every core), dask (a Dask LocalCluster here, --workers processes) or "
                    "the address of a running Dask scheduler, e.g. tcp://HOST:8786.")
 @click.option("--workers", type=int, default=None, help="Worker processes of --scheduler dask [default: cores].")
+@click.option("--device", type=click.Choice(DEVICE_CHOICES), default="cpu", show_default=True,
+              help="Simulate the cells on the CPU or a CUDA GPU (auto: the GPU if one works; with Dask, each "
+                   "worker's own); the same table.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar [default: when stderr is a terminal].")
 @friendly_errors
 def build(rules, players, precision, min_samples, max_samples, samples_per_cell, seed, out, opponents, play, cells,
-          knock_samples, chunk_cells, scheduler, workers, progress):
+          knock_samples, chunk_cells, scheduler, workers, device, progress):
     """Build a table, or resume one: kill it any time, run the same command again."""
     rule_set = get_rules(rules)
     rule_set.check_players(players)
@@ -86,6 +90,7 @@ def build(rules, players, precision, min_samples, max_samples, samples_per_cell,
     if workers is not None and workers < 1:
         raise UserError(f"--workers must be positive, got {workers}")
     seed = None if seed is None else analysis._check_seed(seed)
+    engine = resolve_device(device) if scheduler == "local" else device  # Dask: resolved on each worker
     spec = TableSpec(rule_set, players, model, play, samples_per_cell, seed, cells, precision, min_samples,
                      max_samples, knock_samples)
     folder = Path(out) if out else default_folder(spec)
@@ -93,7 +98,7 @@ def build(rules, players, precision, min_samples, max_samples, samples_per_cell,
     try:
         with progress_bar(progress, "building") as update:
             path = build_table(spec, folder, chunk_cells=chunk_cells, progress=update, scheduler=scheduler,
-                               workers=workers)
+                               workers=workers, device=engine)
     except (KeyboardInterrupt, SystemError) as exc:
         if not interrupted(exc):
             raise
@@ -105,6 +110,8 @@ def build(rules, players, precision, min_samples, max_samples, samples_per_cell,
     click.echo(f"table written: {path}")
     click.echo(f"{len(deals):,} cells, deals per cell mean {deals.mean():,.0f}, median {np.median(deals):,.0f}, "
                f"99th percentile {np.percentile(deals, 99):,.0f}; seed {spec.seed}; this run {seconds:,.1f} s")
+    where = f"on {engine}" if scheduler == "local" else f"--device {device} on each Dask worker"
+    click.echo(f"cells simulated {where}")
 
 
 @tables.command("query")

@@ -72,10 +72,10 @@ def seat_context(s, n, words, rumba_seat, knocked, jack_forced, rp):
 def binomial(n, k):
     if k < 0 or k > n:
         return 0.0
-    out = 1.0
+    out = 1  # exact in integers (k <= KMAX); no np.round: a GPU has no llvm.rint (engine/gpu.py)
     for i in range(k):
-        out = out * (n - i) / (i + 1)
-    return np.float64(np.round(out))
+        out = out * (n - i) // (i + 1)
+    return np.float64(out)
 
 
 @njit(cache=True)
@@ -303,7 +303,8 @@ def deal_conditioned(unknown, pool, hero_hand, trump_card, n, hero, swapped_by, 
     throws = pol[3]
     rumba_first = rp[R_RUMBA_FIRST] == 1 and not knocked  # after a knock everybody only joins or passes
     for tries in range(1, MAX_TRIES + 1):
-        pool[:] = unknown
+        for j in range(m):  # a loop, not ``pool[:] = unknown``: that one allocates on a GPU (engine/gpu.py)
+            pool[j] = unknown[j]
         pos = 0
         weight = 1.0
         rumba_seat = -1

@@ -32,7 +32,7 @@ import numpy as np
 from numba import njit, prange
 
 from .bits import U1
-from .hand import C_PASS, C_PLAY, C_RUMBA, LONE_PLAY, NO_TRICKS, OUT_FIELDS, VOID, ask_sample, new_scratch
+from .hand import C_PASS, C_PLAY, C_RUMBA, LONE_PLAY, NO_TRICKS, OUT_FIELDS, R_HAND, VOID, ask_sample, new_scratch
 from .policy import NSCORE, W_NONE
 from .speak import two_of
 
@@ -45,6 +45,7 @@ STOP_MAX, STOP_RESOLVED, STOP_PRECISE, STOP_IMPOSSIBLE = 0, 1, 2, 3
 P_SUCCESS, P_UNCONTESTED, P_VOID, P_LONE_PLAY, P_PLAYED, P_PLAYED_W2, P_TRICKS = 0, 1, 2, 3, 4, 5, 6
 N_COUNTERS = P_TRICKS + 6
 SUBCHUNKS = 256  # cells are dealt to threads interleaved, so adaptive cells of very different cost balance
+SUM_ROWS = 5  # simulate_cell's per-column sums: x, sum w x, sum w^2 x, means, half-widths
 
 
 def looks(min_samples: int, max_samples: int, growth: float = 2.0) -> list[int]:
@@ -100,12 +101,18 @@ def _sample(deck_mask, unknown, hero, trump_card, n, seat, rp, pol, plan, policy
                       False, -1, choices, seed, index, out, scratch)
 
 
+@njit(cache=True, inline="always")
+def _before(a, b):
+    """``a`` sorts strictly before ``b`` (as numpy sorts: NaN last)."""
+    return a < b or (b != b and a == a)
+
+
 @njit(cache=True)
 def _decide(n, sw, sw2, swx, sw2x, sw2xy, cols, means, halves):
     """Fill means/halves of every column; return (best, runner-up, margin, margin variance).
 
-    Best and runner-up among pass, rumba and the best play (lowest expected change wins);
-    the margin is EV(runner-up) - EV(best) on the same deals.
+    Best and runner-up among pass, rumba and the best play (lowest expected change wins, ties in that order);
+    the margin is EV(runner-up) - EV(best) on the same deals. Allocates nothing (the GPU runs it too).
     """
     for c in range(cols):
         m, v = column_estimate(n, sw, sw2, swx, sw2x, sw2xy, c, -1)
@@ -115,12 +122,164 @@ def _decide(n, sw, sw2, swx, sw2x, sw2xy, cols, means, halves):
     for c in range(COL_PLAY + 1, cols):
         if means[c] < means[top_play]:
             top_play = c
-    kinds = np.array([COL_PASS, COL_RUMBA, top_play])
-    order = np.argsort(np.array([means[COL_PASS], means[COL_RUMBA], means[top_play]]), kind="mergesort")
-    b = kinds[order[0]]
-    r = kinds[order[1]]
+    # a stable sort of (pass, rumba, best play) by their means: the first two
+    b, r = COL_PASS, COL_RUMBA
+    if _before(means[r], means[b]):
+        b, r = r, b
+    if _before(means[top_play], means[b]):
+        b, r = top_play, b
+    elif _before(means[top_play], means[r]):
+        r = top_play
     d, dv = column_estimate(n, sw, sw2, swx, sw2x, sw2xy, r, b)
     return b, r, d, dv
+
+
+@njit(cache=True)
+def table_choices(exchange_limit):
+    """The kernel's choices: rumba, pass, play0..K (rumba first: the pass then shares its speaking with the plays)."""
+    choices = np.empty(exchange_limit + 3, dtype=np.int64)
+    choices[0] = C_RUMBA
+    choices[1] = C_PASS
+    for k in range(exchange_limit + 1):
+        choices[2 + k] = C_PLAY + k
+    return choices
+
+
+@njit(cache=True)
+def new_cell_scratch(n, unknown_size, cols):
+    """What :func:`simulate_cell` works in: one per thread (``engine/gpu.py`` preallocates the same per GPU thread)."""
+    plan = (np.full(n, W_NONE, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
+            np.zeros((n, NSCORE)), np.full(n, -1, dtype=np.int64))
+    unknown = np.empty(unknown_size, dtype=np.int64)
+    out = np.zeros((cols - 1, OUT_FIELDS), dtype=np.int64)
+    sums = np.zeros((SUM_ROWS, cols))  # x, sum w x, sum w^2 x, the cell's means and half-widths
+    sw2xy = np.zeros((cols, cols))
+    counts = np.zeros(N_COUNTERS)
+    return unknown, plan, out, sums, sw2xy, counts
+
+
+@njit(cache=True)
+def simulate_cell(cell, deck_mask, deck, hero_hands, trump_cards, seats, n, rp, pol, policy, penalised_passes, cols,
+                  choices, seed, first_cell, min_samples, max_samples, growth, precision, z_stop, min_tricks,
+                  excluded_by_trump, scratch, cell_scratch, outputs):
+    """Cell ``cell`` to its stopping rule: writes its row of every array of ``outputs`` (see :func:`table_cells`).
+
+    Allocates nothing: the CPU kernel's threads and the GPU's (``engine/gpu.py``) each run it on their scratch.
+    """
+    unknown, plan, out, sums, sw2xy, counts = cell_scratch
+    means, halves, shares, best, runner, margin, margin_half, tries, samples, ess, stop = outputs
+    x = sums[0]
+    swx = sums[1]
+    sw2x = sums[2]
+    cell_means = sums[3]
+    cell_halves = sums[4]
+    hero = hero_hands[cell]
+    trump_card = trump_cards[cell]
+    seat = seats[cell]
+    k = 0
+    for j in range(deck.shape[0]):
+        card = deck[j]
+        if card != trump_card and not (hero >> np.uint64(card)) & U1:
+            unknown[k] = card
+            k += 1
+    holds_two = (hero >> np.uint64(two_of(trump_card >> 4))) & U1
+    for s in range(n):
+        plan[4][s] = excluded_by_trump[s, trump_card & 15] if not holds_two else -1
+    swx[:] = 0.0
+    sw2x[:] = 0.0
+    sw2xy[:, :] = 0.0
+    counts[:] = 0.0
+    sw = 0.0
+    sw2 = 0.0
+    tried = 0
+    done = 0
+    target = min_samples
+    reason = STOP_MAX
+    b, r, d, dv = 0, 0, 0.0, 0.0
+    while True:
+        while done < target:
+            index = np.uint64(first_cell + cell) * np.uint64(max_samples) + np.uint64(done)
+            t, w = _sample(deck_mask, unknown, hero, trump_card, n, seat, rp, pol, plan, policy,
+                           penalised_passes, choices, seed, index, out, scratch)
+            if t < 0:
+                reason = STOP_IMPOSSIBLE
+                break
+            tried += t
+            done += 1
+            x[COL_PASS] = 0.0
+            x[COL_PASS_PENALISED] = out[1, 0]
+            x[COL_RUMBA] = out[0, 0]
+            for c in range(2, cols - 1):
+                x[c + 1] = out[c, 0]
+            sw += w
+            sw2 += w * w
+            for a in range(cols):
+                swx[a] += w * x[a]
+                sw2x[a] += w * w * x[a]
+                for c in range(a, cols):
+                    sw2xy[a, c] += w * w * x[a] * x[c]
+            rumba_tricks = out[0, 1]
+            if rumba_tricks == VOID:
+                counts[P_VOID] += w
+            elif rumba_tricks == LONE_PLAY:
+                counts[P_LONE_PLAY] += w
+            else:
+                counts[P_PLAYED] += w
+                counts[P_PLAYED_W2] += w * w
+                if rumba_tricks == NO_TRICKS:  # a lone Rumba: nobody joined
+                    counts[P_UNCONTESTED] += w
+                    counts[P_SUCCESS] += w
+                else:
+                    counts[P_TRICKS + rumba_tricks] += w
+                    if rumba_tricks >= min_tricks:
+                        counts[P_SUCCESS] += w
+        if reason == STOP_IMPOSSIBLE:
+            break
+        for a in range(cols):  # the products were summed on the upper triangle
+            for c in range(a):
+                sw2xy[a, c] = sw2xy[c, a]
+        b, r, d, dv = _decide(done, sw, sw2, swx, sw2x, sw2xy, cols, cell_means, cell_halves)
+        if done >= max_samples:
+            reason = STOP_MAX
+            break
+        if abs(d) > z_stop * math.sqrt(dv):
+            reason = STOP_RESOLVED
+            break
+        precise = True
+        for c in range(1, cols):  # column 0, the unpenalised pass, is exactly 0
+            if not cell_halves[c] < precision:
+                precise = False
+        if precise:
+            reason = STOP_PRECISE
+            break
+        target = next_look(target, max_samples, growth)
+    stop[cell] = reason
+    samples[cell] = done
+    if reason == STOP_IMPOSSIBLE:
+        tries[cell] = -1.0
+        return
+    tries[cell] = tried / done
+    ess[cell] = sw * sw / sw2
+    for c in range(cols):
+        means[cell, c] = cell_means[c]
+        halves[cell, c] = cell_halves[c]
+    for j in range(N_COUNTERS):
+        shares[cell, j] = counts[j] / sw
+    played = counts[P_PLAYED]
+    shares[cell, P_PLAYED_W2] = played * played / counts[P_PLAYED_W2] if counts[P_PLAYED_W2] > 0 \
+        else 0.0  # the effective sample size of the played Rumbas
+    best[cell] = b
+    runner[cell] = r
+    margin[cell] = d
+    margin_half[cell] = Z95 * math.sqrt(dv)
+
+
+def new_outputs(cells: int, exchange_limit: int) -> tuple:
+    """The arrays :func:`table_cells` returns, zeroed (the GPU engine fills them on the device)."""
+    cols = COL_PLAY + exchange_limit + 1
+    return (np.zeros((cells, cols)), np.zeros((cells, cols)), np.zeros((cells, N_COUNTERS)),
+            np.zeros(cells, dtype=np.int64), np.zeros(cells, dtype=np.int64), np.zeros(cells), np.zeros(cells),
+            np.zeros(cells), np.zeros(cells, dtype=np.int64), np.zeros(cells), np.zeros(cells, dtype=np.int64))
 
 
 @njit(cache=True, parallel=True)
@@ -144,122 +303,15 @@ def table_cells(deck_mask, deck, hero_hands, trump_cards, seats, n, rp, pol, pol
     samples = np.zeros(cells, dtype=np.int64)
     ess = np.zeros(cells)
     stop = np.zeros(cells, dtype=np.int64)
-    hand_size = rp[1]
-    unknown_size = deck.shape[0] - hand_size - 1
-    choices = np.empty(cols - 1, dtype=np.int64)  # the kernel's choices: rumba, pass, play0..K
-    choices[0] = C_RUMBA  # rumba first: the pass then shares its speaking with the plays after it
-    choices[1] = C_PASS
-    for k in range(exchange_limit + 1):
-        choices[2 + k] = C_PLAY + k
+    outputs = (means, halves, shares, best, runner, margin, margin_half, tries, samples, ess, stop)
+    unknown_size = deck.shape[0] - rp[R_HAND] - 1
+    choices = table_choices(exchange_limit)
     chunks = max(1, min(cells, SUBCHUNKS))
     for chunk in prange(chunks):
         scratch = new_scratch(n, unknown_size)
-        out = np.zeros((cols - 1, OUT_FIELDS), dtype=np.int64)
-        plan = (np.full(n, W_NONE, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
-                np.zeros((n, NSCORE)), np.full(n, -1, dtype=np.int64))
-        unknown = np.empty(unknown_size, dtype=np.int64)
-        x = np.zeros(cols)
-        swx = np.zeros(cols)
-        sw2x = np.zeros(cols)
-        sw2xy = np.zeros((cols, cols))
-        counts = np.zeros(N_COUNTERS)
-        cell_means = np.zeros(cols)
-        cell_halves = np.zeros(cols)
+        cell_scratch = new_cell_scratch(n, unknown_size, cols)
         for cell in range(chunk, cells, chunks):  # interleaved: neighbouring cells cost alike
-            hero = hero_hands[cell]
-            trump_card = trump_cards[cell]
-            seat = seats[cell]
-            k = 0
-            for card in deck:
-                if card != trump_card and not (hero >> np.uint64(card)) & U1:
-                    unknown[k] = card
-                    k += 1
-            holds_two = (hero >> np.uint64(two_of(trump_card >> 4))) & U1
-            for s in range(n):
-                plan[4][s] = excluded_by_trump[s, trump_card & 15] if not holds_two else -1
-            swx[:] = 0.0
-            sw2x[:] = 0.0
-            sw2xy[:, :] = 0.0
-            counts[:] = 0.0
-            sw = 0.0
-            sw2 = 0.0
-            tried = 0
-            done = 0
-            target = min_samples
-            reason = STOP_MAX
-            b, r, d, dv = 0, 0, 0.0, 0.0
-            while True:
-                while done < target:
-                    index = np.uint64(first_cell + cell) * np.uint64(max_samples) + np.uint64(done)
-                    t, w = _sample(deck_mask, unknown, hero, trump_card, n, seat, rp, pol, plan, policy,
-                                   penalised_passes, choices, seed, index, out, scratch)
-                    if t < 0:
-                        reason = STOP_IMPOSSIBLE
-                        break
-                    tried += t
-                    done += 1
-                    x[COL_PASS] = 0.0
-                    x[COL_PASS_PENALISED] = out[1, 0]
-                    x[COL_RUMBA] = out[0, 0]
-                    for c in range(2, cols - 1):
-                        x[c + 1] = out[c, 0]
-                    sw += w
-                    sw2 += w * w
-                    for a in range(cols):
-                        swx[a] += w * x[a]
-                        sw2x[a] += w * w * x[a]
-                        for c in range(a, cols):
-                            sw2xy[a, c] += w * w * x[a] * x[c]
-                    rumba_tricks = out[0, 1]
-                    if rumba_tricks == VOID:
-                        counts[P_VOID] += w
-                    elif rumba_tricks == LONE_PLAY:
-                        counts[P_LONE_PLAY] += w
-                    else:
-                        counts[P_PLAYED] += w
-                        counts[P_PLAYED_W2] += w * w
-                        if rumba_tricks == NO_TRICKS:  # a lone Rumba: nobody joined
-                            counts[P_UNCONTESTED] += w
-                            counts[P_SUCCESS] += w
-                        else:
-                            counts[P_TRICKS + rumba_tricks] += w
-                            if rumba_tricks >= min_tricks:
-                                counts[P_SUCCESS] += w
-                if reason == STOP_IMPOSSIBLE:
-                    break
-                for a in range(cols):  # the products were summed on the upper triangle
-                    for c in range(a):
-                        sw2xy[a, c] = sw2xy[c, a]
-                b, r, d, dv = _decide(done, sw, sw2, swx, sw2x, sw2xy, cols, cell_means, cell_halves)
-                if done >= max_samples:
-                    reason = STOP_MAX
-                    break
-                if abs(d) > z_stop * math.sqrt(dv):
-                    reason = STOP_RESOLVED
-                    break
-                precise = True
-                for c in range(1, cols):  # column 0, the unpenalised pass, is exactly 0
-                    if not cell_halves[c] < precision:
-                        precise = False
-                if precise:
-                    reason = STOP_PRECISE
-                    break
-                target = next_look(target, max_samples, growth)
-            stop[cell] = reason
-            samples[cell] = done
-            if reason == STOP_IMPOSSIBLE:
-                tries[cell] = -1.0
-                continue
-            tries[cell] = tried / done
-            ess[cell] = sw * sw / sw2
-            means[cell, :] = cell_means
-            halves[cell, :] = cell_halves
-            for j in range(N_COUNTERS):
-                shares[cell, j] = counts[j] / sw
-            shares[cell, P_PLAYED_W2] = counts[P_PLAYED] ** 2 / counts[P_PLAYED_W2] if counts[P_PLAYED_W2] > 0 \
-                else 0.0  # the effective sample size of the played Rumbas
-            best[cell] = b
-            runner[cell] = r
-            margin[cell] = d
-            margin_half[cell] = Z95 * math.sqrt(dv)
-    return means, halves, shares, best, runner, margin, margin_half, tries, samples, ess, stop
+            simulate_cell(cell, deck_mask, deck, hero_hands, trump_cards, seats, n, rp, pol, policy,
+                          penalised_passes, cols, choices, seed, first_cell, min_samples, max_samples, growth,
+                          precision, z_stop, min_tricks, excluded_by_trump, scratch, cell_scratch, outputs)
+    return outputs

@@ -46,6 +46,8 @@ import pyarrow.parquet as pq
 from ..analysis import POLICIES
 from ..cards import RANKS, SUITS
 from ..engine import hand as hand_kernel
+from ..engine.devices import resolve_device
+from ..engine.devices import table_cells as on_device
 from ..engine.table import (
     COL_PASS_PENALISED,
     COL_PLAY,
@@ -120,8 +122,8 @@ def opponents_of(spec: TableSpec):
     return policy, excluded
 
 
-def simulate_cells(spec: TableSpec, seats: np.ndarray, pair_rows: np.ndarray, first_cell: int):
-    """The kernel on cells ``first_cell ..`` (seat, pair row): its raw per-cell results."""
+def cell_arguments(spec: TableSpec, seats: np.ndarray, pair_rows: np.ndarray, first_cell: int) -> tuple:
+    """The arguments of ``table.table_cells`` (and of the GPU's) for cells ``first_cell ..`` (seat, pair row)."""
     rules = spec.rules
     policy, excluded = opponents_of(spec)
     pairs = enumerate_trump_rank_pairs(rules)
@@ -130,11 +132,22 @@ def simulate_cells(spec: TableSpec, seats: np.ndarray, pair_rows: np.ndarray, fi
     trump_cards = (pairs.classes.trump_suit * 16 + pairs.trump_ranks[pair_rows]).astype(np.int64)
     lo, hi = spec.sample_range
     precision = spec.precision if spec.adaptive else 0.0
-    return table_cells(np.uint64(rules.deck_mask), rules.deck_array(), hands, trump_cards,
-                       np.ascontiguousarray(seats, dtype=np.int64), spec.players, hand_kernel.rules_array(rules),
-                       policy.as_tuple(), POLICIES[spec.play], max(0, rules.sit_out_limit - 1),
-                       rules.exchange_limit, np.uint64(spec.seed), first_cell, lo, hi, spec.growth, precision,
-                       spec.z_stop(), rules.rumba_min_tricks, excluded)
+    return (np.uint64(rules.deck_mask), rules.deck_array(), hands, trump_cards,
+            np.ascontiguousarray(seats, dtype=np.int64), spec.players, hand_kernel.rules_array(rules),
+            policy.as_tuple(), POLICIES[spec.play], max(0, rules.sit_out_limit - 1),
+            rules.exchange_limit, np.uint64(spec.seed), first_cell, lo, hi, spec.growth, precision,
+            spec.z_stop(), rules.rumba_min_tricks, excluded)
+
+
+def simulate_cells(spec: TableSpec, seats: np.ndarray, pair_rows: np.ndarray, first_cell: int, device="cpu"):
+    """The kernel on cells ``first_cell ..`` (seat, pair row): its raw per-cell results.
+
+    ``device``: cpu, gpu, auto or an ``engine.devices.Device``; the same results on either.
+    """
+    args = cell_arguments(spec, seats, pair_rows, first_cell)
+    if device == "cpu":
+        return table_cells(*args)
+    return on_device(resolve_device(device), *args)
 
 
 def _hand_points(hands: np.ndarray, rules: RuleSet, trump: int) -> np.ndarray:
@@ -227,11 +240,11 @@ def chunk_frame(spec: TableSpec, seats: np.ndarray, pair_rows: np.ndarray, first
     return frame
 
 
-def compute_chunk(spec: TableSpec, index: int, chunk_cells: int) -> pa.Table:
-    """Chunk ``index`` of the build as an Arrow table: a function of the spec and the index alone."""
+def compute_chunk(spec: TableSpec, index: int, chunk_cells: int, device="cpu") -> pa.Table:
+    """Chunk ``index`` of the build as an Arrow table: a function of the spec and the index alone (any device)."""
     lo, hi = chunk_range(spec, index, chunk_cells)
     seats, pair_rows = cells_of(spec, lo, hi)
-    frame = chunk_frame(spec, seats, pair_rows, lo, simulate_cells(spec, seats, pair_rows, lo))
+    frame = chunk_frame(spec, seats, pair_rows, lo, simulate_cells(spec, seats, pair_rows, lo, device))
     return pa.Table.from_pandas(frame, preserve_index=False)
 
 
@@ -269,10 +282,12 @@ def knock_ranks(rules: RuleSet) -> list[int]:
 
 
 # -- tasks ----------------------------------------------------------------------------------
-def run_task(spec: TableSpec, chunk_cells: int, key: tuple[str, int], threads: int | None = None) -> pa.Table:
+def run_task(spec: TableSpec, chunk_cells: int, key: tuple[str, int], threads: int | None = None,
+             device="cpu") -> pa.Table:
     """One task of a build, anywhere (this process or a Dask worker): a chunk of cells or a knock row.
 
-    ``threads``: Numba threads for this task (None: Numba's default, every core).
+    ``threads``: Numba threads for this task (None: Numba's default, every core). ``device``: where its cells
+    are simulated (a name is resolved where the task runs: with ``auto`` a Dask worker with a GPU uses it).
     """
     if threads is not None:
         import numba
@@ -280,7 +295,7 @@ def run_task(spec: TableSpec, chunk_cells: int, key: tuple[str, int], threads: i
         numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
     kind, index = key
     if kind == "chunk":
-        return compute_chunk(spec, index, chunk_cells)
+        return compute_chunk(spec, index, chunk_cells, device)
     if kind == "knock":
         return pa.Table.from_pandas(pd.DataFrame([knock_row(spec, index)]), preserve_index=False)
     raise ValueError(f"unknown task {key!r}")
@@ -359,18 +374,21 @@ def _assemble(out: Path, count: int, manifest: dict) -> Path:
 
 def build_table(spec: TableSpec, out_dir: str | Path, chunk_cells: int = DEFAULT_CHUNK_CELLS,
                 progress: Callable[[int, int], None] | None = None, with_knock: bool = True,
-                scheduler: str = "local", workers: int | None = None) -> Path:
+                scheduler: str = "local", workers: int | None = None, device="cpu") -> Path:
     """Build (or resume) the table of ``spec`` in ``out_dir``; returns the final Parquet path.
 
     ``scheduler``: ``"local"`` (this process, every core through Numba), ``"dask"`` (a LocalCluster of
     ``workers`` processes on this machine) or the address of a running Dask scheduler (``tcp://host:8786``).
     ``with_knock``: also the dealer's knock values per trump rank (``knock.parquet``) where the rules knock.
+    ``device``: cpu, gpu or auto for the cells (knock values run on the CPU); the same table on either.
     """
     from .schedulers import check_scheduler, open_scheduler
 
     if chunk_cells < 1:
         raise TableError(f"--chunk-cells must be positive, got {chunk_cells}")
     check_scheduler(scheduler, workers)  # before anything is written
+    if scheduler == "local":
+        device = resolve_device(device)  # --device gpu without one: refused before anything is written
     out = Path(out_dir)
     manifest = _open_folder(spec, out, chunk_cells)
     total = total_cells(spec)
@@ -386,7 +404,7 @@ def build_table(spec: TableSpec, out_dir: str | Path, chunk_cells: int = DEFAULT
     if progress is not None:
         progress(done, total)
     if keys:
-        task = functools.partial(run_task, spec, chunk_cells)
+        task = functools.partial(run_task, spec, chunk_cells, device=device)
         with open_scheduler(scheduler, workers) as runner:
             for key, table in runner.run(task, keys, label=build_token(spec, chunk_cells)):
                 _write_atomic(table, task_path(out, key))
