@@ -35,9 +35,10 @@ def main(reports: Path, out: Path) -> list[Path]:
                 heading = page.locator(f"h2#p{n}") if n and page.locator(f"h2#p{n}").count() else \
                     page.locator("h2[id^=p]").first
                 grids = heading.locator("xpath=following-sibling::div[contains(@class,'grids')][1]")
-                path = out / f"report-{name}-{width}-grids.png"
-                grids.screenshot(path=str(path))
-                made.append(path)
+                if grids.count():  # the rummy page has charts, no action grids
+                    path = out / f"report-{name}-{width}-grids.png"
+                    grids.screenshot(path=str(path))
+                    made.append(path)
                 words = page.locator("h2#words").locator("xpath=following-sibling::div[contains(@class,'grids')][1]")
                 if words.count():
                     path = out / f"report-{name}-{width}-words.png"
