@@ -88,7 +88,7 @@ def test_reports_fit_the_window(tmp_path, width):
             assert layout["cut"] == [], (path, layout["cut"][:5])
             assert layout["small"] == [], (path, layout["small"][:5])
             assert layout["images"] == [], (path, layout["images"])
-            if path.name == "index.html":
+            if path.name == "index.html" and path.parent.name != "rummy":  # the rummy page has charts, no cards
                 assert layout["cards"] and max(layout["cards"]) <= height, (path, layout["cards"])
 
 

@@ -120,10 +120,15 @@ def example_html() -> str:
             "In <b>romme40</b> aces are high only, so HA H2 H3 is no meld: 29 + 21 = 50.</p>")
 
 
+# On a phone the tables of this page (up to 8 columns) fit the window: fixed layout, cells wrap, 11 px text.
+FIT_CSS = ("@media (max-width:600px){table.t{table-layout:fixed;width:100%}"
+           "table.t td,table.t th,table.t .num{white-space:normal;overflow-wrap:anywhere}}")
+
+
 def render(tables: list[OpeningTable], charts: dict[str, bytes], command: str, generated: str, seconds: float) -> str:
     parts = ["<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>rumbaodds report: rummy</title>",
              "<meta name=viewport content=\"width=device-width, initial-scale=1\">",
-             f"<style>{CSS}</style></head><body><main>",
+             f"<style>{CSS}{FIT_CSS}</style></head><body><main>",
              "<h1>Rummy opening odds: Rommé, Rummi, Rommé 40</h1>",
              f"<p class=small>{html.escape(DESCRIPTION)}. Generated {html.escape(generated)} in {seconds:.0f} s.</p>",
              "<p>The first question of a rummy hand: can I lay out my 30 (or 40) points, and if not, how soon? Each "
@@ -170,9 +175,7 @@ def render(tables: list[OpeningTable], charts: dict[str, bytes], command: str, g
                  "rummi --samples 100000 --seed 0</code>; one hand: <code>rumbaodds rummy odds HAND --rules rummi"
                  "</code>.</p>")
     parts.append("</main></body></html>")
-    # the Rumba reports' style: every table scrolls on its own on a phone, the page never gets wider than it
-    return "\n".join(parts).replace("<table>", "<div class=scroll><table class=t>").replace("</table>",
-                                                                                            "</table></div>")
+    return "\n".join(parts).replace("<table>", "<table class=t>")  # the Rumba reports' table style
 
 
 def write_index(out: Path) -> Path:
