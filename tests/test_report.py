@@ -271,3 +271,12 @@ def test_cli_bad_input_is_one_line(tmp_path):
         result = CliRunner().invoke(main, ["report", "--players", "3", option, str(blocker / "sub")])
         assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.output
         assert result.stderr.startswith("rumbaodds: error:") and "a-file" in result.stderr
+
+
+def test_reading_your_table_shows_the_gain_over_the_equilibrium_per_style_and_seat():
+    """Issue 8 item 6 on the page: per style, per seat, what the best response to a table of it gains."""
+    exploit = {"bold": {"0": {"mean": 0.06, "low": 0.05, "high": 0.07}, "1": {"mean": 0.03, "low": 0.02,
+                                                                             "high": 0.04}}}
+    html = page.exploit_table(exploit, 2)
+    assert "Reading your table" in html and "<th>bold</th>" in html and "<th>seat 1</th>" in html
+    assert html.count("<td") == 2 and "0.06" in html and "95%: +0.05 to +0.07" in html

@@ -238,7 +238,7 @@ def exploit_table(exploit: dict, players: int) -> str:
     head = "".join(f"<th>seat {k}</th>" for k in range(players))
     rows = []
     for style, seats in exploit.items():
-        cells = "".join(f"<td title=\"95%: {fmt.number(seats[str(k)]['low'], 2)} to "
+        cells = "".join(f"<td class=num title=\"95%: {fmt.number(seats[str(k)]['low'], 2)} to "
                         f"{fmt.number(seats[str(k)]['high'], 2)}\">{fmt.number(seats[str(k)]['mean'], 2)}</td>"
                         for k in range(players) if str(k) in seats)
         rows.append(f"<tr><th>{E(style)}</th>{cells}</tr>")
@@ -246,7 +246,7 @@ def exploit_table(exploit: dict, players: int) -> str:
             "response to that table gains this many points per hand over playing the equilibrium (by your seat; "
             "hover for the 95% interval; from the solved strategy's file, <code>rumbaodds strategy show</code>). "
             "Small numbers: the equilibrium is already a good answer to that table.</p>"
-            f"<table class=grid><tr><th>table of</th>{head}</tr>{''.join(rows)}</table>")
+            f"<div class=scroll><table class=t><tr><th>table of</th>{head}</tr>{''.join(rows)}</table></div>")
 
 
 def grid_block(grid: Grid, strip: KnockStrip | None = None, note: str = "") -> str:
