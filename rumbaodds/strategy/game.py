@@ -18,7 +18,7 @@ from ..engine.bits import U0, bit
 from ..engine.condition import seat_context
 from ..engine.hand import evaluate_choices, finish_hand, new_scratch, rename_side_suits
 from ..engine.policy import CTX_RUMBA, W_NONE, W_PLAY, draw_uniforms, hand_score, may_throw_in, uniform
-from ..engine.rng import below, next_state, stream_start
+from ..engine.rng import next_state, shuffle, stream_start
 from ..engine.rules_layout import R_EXCHANGE, R_HAND, R_JACK_FORCES, R_KNOCK, R_LONE_RUMBA_OK, R_THROW_BELOW, R_TOP_RANK
 from ..engine.speak import C_PASS, C_PLAY, C_RUMBA, C_THROW_IN, JACK, hero_swaps_two, speak_seats, two_of
 
@@ -157,12 +157,7 @@ def traverse_batch(deck, n, traversers, rp, pol, knock_prob, play, seed, start, 
         for i in range(chunk * count // chunks, (chunk + 1) * count // chunks):
             state = stream_start(seed, start + i)
             pool[:] = deck
-            for j in range(m):
-                state = next_state(state)
-                r = j + below(state, m - j)
-                tmp = pool[j]
-                pool[j] = pool[r]
-                pool[r] = tmp
+            state = shuffle(pool, state)
             for s in range(n):
                 mask = U0
                 for j in range(hand_size):
