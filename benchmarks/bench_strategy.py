@@ -60,7 +60,7 @@ def solve_to_target(target: float = 0.05) -> dict:
                     "worst seat upper 95%": worst}
 
 
-def consistency(rules, players: int, hands: int = 2_000, samples: int = 20_000, seed: int = 3) -> dict:
+def consistency(rules, players: int, hands: int = 2_000, samples: int = 10_000, seed: int = 3) -> dict:
     """Deals played by the equilibrium; at a random seat's turn, ``ask`` (knowing the earlier words, a knock, a swap)
     against the equilibrium's own most likely action for that seat, context and bucket."""
     solved = store.find(rules, players)
