@@ -98,13 +98,14 @@ def test_looks_and_stopping_constant():
     assert kernel.looks(100, 1000) == [100, 200, 400, 800, 1000]
     assert kernel.looks(128, 4096, 1.5) == [128, 192, 288, 432, 648, 972, 1458, 2187, 3281, 4096]
     assert kernel.looks(2, 5, 1.01) == [2, 3, 4, 5]  # always at least one more deal
-    assert TableSpec(TINY, 3, MODEL).looks() == kernel.looks(128, 4096, 1.5)
-    # Bonferroni over the 9 interim looks: each look spends alpha / 9
+    assert TableSpec(TINY, 3, MODEL).looks() == kernel.looks(32, 4096, 1.5)
+    assert len(kernel.looks(32, 4096, 1.5)) == 13
+    # Bonferroni over the 12 interim looks of the defaults: each look spends alpha / 12
     from statistics import NormalDist
 
     assert stop_z(10, 0.01) == pytest.approx(NormalDist().inv_cdf(1 - 0.01 / 18))
-    assert TableSpec(TINY, 3, MODEL).z_stop() == pytest.approx(stop_z(10, STOP_ALPHA))
-    assert stop_z(10, STOP_ALPHA) > 3.2
+    assert TableSpec(TINY, 3, MODEL).z_stop() == pytest.approx(stop_z(13, STOP_ALPHA))
+    assert stop_z(13, STOP_ALPHA) > 3.3
 
 
 def test_every_stopped_cell_met_its_rule(tmp_path):

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 import rumbaodds
-from rumbaodds.engine import NUMBERS_DIGEST, SOURCE_DIGEST, numbers_digest, numbers_paths
+from rumbaodds.engine import NUMBERS_DIGEST, OPPONENT_FILES, SOURCE_DIGEST, numbers_digest, numbers_paths
 
 PACKAGE = Path(rumbaodds.__file__).resolve().parent
 
@@ -58,7 +58,8 @@ def module_file(name: str) -> Path:
 
 
 def not_in_digest(modules: list[str]) -> list[str]:
-    listed = set(numbers_paths())
+    """Modules neither in the numbers digest nor among the opponents' sources (stamped by the policy digest)."""
+    listed = set(numbers_paths()) | set(numbers_paths(patterns=OPPONENT_FILES))
     return [m for m in modules if m.startswith("rumbaodds") and module_file(m).resolve() not in listed]
 
 
@@ -101,8 +102,25 @@ def test_the_digest_follows_the_numbers_files_only(tmp_path):
         assert numbers_digest(edited) != NUMBERS_DIGEST, name
     data = copy / "data" / "strategies"
     data.mkdir(parents=True, exist_ok=True)
-    (data / "new-strategy.npz").write_bytes(b"x")  # a strategy data file changes the numbers too
-    assert numbers_digest(copy) != NUMBERS_DIGEST
+    (data / "new-strategy.npz").write_bytes(b"x")  # a strategy reaches tables through the policy digest instead
+    (copy / "strategy" / "solver.py").write_text((copy / "strategy" / "solver.py").read_text() + "\n# edited\n")
+    assert numbers_digest(copy) == NUMBERS_DIGEST
+
+
+def test_a_table_of_other_opponents_is_not_used_though_the_numbers_digest_is_the_same(tmp_path):
+    """Strategies are outside the numbers digest (OPPONENT_FILES): the manifest's policy digest guards them."""
+    from rumbaodds.models import get_model
+    from rumbaodds.rules import RuleSet
+    from rumbaodds.tables import TableSpec, build_table
+    from rumbaodds.tables.lookup import manifest_matches, read_manifest
+
+    tiny = RuleSet(name="tiny", suits="CDH", ranks="TJQK", hand_size=2, min_players=2, max_players=3,
+                   exchange_limit=1, rumba_min_tricks=2, throw_in_below="J")
+    build_table(TableSpec(tiny, 2, get_model("default"), min_samples=8, max_samples=16, seed=1), tmp_path / "t")
+    manifest = read_manifest(tmp_path / "t" / "table.parquet")
+    assert manifest["engine"] == NUMBERS_DIGEST
+    assert manifest_matches(manifest, tiny, 2, get_model("default"), "expert")
+    assert not manifest_matches(manifest, tiny, 2, get_model("bold"), "expert")
 
 
 def test_tables_are_stamped_with_the_numbers_digest_not_the_source_digest(tmp_path):

@@ -27,15 +27,20 @@ config.CACHE_DIR = os.path.join(_base, f"numba-{SOURCE_DIGEST}")
 
 # The files that determine a strategy table's numbers, and only those: tables are stamped with their digest, so
 # an edit of the command line or the report keeps (shipped) tables valid while an edit of any of these makes every
-# table stale. tests/test_tables_digest.py fails when a module the table build imports is not listed here.
+# table stale. tests/test_tables_digest.py fails when a module the table build imports is in neither list.
 NUMBERS_FILES = ("__init__.py", "engine/*.py", "rules.py", "models.py", "cards.py", "handclasses.py",
                  "analysis.py", "stats.py", "conditioning.py", "policies.py", "results.py", "situation.py",
-                 "strategy/*.py", "tables/*.py", "data/**/*")  # strategy: the opponents' solved policies
+                 "tables/*.py")
+# What the opponents' solved strategies are made of (the solver, its abstraction, the shipped files). They reach a
+# table only as the opponents' policy arrays, whose own digest every manifest carries and every lookup compares
+# (tables.lookup.manifest_matches): re-solving flemish leaves the swiss tables valid, and a table built against a
+# strategy that has since changed is never used.
+OPPONENT_FILES = ("strategy/*.py", "data/**/*")
 
 
-def numbers_paths(package: Path = _package) -> list[Path]:
-    """The files of ``NUMBERS_FILES`` under ``package`` that exist, sorted."""
-    found = {p for pattern in NUMBERS_FILES for p in package.glob(pattern) if p.is_file()}
+def numbers_paths(package: Path = _package, patterns: tuple[str, ...] = NUMBERS_FILES) -> list[Path]:
+    """The files of ``patterns`` (``NUMBERS_FILES`` or ``OPPONENT_FILES``) under ``package`` that exist, sorted."""
+    found = {p for pattern in patterns for p in package.glob(pattern) if p.is_file()}
     return sorted(p for p in found if "__pycache__" not in p.parts)
 
 
