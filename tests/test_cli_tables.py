@@ -241,16 +241,18 @@ def adaptive(built):
 def test_adaptive_is_the_default_and_records_deals_per_cell(adaptive):
     from rumbaodds.rules import get_rules
     from rumbaodds.tables import DEFAULT_PRECISION, default_seed
+    from rumbaodds.tables.spec import DEFAULT_MAX_SAMPLES, DEFAULT_MIN_SAMPLES
 
     rules, folder, result = adaptive
     table = load_table(folder)
     m = table.manifest
+    lo, hi = DEFAULT_MIN_SAMPLES, DEFAULT_MAX_SAMPLES
     assert m["samples_per_cell"] is None and m["precision"] == DEFAULT_PRECISION
-    assert (m["min_samples"], m["max_samples"]) == (128, 4096) and m["stopping"]["looks"][0] == 128
+    assert (m["min_samples"], m["max_samples"]) == (lo, hi) == (32, 4096) and m["stopping"]["looks"][0] == lo
     assert m["seed"] == default_seed(get_rules(str(rules)), 3) and m["default_seed"] is True
     assert f"seed {m['seed']};" in result.stdout and "deals per cell mean" in result.stdout
     samples = table.frame["samples"]
-    assert samples.min() == 128 and samples.max() > 128 and set(samples) <= set(m["stopping"]["looks"])
+    assert samples.min() == lo and samples.max() > lo and set(samples) <= set(m["stopping"]["looks"])
 
 
 def test_default_seeds_differ_by_player_count_and_rule_set(built):
@@ -270,13 +272,13 @@ def test_plan_prints_every_player_count(built):
     result = run(["tables", "plan", "--rules", rules, "--sample-cells", 40, "--workers", 4])
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert "precision 0.75 points" in lines[0] and "4 single-core workers" in lines[0]
+    assert "precision 1 points" in lines[0] and "4 single-core workers" in lines[0]
     rows = {line.split()[0]: line.split() for line in lines[2:]}
     assert set(rows) == {"2", "3", "all"}
     assert rows["2"][1] == "248" and rows["3"][1] == "372" and rows["all"][1] == "620"  # cells: players x 124
     as_json = json.loads(run(["tables", "plan", "--rules", rules, "--sample-cells", 40, "--json"]).stdout)
     for row in as_json["rows"]:
-        assert 128 <= row["deals_median"] <= row["deals_p99"] <= 4096 and row["deals_mean"] >= 128
+        assert 32 <= row["deals_median"] <= row["deals_p99"] <= 4096 and row["deals_mean"] >= 32
         assert row["hours_here"] > 0 and row["hours_on_workers"] > 0 and row["sampled"] == 40
     assert as_json["total"]["cells"] == 620
 

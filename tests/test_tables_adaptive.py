@@ -6,7 +6,7 @@
    ``ask`` reports; with other weights it is the definition (hypothesis).
 3. Determinism: thread count and chunking do not change a bit of the table.
 4. Optional stopping (statistical, against exact enumeration on the tiny rule
-   set): the plain 95% intervals of cells stopped at looks 128..4096 still
+   set): the (guarded) 95% intervals of cells stopped at looks 32..4096 still
    cover the exact values 93%..97% of the time, and the Bonferroni stopping
    rule does not call a near tie resolved the wrong way. Negative controls: a
    90% interval fails the coverage band, and the uncorrected rule (the plain
@@ -32,7 +32,7 @@ from rumbaodds.engine import table as kernel
 from rumbaodds.engine import twin_table
 from rumbaodds.handclasses import enumerate_trump_rank_pairs
 from rumbaodds.models import get_model
-from rumbaodds.rules import SWISS, RuleSet
+from rumbaodds.rules import FLEMISH, SWISS, RuleSet
 from rumbaodds.stats import Estimate
 from rumbaodds.tables import TableSpec, build_table, load_table
 from rumbaodds.tables.build import cells_of, opponents_of, simulate_cells, wilson
@@ -150,6 +150,44 @@ def test_weighted_helper_is_the_definition(pairs):
     m2, v2 = twin_table.weighted_mean_and_variance(x, w)
     assert mean == pytest.approx(m2, rel=1e-9, abs=1e-9)
     assert var == pytest.approx(v2, rel=1e-6, abs=1e-9)
+
+
+def test_the_guard_keeps_a_sample_of_equal_scores_from_a_zero_width_interval():
+    """48 deals of a Rumba lost every time (+10): the plain variance is 0, the guarded one is one pseudo-deal's."""
+    x = np.full(48, 10.0)
+    w = np.ones_like(x)
+    _, var = kernel.weighted_mean_var(*_sums(x, w))
+    assert var == 0.0  # the plain interval would claim certainty
+    guarded = kernel.guarded_variance(var, w.sum(), (w * w).sum(), 10.0)
+    assert guarded == pytest.approx(kernel.PSEUDO_DEALS * 100.0 / (49 * 48))
+    assert guarded == pytest.approx(twin_table.guarded(var, w, 10.0))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(-10, 10), min_size=2, max_size=80), st.integers(1, 60))
+def test_the_guard_is_a_pseudo_deal_and_fades_with_the_deals(scores, repeat):
+    """The guarded per-deal variance is a weighted average of the sample's and the pseudo-deal's (h^2): between the
+    two, and the change of the mean's variance falls as 1 / n^2."""
+    x = np.array(scores * repeat, dtype=float)
+    w = np.ones_like(x)
+    n = len(x)
+    _, var = kernel.weighted_mean_var(*_sums(x, w))
+    guarded = kernel.guarded_variance(var, w.sum(), (w * w).sum(), 10.0)
+    per_deal, guarded_per_deal = var * n, guarded * n
+    assert min(per_deal, 100.0) - 1e-9 <= guarded_per_deal <= max(per_deal, 100.0) + 1e-9
+    assert abs(guarded - var) <= abs(100.0 - per_deal) / (n * (n + 1)) + 1e-12
+
+
+def test_the_score_range_is_the_rule_books():
+    """Swiss and flemish scores run from -10 to +10 (a lost Rumba); the twin reads the range from the rule fields,
+    the kernel from the rules array; a rule field moves it."""
+    for rules in (SWISS, FLEMISH, TINY):
+        possible = twin_table.scores_possible(rules)
+        assert kernel.score_range(hand_kernel.rules_array(rules), rules.hand_size) == max(possible) - min(possible)
+    assert twin_table.scores_possible(SWISS) >= {-10, -5, -1, 0, 5, 10}
+    assert kernel.score_range(hand_kernel.rules_array(SWISS), 5) == 20.0
+    harsher = SWISS.replace(rumba_fail_score=15)
+    assert kernel.score_range(hand_kernel.rules_array(harsher), 5) == 25.0
 
 
 # ---------------------------------------------------------------------------

@@ -20,7 +20,10 @@ reported intervals stay the plain 95% ones.
 
 Every statistic is a self-normalised weighted estimate from running sums,
 computed in one place (:func:`weighted_mean_var`); the weight of a sample is
-1.0 until ``ask_sample`` yields an importance weight.
+1.0 until ``ask_sample`` yields an importance weight. Every variance the
+table reports or stops on is guarded by one pseudo-deal at the edge of the
+scores' range (:func:`guarded_variance`), so a cell stopped after few deals
+does not report a too narrow (or zero-width) interval.
 
 Choice columns: 0 pass (no penalty: always 0), 1 pass as a penalised pass
 (the sit-out limit reached), 2 rumba, 3.. play with 0..K discards.
@@ -34,6 +37,18 @@ from numba import njit, prange
 from .bits import U1
 from .hand import C_PASS, C_PLAY, C_RUMBA, LONE_PLAY, NO_TRICKS, OUT_FIELDS, R_HAND, VOID, ask_sample, new_scratch
 from .policy import NSCORE, W_NONE
+from .rules_layout import (
+    R_FAIL,
+    R_LONE_PLAYER,
+    R_LONE_RUMBA_SCORE,
+    R_NORMAL_NO_TRICK,
+    R_NORMAL_PER_TRICK,
+    R_RUMBA_NO_TRICK,
+    R_RUMBA_PER_TRICK,
+    R_SIT_PENALTY,
+    R_WIN_FLAT,
+    R_WIN_PER_TRICK,
+)
 from .speak import two_of
 
 Z95 = 1.959963984540054
@@ -46,6 +61,8 @@ P_SUCCESS, P_UNCONTESTED, P_VOID, P_LONE_PLAY, P_PLAYED, P_PLAYED_W2, P_TRICKS =
 N_COUNTERS = P_TRICKS + 6
 SUBCHUNKS = 256  # cells are dealt to threads interleaved, so adaptive cells of very different cost balance
 SUM_ROWS = 5  # simulate_cell's per-column sums: x, sum w x, sum w^2 x, means, half-widths
+# Pseudo-deals in every table variance (see guarded_variance): one deal's worth of the widest spread the scores allow
+PSEUDO_DEALS = 1.0
 
 
 def looks(min_samples: int, max_samples: int, growth: float = 2.0) -> list[int]:
@@ -81,13 +98,51 @@ def weighted_mean_var(n, sw, sw2, swx, sw2x, sw2x2):
     return mean, max(0.0, var)
 
 
+@njit(cache=True)
+def score_range(rp, hand_size):
+    """Highest minus lowest score a choice can bring under these rules (RULES.md scoring; 0: a pass or void)."""
+    lo = min(0, rp[R_SIT_PENALTY], rp[R_LONE_RUMBA_SCORE], rp[R_LONE_PLAYER], rp[R_NORMAL_NO_TRICK], rp[R_FAIL],
+             rp[R_RUMBA_NO_TRICK])
+    hi = max(0, rp[R_SIT_PENALTY], rp[R_LONE_RUMBA_SCORE], rp[R_LONE_PLAYER], rp[R_NORMAL_NO_TRICK], rp[R_FAIL],
+             rp[R_RUMBA_NO_TRICK])
+    for k in range(1, hand_size + 1):
+        for x in (rp[R_NORMAL_PER_TRICK] * k, rp[R_WIN_FLAT] + rp[R_WIN_PER_TRICK] * k, rp[R_RUMBA_PER_TRICK] * k):
+            lo = min(lo, x)
+            hi = max(hi, x)
+    return float(hi - lo)
+
+
 @njit(cache=True, inline="always")
-def column_estimate(n, sw, sw2, swx, sw2x, sw2xy, a, b):
-    """Mean and variance of the mean of column ``a``, or of ``a - b`` on the same deals when ``b >= 0``."""
+def guarded_variance(var, sw, sw2, half_range):
+    """The variance of a mean with ``PSEUDO_DEALS`` pseudo-deals ``half_range`` away from it.
+
+    A table cell may stop after 32 deals, and the scores of a hand take few values: a rare outcome (a Rumba nobody
+    contests, a void hand) is often missing from so few deals, and then the sample variance, and the interval,
+    is too small or 0 (a hand whose Rumba lost 10 points on all 48 deals has a true value of 9.75). As Agresti and
+    Coull add pseudo-observations to a proportion, the per-deal variance s^2 is taken as
+    (ess s^2 + PSEUDO_DEALS h^2) / (ess + PSEUDO_DEALS), h half the range the scores allow: it vanishes as the deals
+    grow (the interval of a typical cell widens by well under 1% at 4,096 deals), and it keeps a small sample from
+    claiming a certainty it did not see.
+    """
+    if sw2 <= 0.0 or var != var:
+        return var
+    ess = sw * sw / sw2
+    return (var * ess * ess + PSEUDO_DEALS * half_range * half_range) / ((ess + PSEUDO_DEALS) * ess)
+
+
+@njit(cache=True, inline="always")
+def column_estimate(n, sw, sw2, swx, sw2x, sw2xy, a, b, spread):
+    """Mean and (guarded) variance of the mean of column ``a``, or of ``a - b`` on the same deals when ``b >= 0``.
+
+    ``spread``: :func:`score_range`. A column lies within it, a difference of two within twice it, except a
+    difference with the unpenalised pass, which is 0 on every deal: that is the other column itself.
+    """
     if b < 0:
-        return weighted_mean_var(n, sw, sw2, swx[a], sw2x[a], sw2xy[a, a])
-    return weighted_mean_var(n, sw, sw2, swx[a] - swx[b], sw2x[a] - sw2x[b],
+        m, v = weighted_mean_var(n, sw, sw2, swx[a], sw2x[a], sw2xy[a, a])
+        return m, guarded_variance(v, sw, sw2, 0.5 * spread)
+    m, v = weighted_mean_var(n, sw, sw2, swx[a] - swx[b], sw2x[a] - sw2x[b],
                              sw2xy[a, a] - 2.0 * sw2xy[a, b] + sw2xy[b, b])
+    return m, guarded_variance(v, sw, sw2, 0.5 * spread if a == COL_PASS or b == COL_PASS else spread)
 
 
 @njit(cache=True)
@@ -108,14 +163,14 @@ def _before(a, b):
 
 
 @njit(cache=True)
-def _decide(n, sw, sw2, swx, sw2x, sw2xy, cols, means, halves):
+def _decide(n, sw, sw2, swx, sw2x, sw2xy, cols, means, halves, spread):
     """Fill means/halves of every column; return (best, runner-up, margin, margin variance).
 
     Best and runner-up among pass, rumba and the best play (lowest expected change wins, ties in that order);
     the margin is EV(runner-up) - EV(best) on the same deals. Allocates nothing (the GPU runs it too).
     """
     for c in range(cols):
-        m, v = column_estimate(n, sw, sw2, swx, sw2x, sw2xy, c, -1)
+        m, v = column_estimate(n, sw, sw2, swx, sw2x, sw2xy, c, -1, spread)
         means[c] = m
         halves[c] = Z95 * math.sqrt(v)
     top_play = COL_PLAY
@@ -130,7 +185,7 @@ def _decide(n, sw, sw2, swx, sw2x, sw2xy, cols, means, halves):
         b, r = top_play, b
     elif _before(means[top_play], means[r]):
         r = top_play
-    d, dv = column_estimate(n, sw, sw2, swx, sw2x, sw2xy, r, b)
+    d, dv = column_estimate(n, sw, sw2, swx, sw2x, sw2xy, r, b, spread)
     return b, r, d, dv
 
 
@@ -196,6 +251,7 @@ def simulate_cell(cell, deck_mask, deck, hero_hands, trump_cards, seats, n, rp, 
     target = min_samples
     reason = STOP_MAX
     b, r, d, dv = 0, 0, 0.0, 0.0
+    spread = score_range(rp, rp[R_HAND])
     while True:
         while done < target:
             index = np.uint64(first_cell + cell) * np.uint64(max_samples) + np.uint64(done)
@@ -238,7 +294,7 @@ def simulate_cell(cell, deck_mask, deck, hero_hands, trump_cards, seats, n, rp, 
         for a in range(cols):  # the products were summed on the upper triangle
             for c in range(a):
                 sw2xy[a, c] = sw2xy[c, a]
-        b, r, d, dv = _decide(done, sw, sw2, swx, sw2x, sw2xy, cols, cell_means, cell_halves)
+        b, r, d, dv = _decide(done, sw, sw2, swx, sw2x, sw2xy, cols, cell_means, cell_halves, spread)
         if done >= max_samples:
             reason = STOP_MAX
             break

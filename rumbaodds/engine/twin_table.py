@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 from . import hand
-from .table import COL_PASS, COL_PLAY, COL_RUMBA, STOP_MAX, STOP_PRECISE, STOP_RESOLVED, Z95
+from .table import COL_PASS, COL_PLAY, COL_RUMBA, PSEUDO_DEALS, STOP_MAX, STOP_PRECISE, STOP_RESOLVED, Z95
 
 
 def weighted_mean_and_variance(x: np.ndarray, w: np.ndarray) -> tuple[float, float]:
@@ -27,6 +27,22 @@ def weighted_mean_and_variance(x: np.ndarray, w: np.ndarray) -> tuple[float, flo
     if n < 2:
         return mean, 0.0
     return mean, float(np.sum(w * w * (x - mean) ** 2) / np.sum(w) ** 2 * n / (n - 1))
+
+
+def scores_possible(rules) -> set[int]:
+    """Every score one hand can bring a player, from the rule set's fields (RULES.md scoring)."""
+    k = range(1, rules.hand_size + 1)
+    return ({0, rules.sit_out_penalty, rules.lone_rumba_score, rules.lone_player_score, rules.normal_no_trick,
+             rules.rumba_fail_score, rules.rumba_others_no_trick}
+            | {rules.normal_per_trick * t for t in k} | {rules.rumba_others_per_trick * t for t in k}
+            | {rules.rumba_success_flat + rules.rumba_success_per_trick * t for t in k})
+
+
+def guarded(var: float, w: np.ndarray, half_range: float) -> float:
+    """The variance of a mean as if one more deal (PSEUDO_DEALS) lay ``half_range`` from it (small samples)."""
+    ess = float(w.sum() ** 2 / (w * w).sum())
+    per_deal = var * ess
+    return (ess * per_deal + PSEUDO_DEALS * half_range ** 2) / (ess + PSEUDO_DEALS) / ess
 
 
 def table_cell(rules, players: int, opponents, play: str, hero_mask: int, trump_card: int, seat: int, seed: int,
@@ -52,6 +68,7 @@ def table_cell(rules, players: int, opponents, play: str, hero_mask: int, trump_
     tricks = []
     tries = 0
     target = min_samples
+    spread = float(max(scores_possible(rules)) - min(scores_possible(rules)))
     while True:
         start = cell * max_samples + len(columns)
         results, t, w = hand.ask_batch(*args, np.uint64(seed), start, target - len(columns))
@@ -66,6 +83,7 @@ def table_cell(rules, players: int, opponents, play: str, hero_mask: int, trump_
         means, halves = [], []
         for c in range(x.shape[1]):
             m, v = weighted_mean_and_variance(x[:, c], w)
+            v = guarded(v, w, spread / 2)
             means.append(m)
             halves.append(Z95 * math.sqrt(v))
         top_play = COL_PLAY + int(np.argmin(means[COL_PLAY:]))
@@ -73,6 +91,8 @@ def table_cell(rules, players: int, opponents, play: str, hero_mask: int, trump_
         ranked = sorted(kinds, key=lambda c: means[c])  # stable: ties keep pass, rumba, play order
         best, runner = ranked[0], ranked[1]
         margin, margin_var = weighted_mean_and_variance(x[:, runner] - x[:, best], w)
+        # a difference of two scores spans twice the range; one with the pass (0 on every deal) is the other score
+        margin_var = guarded(margin_var, w, spread / 2 if COL_PASS in (best, runner) else spread)
         if len(x) >= max_samples:
             stop = STOP_MAX
         elif abs(margin) > z_stop * math.sqrt(margin_var):
