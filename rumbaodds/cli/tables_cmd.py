@@ -224,7 +224,8 @@ def show(result, as_json: bool) -> None:
         click.echo(f"  {name:<8} {choice.ev.mean:+.2f} [{choice.ev.low:+.2f}, {choice.ev.high:+.2f}]")
     p = meta["p_success"]
     exchange = ("exchange " + " ".join(meta["discard"])) if meta["discard"] else "keep all cards"
-    click.echo(f"  play: {exchange}; a Rumba succeeds {p[0]:.1%} [{p[1]:.1%}, {p[2]:.1%}]")
+    click.echo(f"  {'play':<8} with the best exchange: {exchange}")
+    click.echo(f"  {'rumba':<8} succeeds {p[0]:.1%} [{p[1]:.1%}, {p[2]:.1%}]")
     m = result.margin
     click.echo(f"Recommendation: {result.recommendation}, better than {result.runner_up} by {m.mean:.2f} points per "
                f"hand (95% interval {m.low:.2f} to {m.high:.2f}).")

@@ -1,0 +1,100 @@
+"""Does a full table agree with ``ask``? Random cells of built tables against independent ``ask`` runs.
+
+    python -m benchmarks.check_tables TABLE_FOLDER [TABLE_FOLDER ...] [--cells 100] [--samples 4000]
+
+For each table, ``--cells`` random cells (seat, trump rank, hand class) are
+asked again with ``ask`` (``--samples`` deals, a seed unrelated to the
+table's) against the table's own opponents. Per cell four values are
+compared: Rumba, play with no discard, play with one, and play with the best
+exchange. Under the hypothesis that both estimate the same value from
+independent deals, ``(table - ask) / sqrt(s_table^2 + s_ask^2)`` is about
+standard normal; the check widens the combined 95% interval to a family-wise
+false-alarm rate of 1e-3 over every comparison of the table (Bonferroni),
+as ``tests/test_tables.py`` does on a tiny table, and prints how many values
+fall outside it (0 expected), and the share inside the plain combined 95%
+interval (about 95% expected).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from pathlib import Path
+from statistics import NormalDist
+
+import numpy as np
+
+from rumbaodds import analysis
+from rumbaodds.cards import format_card
+from rumbaodds.handclasses import enumerate_trump_rank_pairs
+from rumbaodds.rules import rules_from_dict
+from rumbaodds.tables import load_table, table_cell
+
+from .common import print_table
+
+FAMILY_ALPHA = 1e-3
+COMPARISONS = {"rumba": "ev_rumba", "play0": "ev_play0", "play1": "ev_play1", "play": "ev_play"}
+Z95 = 1.959963984540054
+
+
+def _situation(row, rules, players: int):
+    trump = enumerate_trump_rank_pairs(rules).classes.trump_suit
+    hand = " ".join(format_card(c) for c in range(64) if (int(row["hand"]) >> c) & 1)
+    return analysis.make_situation(hand, format_card(trump * 16 + int(row["trump_rank"])), players, int(row["seat"]),
+                                   rules)
+
+
+def _hand(situation) -> str:
+    return " ".join(format_card(c) for c in situation.hand) + " / " + format_card(situation.trump_card)
+
+
+def agreement(folder: str | Path, cells: int = 100, samples: int = 4_000, seed: int = 20261201,
+              outliers: list | None = None) -> dict:
+    """``outliers``: a list that receives every value outside the family-wise interval, with its cell."""
+    table = load_table(folder)
+    m = table.manifest
+    rules, players = rules_from_dict(m["rules"]), int(m["players"])
+    rng = random.Random(seed)
+    rows = rng.sample(range(len(table.frame)), cells)
+    z_family = NormalDist().inv_cdf(1 - FAMILY_ALPHA / (2 * cells * len(COMPARISONS)))
+    inside95, outside_family, compared = 0, 0, 0
+    worst = 0.0
+    for i, r in enumerate(rows):
+        situation = _situation(table.frame.iloc[r], rules, players)
+        row = table_cell(table, situation)
+        result = analysis.ask([format_card(c) for c in situation.hand], format_card(situation.trump_card), players,
+                              situation.seat, rules=rules, play=m["play"], samples=samples, seed=seed + 1 + i)
+        for name, column in COMPARISONS.items():
+            if name != "play" and name not in result.options:
+                continue
+            ev = (result.actions["play"] if name == "play" else result.options[name]).ev
+            combined = float(np.hypot(row[column + "_half"], ev.half_width)) / Z95
+            z = abs(float(row[column]) - ev.mean) / max(combined, 1e-12)
+            worst = max(worst, z)
+            inside95 += z <= Z95
+            outside_family += z > z_family
+            if z > z_family and outliers is not None:
+                outliers.append({"cell": int(row["cell"]), "seat": situation.seat, "hand": _hand(situation),
+                                 "value": name, "table": float(row[column]), "table_half": float(row[column + "_half"]),
+                                 "samples": int(row["samples"]), "ask": ev.mean, "ask_half": ev.half_width, "z": z})
+            compared += 1
+    return {"table": Path(folder).name, "players": players, "cells": cells, "values compared": compared,
+            "inside combined 95%": inside95 / compared, f"outside z={z_family:.2f}": outside_family,
+            "largest |z|": worst}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("folders", nargs="+")
+    parser.add_argument("--cells", type=int, default=100)
+    parser.add_argument("--samples", type=int, default=4_000)
+    args = parser.parse_args()
+    outliers: list = []
+    print_table("Full tables against independent ask runs", [agreement(f, args.cells, args.samples, outliers=outliers)
+                                                              for f in args.folders])
+    if outliers:
+        print_table("Values outside the family-wise interval", outliers)
+
+
+if __name__ == "__main__":
+    main()
