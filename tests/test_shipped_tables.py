@@ -1,0 +1,131 @@
+"""The packed swiss tables shipped in the package (issue 9): complete, used by `ask`, and in agreement with it.
+
+They were built with ``rumbaodds tables build --rules swiss --players N`` (the default adaptive precision and
+seed, the equilibrium opponents) and packed with ``rumbaodds tables pack``. A fresh install answers any swiss hand
+from them at once and says so; these tests fail when a file is missing, when its stamp no longer matches the code
+or the opponents (then `ask` would silently simulate), or when its decisions disagree with simulation.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from statistics import NormalDist
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from rumbaodds import analysis
+from rumbaodds.cards import format_card
+from rumbaodds.cli import main
+from rumbaodds.engine import NUMBERS_DIGEST
+from rumbaodds.handclasses import enumerate_trump_rank_pairs
+from rumbaodds.rules import SWISS
+from rumbaodds.tables.lookup import read_manifest
+from rumbaodds.tables.pack import IMPOSSIBLE, KINDS, SHIPPED, SUFFIX, load_packed
+
+LIMIT_BYTES = 40 * 2**20  # issue 9: ship the swiss tables if all five fit in 40 MB
+ESTIMATED_BYTES_PER_CELL = 2.8  # what the packed tables weigh (2.49 for 5 players, 2.62 for 3), with a margin
+
+
+def shipped() -> dict[int, object]:
+    out = {}
+    for path in sorted(SHIPPED.glob(f"*{SUFFIX}")):
+        m = read_manifest(path)
+        if m["rules"]["name"] == "swiss":
+            out[int(m["players"])] = path
+    return out
+
+
+COUNTS = sorted(shipped())
+
+
+def test_the_shipped_swiss_tables_are_complete_and_current():
+    files = shipped()
+    assert 5 in files, "the 5-player table is the first one shipped"
+    assert set(files) <= set(range(SWISS.min_players, SWISS.max_players + 1))
+    assert sum(p.stat().st_size for p in files.values()) <= LIMIT_BYTES
+    # the tables of every count together fit, judged by the bytes per cell of the ones shipped
+    every_cell = len(enumerate_trump_rank_pairs(SWISS)) * sum(range(SWISS.min_players, SWISS.max_players + 1))
+    per_cell = sum(p.stat().st_size for p in files.values()) / (len(enumerate_trump_rank_pairs(SWISS))
+                                                                  * sum(files))
+    assert per_cell <= ESTIMATED_BYTES_PER_CELL and every_cell * per_cell <= LIMIT_BYTES
+    pairs = len(enumerate_trump_rank_pairs(SWISS))
+    for n, path in files.items():
+        m = read_manifest(path)
+        assert m["engine"] == NUMBERS_DIGEST, f"{path.name} is stale: rebuild and repack it"
+        assert m.get("cells") is None and m["packed"]["pairs"] == pairs  # a full table, not a quick one
+        packed = load_packed(path)
+        samples = packed.columns["samples"]
+        assert len(samples) == n * pairs
+        possible = (packed.columns["code"] & IMPOSSIBLE) == 0
+        assert possible.mean() > 0.999
+        assert (samples[possible] >= m["min_samples"]).all() and (samples <= m["max_samples"]).all()
+
+
+@pytest.mark.parametrize("players", COUNTS)
+def test_ask_answers_any_swiss_hand_from_the_shipped_table_and_says_so(players, tmp_path):
+    rng = random.Random(players)
+    cards = rng.sample([format_card(c) for c in SWISS.deck], 6)
+    seat = rng.randrange(players)
+    out = CliRunner().invoke(main, ["ask", " ".join(cards[:5]), "--trump", cards[5], "--players", str(players),
+                                    "--seat", str(seat), "--tables", str(tmp_path), "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    assert data["source"]["source"] == "packed table", data.get("source")
+    assert data["source"]["table"].startswith(str(SHIPPED))
+    human = CliRunner().invoke(main, ["ask", " ".join(cards[:5]), "--trump", cards[5], "--players", str(players),
+                                      "--seat", str(seat), "--tables", str(tmp_path)])
+    assert human.exit_code == 0 and "packed table" in human.output
+
+
+# Agreement of the shipped 5-player table with independent simulation, on the decision the table keeps: the margin
+# between its best choice and its runner-up. Under the hypothesis that both estimate the same margin,
+# (table - ask) / sqrt(s_table^2 + s_ask^2) is about standard normal; the ask margin's s is taken unpaired
+# (sqrt(s_best^2 + s_runner^2)), which only widens it. Bonferroni over the cells for a 1e-3 family-wise false alarm.
+CELLS = 16
+ASK_SAMPLES = 6_000
+
+
+@pytest.fixture(scope="module")
+def margins():
+    path = shipped()[5]
+    packed = load_packed(path)
+    m = read_manifest(path)
+    pairs = enumerate_trump_rank_pairs(SWISS)
+    rng = np.random.default_rng(2026)
+    rows = []
+    for row in rng.choice(len(packed.columns["code"]), size=CELLS * 2, replace=False):
+        code = int(packed.columns["code"][row])
+        if code & IMPOSSIBLE:
+            continue
+        seat, pair = divmod(int(row), packed.pairs)
+        hand = int(pairs.classes.hands[pairs.class_rows[pair]])
+        trump_card = pairs.classes.trump_suit * 16 + int(pairs.trump_ranks[pair])
+        best, runner = KINDS[code & 3], KINDS[(code >> 2) & 3]
+        result = analysis.ask([format_card(c) for c in range(64) if (hand >> c) & 1], format_card(trump_card), 5,
+                              seat, rules=SWISS, play=m["play"], samples=ASK_SAMPLES, seed=777 + len(rows))
+        b, r = result.actions[best].ev, result.actions[runner].ev
+        rows.append((packed.value("margin", row), packed.value("margin_half", row), r.mean - b.mean,
+                     float(np.hypot(b.half_width, r.half_width))))
+        if len(rows) == CELLS:
+            break
+    return np.array(rows)
+
+
+def _outside(values: np.ndarray, shift: float = 0.0) -> np.ndarray:
+    z = NormalDist().inv_cdf(1 - 1e-3 / (2 * len(values)))
+    table, table_half, asked, asked_half = values.T
+    return np.abs(table + shift - asked) > np.hypot(table_half, asked_half) / 1.959963984540054 * z + 0.05
+
+
+def test_the_shipped_table_agrees_with_ask(margins):
+    assert len(margins) == CELLS
+    assert not _outside(margins).any(), margins
+
+
+def test_the_agreement_check_catches_a_shifted_table(margins):
+    """Negative control: the same check on margins moved by 3 points flags most cells."""
+    assert _outside(margins, 3.0).sum() >= CELLS // 2
+    assert _outside(margins, -3.0).sum() >= CELLS // 2
