@@ -89,6 +89,9 @@ def questions(draw):
                 before=words or None, swapped_by=swapped_by)
 
 
+TWIN_TRIES = 2_000
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(questions(), st.integers(0, 2**32))
 def test_kernel_equals_twin_on_any_rule_set(question, seed):
@@ -99,4 +102,9 @@ def test_kernel_equals_twin_on_any_rule_set(question, seed):
         job = Job.of(situation, q["opponents"], q["play"])
     except (RulesError, CardError):
         assume(False)
+    # The plain-Python twin redoes every rejected deal (up to a million for a word the planner thought easy to
+    # match): keep to questions it answers in seconds. A question whose words the kernel needed more than
+    # TWIN_TRIES deals to match once stalled this test for over 20 minutes.
+    _, tries, _ = job.batch(seed, 0, 3)
+    assume(1 <= int(tries.min()) and int(tries.max()) <= TWIN_TRIES)
     assert_kernel_equals_twin(job, seed=seed, samples=3)
