@@ -54,6 +54,8 @@ def agreement(folder: str | Path, cells: int = 100, samples: int = 4_000, seed: 
     table = load_table(folder)
     m = table.manifest
     rules, players = rules_from_dict(m["rules"]), int(m["players"])
+    named = m["opponents"]["name"]
+    opponents = None if named == "equilibrium" else named  # the table's own opponents (a named style)
     rng = random.Random(seed)
     rows = rng.sample(range(len(table.frame)), cells)
     z_family = NormalDist().inv_cdf(1 - FAMILY_ALPHA / (2 * cells * len(COMPARISONS)))
@@ -63,7 +65,8 @@ def agreement(folder: str | Path, cells: int = 100, samples: int = 4_000, seed: 
         situation = _situation(table.frame.iloc[r], rules, players)
         row = table_cell(table, situation)
         result = analysis.ask([format_card(c) for c in situation.hand], format_card(situation.trump_card), players,
-                              situation.seat, rules=rules, play=m["play"], samples=samples, seed=seed + 1 + i)
+                              situation.seat, rules=rules, opponents=opponents, play=m["play"], samples=samples,
+                              seed=seed + 1 + i)
         for name, column in COMPARISONS.items():
             if name != "play" and name not in result.options:
                 continue
