@@ -119,10 +119,14 @@ knock = false
 def _build_cmd(rules_file: Path, out: Path) -> list[str]:
     return [sys.executable, "-c", "import sys; from rumbaodds.cli import main; sys.argv[0] = 'rumbaodds'; main()",
             "tables", "build", "--rules", str(rules_file), "--players", "3", "--cells", "400",
-            "--samples-per-cell", "100", "--chunk-cells", "40", "--seed", "5", "--out", str(out), "--no-progress"]
+            "--samples-per-cell", str(RESUME_SAMPLES), "--chunk-cells", "40", "--seed", "5", "--out", str(out),
+            "--no-progress"]
 
 
 N_CHUNKS = 30  # 3 seats x 400 cells / 40
+# Deals per cell of the interrupted build: enough that a chunk takes a while (30 chunks of 100 deals per cell could
+# all be written between two looks of a loaded test machine, and the build finished before it could be stopped)
+RESUME_SAMPLES = 600
 
 
 def _chunks(out: Path) -> dict[str, tuple[int, str]]:
@@ -186,7 +190,7 @@ def test_kill_and_resume_recomputes_nothing_and_equals_an_uninterrupted_build(tm
     started = dt.datetime.fromisoformat(interrupted.manifest["started"])
     fake = types.SimpleNamespace(UTC=dt.UTC, datetime=types.SimpleNamespace(now=lambda tz=None: started))
     monkeypatch.setattr(tables.build, "_dt", fake)
-    spec = TableSpec(get_rules(str(rules_file)), 3, MODEL, PLAY, samples_per_cell=100, seed=5, cells=400)
+    spec = TableSpec(get_rules(str(rules_file)), 3, MODEL, PLAY, samples_per_cell=RESUME_SAMPLES, seed=5, cells=400)
     clean_out = tmp_path / "clean"
     build_table(spec, clean_out, chunk_cells=40)
     clean = load_table(clean_out)
