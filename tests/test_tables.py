@@ -136,7 +136,10 @@ def _chunks(out: Path) -> dict[str, tuple[int, str]]:
 
 def _run_until(cmd, out: Path, at_least: int, sig: int, timeout: float = 300.0) -> subprocess.CompletedProcess:
     """Start ``cmd``; once ``at_least`` chunk files exist send ``sig``; return the finished process."""
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # the child must take Ctrl-C as a user's terminal would: a test process may run with SIGINT ignored (a
+    # pytest-xdist worker), and an ignored signal stays ignored across exec
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + timeout
     try:
         while proc.poll() is None and time.monotonic() < deadline:
