@@ -24,16 +24,22 @@ from .tables import to_policy
 from .twin_game import deal_and_speak
 
 
+def choice_probabilities(row: np.ndarray, pass_ok: bool = True, rumba_ok: bool = True) -> dict[str, float]:
+    """P(pass), P(rumba), P(play) of a row as its policy plays it (``engine.policy.masked_row``), unnormalised.
+
+    Forbidden actions are dropped (the jack of trump turned forbids a pass, §5.2, inside the same information
+    set), and the plays are one choice whatever the exchange, as in ``ask``'s recommendation.
+    """
+    return {"pass": row[A_PASS] if pass_ok else 0.0, "rumba": row[A_RUMBA] if rumba_ok else 0.0,
+            "play": row[A_PLAY:].sum()}
+
+
 def own_action(row: np.ndarray, pass_ok: bool = True, rumba_ok: bool = True) -> str:
     """The equilibrium's most likely choice in a row of word probabilities (pass, Rumba, play with 0..K discards).
 
-    As its policy plays the row (``engine.policy.masked_row``): without the actions the rules forbid on this deal
-    (the jack of trump turned forbids a pass, §5.2, inside the same information set), and with the plays one
-    choice, as in ``ask``'s recommendation, whatever the exchange (a row that plays 60% of the time, split over
-    three exchanges, plays).
+    A row that plays 60% of the time, split over three exchanges, plays; nothing allowed left: play.
     """
-    kinds = {"pass": row[A_PASS] if pass_ok else 0.0, "rumba": row[A_RUMBA] if rumba_ok else 0.0,
-             "play": row[A_PLAY:].sum()}
+    kinds = choice_probabilities(row, pass_ok, rumba_ok)
     if sum(kinds.values()) <= 0:
         return "play"
     return max(kinds, key=kinds.get)
@@ -68,8 +74,8 @@ def consistency(rules, players: int, hands: int = 2_000, samples: int = 10_000, 
                               seed=seed + i, before=words or None, dealer_knocked=d["knocked"], swapped_by=swapper)
         asked += 1
         said = "pass" if result.recommendation == "throw-in" else result.recommendation
-        allowed = np.array([row[A_PASS] * turn.pass_ok, row[A_RUMBA] * turn.rumba_ok, row[A_PLAY:].sum()])
-        mass.append(allowed[{"pass": 0, "rumba": 1}.get(said, 2)] / max(allowed.sum(), 1e-12))
+        allowed = choice_probabilities(row, turn.pass_ok, turn.rumba_ok)
+        mass.append(allowed[said] / max(sum(allowed.values()), 1e-12))
         loss = 0.0
         if said == own:
             agree += 1
