@@ -8,8 +8,10 @@
    next to it the fixed 1,000 deals per cell of the old tables on the same
    cells (the speed-up is a ratio within this run);
 2. where the time goes: the cost of a deal by the choices simulated (the
-   exchange: play with 1..4 discards), the share of deals spent in cells that
-   needed many, and the knock values;
+   exchange: play with 1..4 discards), the share of the exchanges' and the
+   Rumba's deals a table no longer plays out (dropped columns,
+   engine/table.py), the share of deals spent in cells that needed many, and
+   the knock values;
 3. the same small build locally and on a Dask LocalCluster of 2 worker
    processes (the ratio of build times; the cluster's start separately);
 4. packed tables: bytes per cell (from a contiguous block of a real table,
@@ -33,6 +35,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from rumbaodds.engine import hand as hand_kernel
+from rumbaodds.engine.table import COL_PLAY, COL_RUMBA
 from rumbaodds.handclasses import enumerate_trump_rank_pairs
 from rumbaodds.rules import SWISS
 from rumbaodds.tables import TableSpec, build_table
@@ -95,7 +98,13 @@ def where_the_time_goes(plan_rows_: list[dict], sample_cells: int) -> list[dict]
     rows.append({"what": "the exchange (play1..4) in a deal", "share": 1 - rows[1]["share"]})
     spec = TableSpec(rules, 5, MODEL, seed=0)
     seats, pair_rows = _sample(spec, sample_cells, seed=1)
-    samples = simulate_cells(spec, seats, pair_rows, 0)[8]
+    result = simulate_cells(spec, seats, pair_rows, 0)
+    samples, columns = result[8], result[11]
+    plays = columns[:, COL_PLAY:]
+    rows.append({"what": "exchange deals not played out (dropped: clearly worse than the best play)",
+                 "share": 1 - plays.sum() / (samples.sum() * plays.shape[1])})
+    rows.append({"what": "Rumba deals not played out (dropped: clearly worse than pass and play)",
+                 "share": 1 - columns[:, COL_RUMBA].sum() / samples.sum()})
     for cut in (128, 288):
         rows.append({"what": f"deals of cells that needed more than {cut}", "share": samples[samples > cut].sum()
                      / samples.sum()})
@@ -227,7 +236,7 @@ def main(quick: bool = False, full: bool = False) -> None:
         print("\n(dask.distributed not installed: pip install -e '.[dask]' for the LocalCluster comparison)")
     else:
         print_table("local against a LocalCluster of 2 workers (target: within 15%)",
-                    local_against_dask(300 if quick else 6_000, 100 if quick else 500))
+                    local_against_dask(300 if quick else 12_000, 100 if quick else 2_000))
     print_table("packed decision tables (target: all five swiss tables in 40 MB)",
                 packed_sizes(2_000 if quick else 30_000, plan))
     print_table("packed lookup", lookups())

@@ -26,22 +26,14 @@ import numpy as np
 
 from rumbaodds import analysis
 from rumbaodds.cards import format_card
-from rumbaodds.handclasses import enumerate_trump_rank_pairs
 from rumbaodds.rules import rules_from_dict
-from rumbaodds.tables import load_table, table_cell
+from rumbaodds.tables import cell_situation, load_table, table_cell
 
 from .common import print_table
 
 FAMILY_ALPHA = 1e-3
 COMPARISONS = {"rumba": "ev_rumba", "play0": "ev_play0", "play1": "ev_play1", "play": "ev_play"}
 Z95 = 1.959963984540054
-
-
-def _situation(row, rules, players: int):
-    trump = enumerate_trump_rank_pairs(rules).classes.trump_suit
-    hand = " ".join(format_card(c) for c in range(64) if (int(row["hand"]) >> c) & 1)
-    return analysis.make_situation(hand, format_card(trump * 16 + int(row["trump_rank"])), players, int(row["seat"]),
-                                   rules)
 
 
 def _hand(situation) -> str:
@@ -62,7 +54,7 @@ def agreement(folder: str | Path, cells: int = 100, samples: int = 4_000, seed: 
     inside95, outside_family, compared = 0, 0, 0
     worst = 0.0
     for i, r in enumerate(rows):
-        situation = _situation(table.frame.iloc[r], rules, players)
+        situation = cell_situation(table.frame.iloc[r], rules, players)
         row = table_cell(table, situation)
         result = analysis.ask([format_card(c) for c in situation.hand], format_card(situation.trump_card), players,
                               situation.seat, rules=rules, opponents=opponents, play=m["play"], samples=samples,

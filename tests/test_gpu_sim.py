@@ -59,7 +59,7 @@ else:
     from rumbaodds.tables import TableSpec, build_table, load_table
 
     OUTPUTS = ("means", "halves", "shares", "best", "runner", "margin", "margin_half", "tries", "samples", "ess",
-               "stop")
+               "stop", "column_samples")
 
     SAMPLES = 120  # four simulated threads, each running 30 samples on its scratch
 

@@ -8,6 +8,7 @@ or the opponents (then `ask` would silently simulate), or when its decisions dis
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from statistics import NormalDist
@@ -22,11 +23,11 @@ from rumbaodds.cli import main
 from rumbaodds.engine import NUMBERS_DIGEST
 from rumbaodds.handclasses import enumerate_trump_rank_pairs
 from rumbaodds.rules import SWISS
+from rumbaodds.situation import make_situation
 from rumbaodds.tables.lookup import read_manifest
-from rumbaodds.tables.pack import IMPOSSIBLE, KINDS, SHIPPED, SUFFIX, load_packed
+from rumbaodds.tables.pack import IMPOSSIBLE, KINDS, P_SCALE, SHIPPED, SUFFIX, answer_from_packed, load_packed
 
 LIMIT_BYTES = 40 * 2**20  # issue 9: ship the swiss tables if all five fit in 40 MB
-ESTIMATED_BYTES_PER_CELL = 2.8  # what the packed tables weigh (2.49 for 5 players, 2.62 for 3), with a margin
 
 
 def shipped() -> dict[int, object]:
@@ -43,14 +44,9 @@ COUNTS = sorted(shipped())
 
 def test_the_shipped_swiss_tables_are_complete_and_current():
     files = shipped()
-    assert 5 in files, "the 5-player table is the first one shipped"
-    assert set(files) <= set(range(SWISS.min_players, SWISS.max_players + 1))
+    assert set(files) == set(range(SWISS.min_players, SWISS.max_players + 1)), "a table of every player count"
     assert sum(p.stat().st_size for p in files.values()) <= LIMIT_BYTES
-    # the tables of every count together fit, judged by the bytes per cell of the ones shipped
     pairs = len(enumerate_trump_rank_pairs(SWISS))
-    every_cell = pairs * sum(range(SWISS.min_players, SWISS.max_players + 1))
-    per_cell = sum(p.stat().st_size for p in files.values()) / (pairs * sum(files))
-    assert per_cell <= ESTIMATED_BYTES_PER_CELL and every_cell * per_cell <= LIMIT_BYTES
     for n, path in files.items():
         m = read_manifest(path)
         assert m["engine"] == NUMBERS_DIGEST, f"{path.name} is stale: rebuild and repack it"
@@ -80,21 +76,23 @@ def test_ask_answers_any_swiss_hand_from_the_shipped_table_and_says_so(players, 
 
 
 # Agreement of the shipped 5-player table with independent simulation, on the decision the table keeps: the margin
-# between its best choice and its runner-up. Under the hypothesis that both estimate the same margin,
-# (table - ask) / sqrt(s_table^2 + s_ask^2) is about standard normal; the ask margin's s is taken unpaired
-# (sqrt(s_best^2 + s_runner^2)), which only widens it. Bonferroni over the cells for a 1e-3 family-wise false alarm.
+# between its best choice and its runner-up, and the Rumba's success probability. Under the hypothesis that both
+# estimate the same value, (table - ask) / sqrt(s_table^2 + s_ask^2) is about standard normal; the ask margin's s is
+# taken unpaired (sqrt(s_best^2 + s_runner^2)), which only widens it. Bonferroni over the cells for a 1e-3
+# family-wise false alarm.
 CELLS = 16
 ASK_SAMPLES = 6_000
 
 
-@pytest.fixture(scope="module")
-def margins():
+@functools.cache
+def _agreement_rows():
+    """(table margin, its half, ask margin, its half) and the same four of the Rumba's success probability."""
     path = shipped()[5]
     packed = load_packed(path)
     m = read_manifest(path)
     pairs = enumerate_trump_rank_pairs(SWISS)
     rng = np.random.default_rng(2026)
-    rows = []
+    rows, successes = [], []
     for row in rng.choice(len(packed.columns["code"]), size=CELLS * 2, replace=False):
         code = int(packed.columns["code"][row])
         if code & IMPOSSIBLE:
@@ -108,15 +106,32 @@ def margins():
         b, r = result.actions[best].ev, result.actions[runner].ev
         rows.append((packed.value("margin", row), packed.value("margin_half", row), r.mean - b.mean,
                      float(np.hypot(b.half_width, r.half_width))))
+        hand_text = " ".join(format_card(c) for c in range(64) if (hand >> c) & 1)
+        table = answer_from_packed(packed, make_situation(hand_text, format_card(trump_card), 5, seat, SWISS), None,
+                                   m["play"])
+        p, low, high = table.meta["p_success"]
+        asked = result.options["rumba"].p_success
+        successes.append((p, (high - low) / 2, asked.mean, asked.half_width))
         if len(rows) == CELLS:
             break
-    return np.array(rows)
+    return np.array(rows), np.array(successes)
 
 
-def _outside(values: np.ndarray, shift: float = 0.0) -> np.ndarray:
+@pytest.fixture(scope="module")
+def margins():
+    return _agreement_rows()[0]
+
+
+@pytest.fixture(scope="module")
+def successes():
+    return _agreement_rows()[1]
+
+
+def _outside(values: np.ndarray, shift: float = 0.0, quantum: float = 0.05) -> np.ndarray:
+    """Outside the family-wise combined interval, widened by the packed table's rounding (``quantum``)."""
     z = NormalDist().inv_cdf(1 - 1e-3 / (2 * len(values)))
     table, table_half, asked, asked_half = values.T
-    return np.abs(table + shift - asked) > np.hypot(table_half, asked_half) / 1.959963984540054 * z + 0.05
+    return np.abs(table + shift - asked) > np.hypot(table_half, asked_half) / 1.959963984540054 * z + quantum
 
 
 def test_the_shipped_table_agrees_with_ask(margins):
@@ -128,3 +143,10 @@ def test_the_agreement_check_catches_a_shifted_table(margins):
     """Negative control: the same check on margins moved by 3 points flags most cells."""
     assert _outside(margins, 3.0).sum() >= CELLS // 2
     assert _outside(margins, -3.0).sum() >= CELLS // 2
+
+
+def test_the_shipped_rumba_success_agrees_with_ask(successes):
+    """Its Wilson interval counts the Rumba's own deals (fewer where it was dropped as clearly worse)."""
+    assert len(successes) == CELLS and np.ptp(successes[:, 2]) > 0.3  # hands from hopeless to strong
+    assert not _outside(successes, quantum=P_SCALE).any(), successes
+    assert _outside(successes, 0.4, P_SCALE).sum() >= CELLS // 4  # negative control: 40 points off is caught

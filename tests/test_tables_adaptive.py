@@ -62,8 +62,8 @@ def test_kernel_equals_its_twin(rules, players, n_cells, min_samples, max_sample
     picked = sorted(random.Random(1).sample(range(total), n_cells))
     seats, pair_rows = _cells(spec, picked)
     first = 1000  # cells keep their place in the plan: stream c * max_samples + i
-    means, halves, shares, best, runner, margin, margin_half, tries, samples, ess, stop = simulate_cells(
-        spec, seats, pair_rows, first)
+    means, halves, shares, best, runner, margin, margin_half, tries, samples, ess, stop, column_samples = \
+        simulate_cells(spec, seats, pair_rows, first)
     pairs = enumerate_trump_rank_pairs(rules)
     stops = set()
     for i, (seat, row) in enumerate(zip(seats, pair_rows)):
@@ -73,6 +73,7 @@ def test_kernel_equals_its_twin(rules, players, n_cells, min_samples, max_sample
                                      spec.seed, first + i, min_samples, max_samples, precision, spec.z_stop(),
                                      spec.growth)
         assert samples[i] == twin["samples"] and stop[i] == twin["stop"], (i, samples[i], twin["samples"])
+        np.testing.assert_array_equal(column_samples[i], twin["column_samples"])
         np.testing.assert_allclose(means[i], twin["means"], rtol=0, atol=1e-12)
         np.testing.assert_allclose(halves[i], twin["halves"], rtol=1e-9, atol=1e-12)
         assert (best[i], runner[i]) == (twin["best"], twin["runner"])
@@ -81,9 +82,14 @@ def test_kernel_equals_its_twin(rules, players, n_cells, min_samples, max_sample
         assert tries[i] == pytest.approx(twin["tries"]) and ess[i] == pytest.approx(twin["ess"])
         played = shares[i, kernel.P_PLAYED]
         assert (shares[i, kernel.P_SUCCESS] / played if played else 0.0) == pytest.approx(twin["p_success"])
+        assert shares[i, kernel.P_VOID] == pytest.approx(twin["p_void"])  # a share of the Rumba's own deals
         stops.add(int(stop[i]))
     assert kernel.STOP_RESOLVED in stops  # the cells exercise the stopping rule, not only the maximum
     assert len(set(samples.tolist())) >= 2
+    dropped = column_samples < samples[:, None]
+    assert dropped[:, kernel.COL_PLAY:].any()  # an exchange was dropped before the end
+    if rules is SWISS:
+        assert dropped[:, kernel.COL_RUMBA].any()  # and a Rumba
 
 
 def test_fixed_samples_is_one_look():
@@ -117,8 +123,13 @@ def test_every_stopped_cell_met_its_rule(tmp_path):
     resolved = f[f["stop"] == kernel.STOP_RESOLVED]
     assert (resolved["margin"].abs() > z * resolved["margin_half"] / kernel.Z95).all()
     precise = f[f["stop"] == kernel.STOP_PRECISE]
-    halves = precise[[c for c in f.columns if c.endswith("_half") and c.startswith("ev_")]]
-    assert (halves < spec.precision).all().all()
+    assert (precise[["ev_pass_penalised_half", "ev_play_half"]] < spec.precision).all().all()
+    # the Rumba and every exchange are precise too, or were dropped at an earlier look
+    for column in ["ev_rumba"] + [f"ev_play{k}" for k in range(TINY.exchange_limit + 1)]:
+        simulated = precise[f"{column}_deals"] == precise["samples"]
+        assert (precise.loc[simulated, f"{column}_half"] < spec.precision).all()
+        assert set(precise.loc[~simulated, f"{column}_deals"]) <= set(spec.looks())
+    assert (f["ev_rumba_deals"] < f["samples"]).any() and (f["ev_play1_deals"] < f["samples"]).any()
     at_max = f[f["stop"] == kernel.STOP_MAX]
     assert (at_max["samples"] == spec.max_samples).all()
     assert len(resolved) and len(precise) and (f["samples"] > spec.min_samples).any()
@@ -265,7 +276,7 @@ def near_tie_runs(z_stop: float | None = None):
 
 def coverage(results, z: float = kernel.Z95) -> tuple[float, list[float]]:
     """Pooled share of intervals (rumba, play0, play1, margin, p_success) holding the exact value; per case."""
-    means, halves, shares, best, runner, margin, margin_half, tries, samples, ess, stop = results
+    means, halves, shares, best, runner, margin, margin_half, tries, samples, ess, stop, _ = results
     scale = z / kernel.Z95
     hits, per_case = [], []
     for i, truth in enumerate(exact_values()):
@@ -286,7 +297,7 @@ def coverage(results, z: float = kernel.Z95) -> tuple[float, list[float]]:
 
 def wrong_calls(results, truth: dict) -> float:
     """Share of runs stopped as resolved (always before the maximum) with the sign of the margin wrong."""
-    means, halves, shares, best, runner, margin, margin_half, tries, samples, ess, stop = results
+    means, halves, shares, best, runner, margin, margin_half, tries, samples, ess, stop, _ = results
     true_margin = np.array([truth[r] - truth[b] for r, b in zip(runner, best)])
     return float(((stop == kernel.STOP_RESOLVED) & (true_margin < 0)).mean())
 

@@ -245,8 +245,9 @@ def _table_kernel(deck_mask, deck, hero_hands, trump_cards, seats, n, rp, p_ints
                   p_exchanges, policy, penalised_passes, cols, choices, seed, first_cell, min_samples, max_samples,
                   growth, precision, z_stop, min_tricks, excluded_by_trump,
                   pool, hands2, ints, cards, us, counts, members, table, present, taken, alpha, cache, forced, probs,
-                  unknown, plan_word, plan_hard, plan_stretched, stretch, excluded, out, sums, sw2xy, tallies,
-                  means, halves, shares, best, runner, margin, margin_half, tries, samples, ess, stop):
+                  unknown, plan_word, plan_hard, plan_stretched, stretch, excluded, out, sums, sw2xy, tallies, live,
+                  means, halves, shares, best, runner, margin, margin_half, tries, samples, ess, stop,
+                  column_samples):
     """Thread ``t``: cells t, t + T, ... (T threads) to their stopping rule, ``table.simulate_cell`` on its scratch."""
     t = cuda.grid(1)
     threads = pool.shape[0]
@@ -259,9 +260,11 @@ def _table_kernel(deck_mask, deck, hero_hands, trump_cards, seats, n, rp, p_ints
                _plain(forced)[t], _plain(probs)[t])
     plan = (_plain(plan_word)[t], _plain(plan_hard)[t], _plain(plan_stretched)[t], _plain(stretch)[t],
             _plain(excluded)[t])
-    cell_scratch = (_plain(unknown)[t], plan, _plain(out)[t], _plain(sums)[t], _plain(sw2xy)[t], _plain(tallies)[t])
+    cell_scratch = (_plain(unknown)[t], plan, _plain(out)[t], _plain(sums)[t], _plain(sw2xy)[t], _plain(tallies)[t],
+                    _plain(live)[t])
     outputs = (_plain(means), _plain(halves), _plain(shares), _plain(best), _plain(runner), _plain(margin),
-               _plain(margin_half), _plain(tries), _plain(samples), _plain(ess), _plain(stop))
+               _plain(margin_half), _plain(tries), _plain(samples), _plain(ess), _plain(stop),
+               _plain(column_samples))
     deck = _plain(deck)
     hero_hands = _plain(hero_hands)
     trump_cards = _plain(trump_cards)
@@ -312,7 +315,8 @@ def table_cells(deck_mask, deck, hero_hands, trump_cards, seats, n, rp, pol, pol
         np.zeros((threads, choices.shape[0], OUT_FIELDS), dtype=np.int64),  # out
         np.zeros((threads, SUM_ROWS, cols)),
         np.zeros((threads, cols, cols)),
-        np.zeros((threads, N_COUNTERS))))
+        np.zeros((threads, N_COUNTERS)),
+        np.zeros((threads, choices.shape[0]), dtype=np.int64)))  # live: the choices still simulated
     device_outputs = outputs
     if not SIMULATOR:
         inputs = tuple(cuda.to_device(a) for a in inputs)
@@ -349,8 +353,8 @@ def kernel_signature(kernel: str = "ask"):
     if kernel == "ask":
         return (uint64, i1, uint64, int64, int64, int64, i1, *policy, i1, i1, i1, f2, i1, int64, int64, boolean,
                 int64, i1, uint64, int64, int64, *scratch, i3, int8[:, :, ::1], int32[::1], f1)
-    cell_scratch = (i2, i2, i2, i2, f3, i2, i3, f3, f3, f2)
-    outputs = (f2, f2, f2, i1, i1, f1, f1, f1, i1, f1, i1)
+    cell_scratch = (i2, i2, i2, i2, f3, i2, i3, f3, f3, f2, i2)
+    outputs = (f2, f2, f2, i1, i1, f1, f1, f1, i1, f1, i1, i2)
     return (uint64, i1, uint64[::1], i1, i1, int64, i1, *policy, int64, int64, int64, i1, uint64, int64, int64,
             int64, float64, float64, float64, int64, i2, *scratch, *cell_scratch, *outputs)
 

@@ -55,7 +55,7 @@ from .rules_layout import (
     R_WIN_FLAT,
     R_WIN_PER_TRICK,
 )
-from .speak import C_PASS, C_PLAY, C_RUMBA, C_THROW_IN, JACK, hero_swaps_two, speak_rest, two_of  # noqa: F401
+from .speak import C_PASS, C_PLAY, C_RUMBA, C_SKIP, C_THROW_IN, JACK, hero_swaps_two, speak_rest, two_of  # noqa: F401
 from .tricks import strength, weakest
 
 # the "tricks" a choice reports when none were played: nobody else plays (a lone Rumba or lone player, or the
@@ -223,6 +223,8 @@ def evaluate_choices(hands, words, rumba_seat, turned, trump_card, n, hero, choi
         out[slot, 2] = 0
         out[slot, 3] = -1
         probs[slot] = 1.0
+        if choice == C_SKIP:  # every slot plays on its own copy and stream: the others are unchanged
+            continue
         if choice == C_THROW_IN:  # void hand, counts as nobody's pass [D-4]
             out[slot, 1] = VOID
             continue

@@ -40,8 +40,10 @@ from .rules_layout import (
     R_TWO_SWAP,
 )
 
-# hero choices: pass, rumba, throw-in, then play with k discards = C_PLAY + k
+# hero choices: pass, rumba, throw-in, then play with k discards = C_PLAY + k; C_SKIP: a slot not simulated
+# (the table kernel's exchange that is already clearly worse than the best one)
 C_PASS, C_RUMBA, C_THROW_IN, C_PLAY = 0, 1, 2, 3
+C_SKIP = -1
 TWO = RANKS.index("2")
 JACK = RANKS.index("J")
 

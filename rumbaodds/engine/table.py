@@ -15,8 +15,27 @@ first look where its decision is resolved
 deals, is more than ``z_stop`` standard errors from 0), or every expected value
 has a 95% half-width below ``precision``. ``z_stop`` is the Bonferroni
 critical value over the looks, so the stopping rule is wrong about the sign of
-the margin with probability at most alpha whatever the number of looks; the
-reported intervals stay the plain 95% ones.
+the margin with probability at most alpha whatever the number of looks.
+
+Dropped columns: the play is simulated once per number of discards, and on
+most hands a few of those are plainly worse than the best; the Rumba of a weak
+hand is plainly worse than both passing and playing. At each look a cell goes
+on without (see :func:`drop_columns`)
+
+- every exchange whose paired difference from the best play exceeds
+  ``z_stop`` standard errors, and
+- the Rumba, once it is ``z_stop`` standard errors worse than the pass and
+  than the best play.
+
+A dropped column is no longer played out (its slot becomes ``C_SKIP``; every
+slot plays on its own copy of the deal and its own stream, so the other
+columns see the very same deals). It keeps the mean and interval of the look
+that dropped it, with that look's deal count (``column_samples``); a dropped
+Rumba's outcome shares are those of its deals. A dropped column is never the
+best play, nor best or runner-up, again, and it no longer has to reach
+``precision``. The stopping rule stays right about the best choice with
+probability 1 - alpha per comparison: each dropped column lost its own test
+at the same ``z_stop``.
 
 Every statistic is a self-normalised weighted estimate from running sums,
 computed in one place (:func:`weighted_mean_var`); the weight of a sample is
@@ -49,7 +68,7 @@ from .rules_layout import (
     R_WIN_FLAT,
     R_WIN_PER_TRICK,
 )
-from .speak import two_of
+from .speak import C_SKIP, two_of
 
 Z95 = 1.959963984540054
 COL_PASS, COL_PASS_PENALISED, COL_RUMBA, COL_PLAY = 0, 1, 2, 3
@@ -60,7 +79,7 @@ STOP_MAX, STOP_RESOLVED, STOP_PRECISE, STOP_IMPOSSIBLE = 0, 1, 2, 3
 P_SUCCESS, P_UNCONTESTED, P_VOID, P_LONE_PLAY, P_PLAYED, P_PLAYED_W2, P_TRICKS = 0, 1, 2, 3, 4, 5, 6
 N_COUNTERS = P_TRICKS + 6
 SUBCHUNKS = 256  # cells are dealt to threads interleaved, so adaptive cells of very different cost balance
-SUM_ROWS = 5  # simulate_cell's per-column sums: x, sum w x, sum w^2 x, means, half-widths
+SUM_ROWS = 6  # simulate_cell's per-column sums: x, sum w x, sum w^2 x, means, half-widths, deals when dropped
 # Pseudo-deals in every table variance (see guarded_variance): one deal's worth of the widest spread the scores allow
 PSEUDO_DEALS = 1.0
 
@@ -162,29 +181,42 @@ def _before(a, b):
     return a < b or (b != b and a == a)
 
 
+@njit(cache=True, inline="always")
+def top_play(means, dropped, cols):
+    """The best play among the exchanges still simulated (the first of equal ones; never all dropped)."""
+    top = -1
+    for c in range(COL_PLAY, cols):
+        if dropped[c] == 0 and (top < 0 or means[c] < means[top]):
+            top = c
+    return top
+
+
 @njit(cache=True)
-def _decide(n, sw, sw2, swx, sw2x, sw2xy, cols, means, halves, spread):
-    """Fill means/halves of every column; return (best, runner-up, margin, margin variance).
+def _decide(n, sw, sw2, swx, sw2x, sw2xy, cols, means, halves, spread, dropped):
+    """Fill means/halves of every column not dropped; return (best, runner-up, margin, margin variance).
 
     Best and runner-up among pass, rumba and the best play (lowest expected change wins, ties in that order);
     the margin is EV(runner-up) - EV(best) on the same deals. Allocates nothing (the GPU runs it too).
     """
     for c in range(cols):
-        m, v = column_estimate(n, sw, sw2, swx, sw2x, sw2xy, c, -1, spread)
-        means[c] = m
-        halves[c] = Z95 * math.sqrt(v)
-    top_play = COL_PLAY
-    for c in range(COL_PLAY + 1, cols):
-        if means[c] < means[top_play]:
-            top_play = c
-    # a stable sort of (pass, rumba, best play) by their means: the first two
+        if dropped[c] == 0:
+            m, v = column_estimate(n, sw, sw2, swx, sw2x, sw2xy, c, -1, spread)
+            means[c] = m
+            halves[c] = Z95 * math.sqrt(v)
+    top = top_play(means, dropped, cols)
+    # a stable sort of (pass, rumba, best play) by their means, less a dropped Rumba: the first two
     b, r = COL_PASS, COL_RUMBA
-    if _before(means[r], means[b]):
-        b, r = r, b
-    if _before(means[top_play], means[b]):
-        b, r = top_play, b
-    elif _before(means[top_play], means[r]):
-        r = top_play
+    if dropped[COL_RUMBA] > 0:
+        r = top
+        if _before(means[top], means[b]):
+            b, r = top, b
+    else:
+        if _before(means[r], means[b]):
+            b, r = r, b
+        if _before(means[top], means[b]):
+            b, r = top, b
+        elif _before(means[top], means[r]):
+            r = top
     d, dv = column_estimate(n, sw, sw2, swx, sw2x, sw2xy, r, b, spread)
     return b, r, d, dv
 
@@ -207,10 +239,51 @@ def new_cell_scratch(n, unknown_size, cols):
             np.zeros((n, NSCORE)), np.full(n, -1, dtype=np.int64))
     unknown = np.empty(unknown_size, dtype=np.int64)
     out = np.zeros((cols - 1, OUT_FIELDS), dtype=np.int64)
-    sums = np.zeros((SUM_ROWS, cols))  # x, sum w x, sum w^2 x, the cell's means and half-widths
+    sums = np.zeros((SUM_ROWS, cols))  # x, sum w x, sum w^2 x, the cell's means and half-widths, dropped
     sw2xy = np.zeros((cols, cols))
     counts = np.zeros(N_COUNTERS)
-    return unknown, plan, out, sums, sw2xy, counts
+    live = np.empty(cols - 1, dtype=np.int64)  # the choices still simulated (C_SKIP: a dropped column)
+    return unknown, plan, out, sums, sw2xy, counts, live
+
+
+@njit(cache=True, inline="always")
+def _clearly_worse(n, sw, sw2, swx, sw2x, sw2xy, a, b, spread, z_stop):
+    """Column ``a`` is more than ``z_stop`` standard errors worse than column ``b`` on the same deals."""
+    d, dv = column_estimate(n, sw, sw2, swx, sw2x, sw2xy, a, b, spread)
+    return d > z_stop * math.sqrt(dv)
+
+
+@njit(cache=True)
+def drop_columns(n, sw, sw2, swx, sw2x, sw2xy, cols, means, dropped, live, spread, z_stop):
+    """Stop simulating the exchanges clearly worse than the best play, and a Rumba clearly worse than both."""
+    top = top_play(means, dropped, cols)
+    for c in range(COL_PLAY, cols):
+        if c != top and dropped[c] == 0 and _clearly_worse(n, sw, sw2, swx, sw2x, sw2xy, c, top, spread, z_stop):
+            dropped[c] = n
+            live[c - 1] = C_SKIP  # column c >= 3 is choice slot c - 1
+    if dropped[COL_RUMBA] == 0 and _clearly_worse(n, sw, sw2, swx, sw2x, sw2xy, COL_RUMBA, COL_PASS, spread, z_stop) \
+            and _clearly_worse(n, sw, sw2, swx, sw2x, sw2xy, COL_RUMBA, top, spread, z_stop):
+        dropped[COL_RUMBA] = n
+        live[0] = C_SKIP  # the Rumba is slot 0
+
+
+@njit(cache=True, inline="always")
+def count_rumba(rumba_tricks, w, min_tricks, counts):
+    """Add one deal's Rumba outcome (its ``out`` tricks field) to the weighted counters."""
+    if rumba_tricks == VOID:
+        counts[P_VOID] += w
+    elif rumba_tricks == LONE_PLAY:
+        counts[P_LONE_PLAY] += w
+    else:
+        counts[P_PLAYED] += w
+        counts[P_PLAYED_W2] += w * w
+        if rumba_tricks == NO_TRICKS:  # a lone Rumba: nobody joined
+            counts[P_UNCONTESTED] += w
+            counts[P_SUCCESS] += w
+        else:
+            counts[P_TRICKS + rumba_tricks] += w
+            if rumba_tricks >= min_tricks:
+                counts[P_SUCCESS] += w
 
 
 @njit(cache=True)
@@ -221,13 +294,14 @@ def simulate_cell(cell, deck_mask, deck, hero_hands, trump_cards, seats, n, rp, 
 
     Allocates nothing: the CPU kernel's threads and the GPU's (``engine/gpu.py``) each run it on their scratch.
     """
-    unknown, plan, out, sums, sw2xy, counts = cell_scratch
-    means, halves, shares, best, runner, margin, margin_half, tries, samples, ess, stop = outputs
+    unknown, plan, out, sums, sw2xy, counts, live = cell_scratch
+    means, halves, shares, best, runner, margin, margin_half, tries, samples, ess, stop, column_samples = outputs
     x = sums[0]
     swx = sums[1]
     sw2x = sums[2]
     cell_means = sums[3]
     cell_halves = sums[4]
+    dropped = sums[5]  # a dropped column: the deals it had (0: still simulated)
     hero = hero_hands[cell]
     trump_card = trump_cards[cell]
     seat = seats[cell]
@@ -244,6 +318,9 @@ def simulate_cell(cell, deck_mask, deck, hero_hands, trump_cards, seats, n, rp, 
     sw2x[:] = 0.0
     sw2xy[:, :] = 0.0
     counts[:] = 0.0
+    dropped[:] = 0.0
+    for j in range(cols - 1):
+        live[j] = choices[j]
     sw = 0.0
     sw2 = 0.0
     tried = 0
@@ -251,12 +328,13 @@ def simulate_cell(cell, deck_mask, deck, hero_hands, trump_cards, seats, n, rp, 
     target = min_samples
     reason = STOP_MAX
     b, r, d, dv = 0, 0, 0.0, 0.0
+    rumba_sw = 0.0  # sum w of the Rumba's deals, once it is dropped
     spread = score_range(rp, rp[R_HAND])
     while True:
         while done < target:
             index = np.uint64(first_cell + cell) * np.uint64(max_samples) + np.uint64(done)
             t, w = _sample(deck_mask, unknown, hero, trump_card, n, seat, rp, pol, plan, policy,
-                           penalised_passes, choices, seed, index, out, scratch)
+                           penalised_passes, live, seed, index, out, scratch)
             if t < 0:
                 reason = STOP_IMPOSSIBLE
                 break
@@ -270,31 +348,20 @@ def simulate_cell(cell, deck_mask, deck, hero_hands, trump_cards, seats, n, rp, 
             sw += w
             sw2 += w * w
             for a in range(cols):
-                swx[a] += w * x[a]
-                sw2x[a] += w * w * x[a]
-                for c in range(a, cols):
-                    sw2xy[a, c] += w * w * x[a] * x[c]
-            rumba_tricks = out[0, 1]
-            if rumba_tricks == VOID:
-                counts[P_VOID] += w
-            elif rumba_tricks == LONE_PLAY:
-                counts[P_LONE_PLAY] += w
-            else:
-                counts[P_PLAYED] += w
-                counts[P_PLAYED_W2] += w * w
-                if rumba_tricks == NO_TRICKS:  # a lone Rumba: nobody joined
-                    counts[P_UNCONTESTED] += w
-                    counts[P_SUCCESS] += w
-                else:
-                    counts[P_TRICKS + rumba_tricks] += w
-                    if rumba_tricks >= min_tricks:
-                        counts[P_SUCCESS] += w
+                if dropped[a] == 0:  # a dropped column's sums stay those of its last look
+                    swx[a] += w * x[a]
+                    sw2x[a] += w * w * x[a]
+                    for c in range(a, cols):
+                        if dropped[c] == 0:
+                            sw2xy[a, c] += w * w * x[a] * x[c]
+            if dropped[COL_RUMBA] == 0:
+                count_rumba(out[0, 1], w, min_tricks, counts)
         if reason == STOP_IMPOSSIBLE:
             break
         for a in range(cols):  # the products were summed on the upper triangle
             for c in range(a):
                 sw2xy[a, c] = sw2xy[c, a]
-        b, r, d, dv = _decide(done, sw, sw2, swx, sw2x, sw2xy, cols, cell_means, cell_halves, spread)
+        b, r, d, dv = _decide(done, sw, sw2, swx, sw2x, sw2xy, cols, cell_means, cell_halves, spread, dropped)
         if done >= max_samples:
             reason = STOP_MAX
             break
@@ -303,11 +370,14 @@ def simulate_cell(cell, deck_mask, deck, hero_hands, trump_cards, seats, n, rp, 
             break
         precise = True
         for c in range(1, cols):  # column 0, the unpenalised pass, is exactly 0
-            if not cell_halves[c] < precision:
+            if dropped[c] == 0 and not cell_halves[c] < precision:
                 precise = False
         if precise:
             reason = STOP_PRECISE
             break
+        drop_columns(done, sw, sw2, swx, sw2x, sw2xy, cols, cell_means, dropped, live, spread, z_stop)
+        if dropped[COL_RUMBA] > 0 and rumba_sw == 0.0:
+            rumba_sw = sw
         target = next_look(target, max_samples, growth)
     stop[cell] = reason
     samples[cell] = done
@@ -319,8 +389,9 @@ def simulate_cell(cell, deck_mask, deck, hero_hands, trump_cards, seats, n, rp, 
     for c in range(cols):
         means[cell, c] = cell_means[c]
         halves[cell, c] = cell_halves[c]
-    for j in range(N_COUNTERS):
-        shares[cell, j] = counts[j] / sw
+        column_samples[cell, c] = np.int64(dropped[c]) if dropped[c] > 0 else done
+    for j in range(N_COUNTERS):  # shares of the Rumba's own deals
+        shares[cell, j] = counts[j] / (rumba_sw if rumba_sw > 0.0 else sw)
     played = counts[P_PLAYED]
     shares[cell, P_PLAYED_W2] = played * played / counts[P_PLAYED_W2] if counts[P_PLAYED_W2] > 0 \
         else 0.0  # the effective sample size of the played Rumbas
@@ -335,13 +406,14 @@ def new_outputs(cells: int, exchange_limit: int) -> tuple:
     cols = COL_PLAY + exchange_limit + 1
     return (np.zeros((cells, cols)), np.zeros((cells, cols)), np.zeros((cells, N_COUNTERS)),
             np.zeros(cells, dtype=np.int64), np.zeros(cells, dtype=np.int64), np.zeros(cells), np.zeros(cells),
-            np.zeros(cells), np.zeros(cells, dtype=np.int64), np.zeros(cells), np.zeros(cells, dtype=np.int64))
+            np.zeros(cells), np.zeros(cells, dtype=np.int64), np.zeros(cells), np.zeros(cells, dtype=np.int64),
+            np.zeros((cells, cols), dtype=np.int64))
 
 
 @njit(cache=True, parallel=True)
 def table_cells(deck_mask, deck, hero_hands, trump_cards, seats, n, rp, pol, policy, penalised_passes, exchange_limit,
                 seed, first_cell, min_samples, max_samples, growth, precision, z_stop, min_tricks, excluded_by_trump):
-    """Per cell: mean and 95% half-width of every column, Rumba outcome shares, best, runner-up, margin, samples.
+    """Per cell: mean and 95% half-width of every column, Rumba outcome shares, best, runner-up, margin, deals.
 
     ``min_samples == max_samples`` is a fixed-size run; otherwise the adaptive rule of the module docstring.
     ``excluded_by_trump[seat, rank]``: the two of trump that seat cannot hold (he would have swapped it), or -1.
@@ -359,7 +431,8 @@ def table_cells(deck_mask, deck, hero_hands, trump_cards, seats, n, rp, pol, pol
     samples = np.zeros(cells, dtype=np.int64)
     ess = np.zeros(cells)
     stop = np.zeros(cells, dtype=np.int64)
-    outputs = (means, halves, shares, best, runner, margin, margin_half, tries, samples, ess, stop)
+    column_samples = np.zeros((cells, cols), dtype=np.int64)  # deals of each column (fewer: a dropped one)
+    outputs = (means, halves, shares, best, runner, margin, margin_half, tries, samples, ess, stop, column_samples)
     unknown_size = deck.shape[0] - rp[R_HAND] - 1
     choices = table_choices(exchange_limit)
     chunks = max(1, min(cells, SUBCHUNKS))

@@ -68,7 +68,9 @@ def table_cell(rules, players: int, opponents, play: str, hero_mask: int, trump_
     tricks = []
     tries = 0
     target = min_samples
-    spread = float(max(scores_possible(rules)) - min(scores_possible(rules)))
+    scores = scores_possible(rules)
+    spread = float(max(scores) - min(scores))
+    dropped = {}  # a dropped column: the deals it had (the kernel stops playing it out)
     while True:
         start = cell * max_samples + len(columns)
         results, t, w = hand.ask_batch(*args, np.uint64(seed), start, target - len(columns))
@@ -82,12 +84,14 @@ def table_cell(rules, players: int, opponents, play: str, hero_mask: int, trump_
         w = np.array(weights)
         means, halves = [], []
         for c in range(x.shape[1]):
-            m, v = weighted_mean_and_variance(x[:, c], w)
-            v = guarded(v, w, spread / 2)
+            deals = dropped.get(c, len(x))  # a dropped column: the estimate of the look that dropped it
+            m, v = weighted_mean_and_variance(x[:deals, c], w[:deals])
+            v = guarded(v, w[:deals], spread / 2)
             means.append(m)
             halves.append(Z95 * math.sqrt(v))
-        top_play = COL_PLAY + int(np.argmin(means[COL_PLAY:]))
-        kinds = [COL_PASS, COL_RUMBA, top_play]
+        simulated = [c for c in range(COL_PLAY, x.shape[1]) if c not in dropped]
+        top_play = min(simulated, key=lambda c: means[c])  # the first of equal ones
+        kinds = [c for c in (COL_PASS, COL_RUMBA, top_play) if c not in dropped]
         ranked = sorted(kinds, key=lambda c: means[c])  # stable: ties keep pass, rumba, play order
         best, runner = ranked[0], ranked[1]
         margin, margin_var = weighted_mean_and_variance(x[:, runner] - x[:, best], w)
@@ -97,16 +101,28 @@ def table_cell(rules, players: int, opponents, play: str, hero_mask: int, trump_
             stop = STOP_MAX
         elif abs(margin) > z_stop * math.sqrt(margin_var):
             stop = STOP_RESOLVED
-        elif all(h < precision for h in halves[1:]):
+        elif all(h < precision for c, h in enumerate(halves) if c > 0 and c not in dropped):
             stop = STOP_PRECISE
         else:
+            def clearly_worse(a, b):
+                d, dv = weighted_mean_and_variance(x[:, a] - x[:, b], w)
+                return d > z_stop * math.sqrt(guarded(dv, w, spread / 2 if b == COL_PASS else spread))
+
+            for c in simulated:  # an exchange clearly worse than the best play is no longer played out
+                if c != top_play and clearly_worse(c, top_play):
+                    dropped[c] = len(x)
+            if COL_RUMBA not in dropped and clearly_worse(COL_RUMBA, COL_PASS) and clearly_worse(COL_RUMBA, top_play):
+                dropped[COL_RUMBA] = len(x)  # nor a Rumba clearly worse than both passing and the best play
             target = min(max_samples, max(target + 1, math.ceil(target * growth)))
             continue
         break
-    tricks = np.array(tricks)
+    tricks = np.array(tricks[:dropped.get(COL_RUMBA, len(x))])  # a dropped Rumba's outcomes: its own deals
+    rumba_w = w[:len(tricks)]
     played = (tricks != hand.VOID) & (tricks != hand.LONE_PLAY)
     success = played & ((tricks == hand.NO_TRICKS) | (tricks >= rules.rumba_min_tricks))
     return {"means": np.array(means), "halves": np.array(halves), "best": best, "runner": runner,
             "margin": margin, "margin_half": Z95 * math.sqrt(margin_var), "samples": len(x), "stop": stop,
+            "column_samples": np.array([dropped.get(c, len(x)) for c in range(x.shape[1])]),
             "tries": tries / len(x), "ess": float(w.sum() ** 2 / (w * w).sum()),
-            "p_success": float((w * success).sum() / (w * played).sum()) if played.any() else 0.0}
+            "p_success": float((rumba_w * success).sum() / (rumba_w * played).sum()) if played.any() else 0.0,
+            "p_void": float((rumba_w * (tricks == hand.VOID)).sum() / rumba_w.sum())}

@@ -15,6 +15,7 @@ from .build import DEFAULT_CHUNK_CELLS, _write_atomic, build_table, compute_chun
 from .lookup import (
     Table,
     answer_from_table,
+    cell_situation,
     find_answer,
     find_tables,
     load_table,
@@ -26,6 +27,6 @@ from .lookup import (
 from .spec import DEFAULT_PRECISION, TABLE_FORMAT, TableError, TableSpec, default_seed, package_version
 
 __all__ = ["TableSpec", "Table", "TableError", "build_table", "load_table", "find_tables", "answer_from_table",
-           "knock_values", "table_cell", "package_version", "default_seed", "find_answer", "compute_chunk",
-           "matches", "manifest_matches", "read_manifest", "DEFAULT_PRECISION", "DEFAULT_CHUNK_CELLS",
+           "knock_values", "cell_situation", "table_cell", "package_version", "default_seed", "find_answer",
+           "compute_chunk", "matches", "manifest_matches", "read_manifest", "DEFAULT_PRECISION", "DEFAULT_CHUNK_CELLS",
            "TABLE_FORMAT", "_write_atomic"]

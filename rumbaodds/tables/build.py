@@ -175,7 +175,7 @@ def wilson(p: np.ndarray, n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def chunk_frame(spec: TableSpec, seats: np.ndarray, pair_rows: np.ndarray, first: int, results) -> pd.DataFrame:
     """One row per cell: what identifies it, its features, and every estimate with its interval."""
-    means, halves, shares, best, runner, margin, margin_half, tries, samples, ess, stop = results
+    means, halves, shares, best, runner, margin, margin_half, tries, samples, ess, stop, column_samples = results
     rules = spec.rules
     pairs = enumerate_trump_rank_pairs(rules)
     classes = pairs.classes
@@ -202,6 +202,8 @@ def chunk_frame(spec: TableSpec, seats: np.ndarray, pair_rows: np.ndarray, first
     frame["ev_pass_penalised_half"] = halves[:, COL_PASS_PENALISED]
     frame["ev_rumba"] = means[:, COL_RUMBA]
     frame["ev_rumba_half"] = halves[:, COL_RUMBA]
+    # fewer than samples: the Rumba was dropped (clearly worse than pass and play); the p_ columns are its deals'
+    frame["ev_rumba_deals"] = column_samples[:, COL_RUMBA].astype(np.int32)
     # p_success: made + uncontested over the Rumbas played (not voided, not refused), as ask reports it; its
     # Wilson interval counts the effective sample size of the played ones
     played = shares[:, P_PLAYED]
@@ -221,10 +223,13 @@ def chunk_frame(spec: TableSpec, seats: np.ndarray, pair_rows: np.ndarray, first
     for t in range(6):
         frame[f"tricks_{t}"] = tricks[:, t].astype(np.float32)
     plays = means[:, COL_PLAY:]
+    play_deals = column_samples[:, COL_PLAY:]
     for k in range(plays.shape[1]):
         frame[f"ev_play{k}"] = plays[:, k]
         frame[f"ev_play{k}_half"] = halves[:, COL_PLAY + k]
-    best_k = plays.argmin(axis=1)
+        frame[f"ev_play{k}_deals"] = play_deals[:, k].astype(np.int32)  # fewer than samples: dropped (clearly worse)
+    # the best exchange among those simulated to the end, as the kernel chose its best play
+    best_k = np.where(play_deals < samples[:, None], np.inf, plays).argmin(axis=1)
     frame["best_discards"] = best_k.astype(np.int8)
     frame["ev_play"] = plays[np.arange(len(plays)), best_k]
     frame["ev_play_half"] = halves[np.arange(len(plays)), COL_PLAY + best_k]

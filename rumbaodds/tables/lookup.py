@@ -21,12 +21,13 @@ import pandas as pd
 import pyarrow.parquet as pq
 
 from ..analysis import AskResult, ChoiceResult, Situation, _discards
-from ..cards import mask_of
+from ..cards import format_card, mask_of
 from ..engine import NUMBERS_DIGEST
 from ..handclasses import canonical_hand, enumerate_trump_rank_pairs
 from ..policies import Policy, opponent_policy
 from ..results import RumbaOutcomes
 from ..rules import RuleSet
+from ..situation import make_situation
 from ..stats import Estimate
 from .spec import TableError
 
@@ -157,6 +158,13 @@ def pair_row(situation: Situation) -> int:
     return row
 
 
+def cell_situation(row, rules: RuleSet, players: int) -> Situation:
+    """The question a table row answers: its class's hand, in the classes' trump suit, at its seat."""
+    trump = enumerate_trump_rank_pairs(rules).classes.trump_suit
+    hand = " ".join(format_card(c) for c in range(64) if (int(row["hand"]) >> c) & 1)
+    return make_situation(hand, format_card(trump * 16 + int(row["trump_rank"])), players, int(row["seat"]), rules)
+
+
 def table_cell(table: Table, situation: Situation) -> pd.Series | None:
     """The row answering ``situation`` (any trump suit, any side-suit order), or None if not in the table."""
     frame = table.frame
@@ -209,29 +217,30 @@ def answer_from_table(table: Table, situation: Situation, opponents, play: str) 
     n = int(row["samples"])
     pen = penalised(situation)
 
-    def est(mean: float, half: float) -> Estimate:
-        return Estimate(float(mean), float(mean - half), float(mean + half), n)
+    def est(column: str) -> Estimate:
+        """A column's estimate over its own deals (fewer than the cell's: dropped, clearly worse)."""
+        mean, half = float(row[column]), float(row[column + "_half"])
+        return Estimate(mean, mean - half, mean + half, int(row.get(column + "_deals", n)))
 
     options: dict[str, ChoiceResult] = {}
     for name in situation.choices():
         if name == "pass":
-            options[name] = ChoiceResult(name, est(row["ev_pass_penalised"], row["ev_pass_penalised_half"])
-                                         if pen else Estimate(0.0, 0.0, 0.0, n))
+            options[name] = ChoiceResult(name, est("ev_pass_penalised") if pen else Estimate(0.0, 0.0, 0.0, n))
         elif name == "throw-in":
             options[name] = ChoiceResult(name, Estimate(0.0, 0.0, 0.0, n))
         elif name == "rumba":
             options[name] = ChoiceResult(
-                name, est(row["ev_rumba"], row["ev_rumba_half"]),
+                name, est("ev_rumba"),
                 p_success=Estimate(float(row["p_success"]), float(row["p_success_low"]), float(row["p_success_high"]),
-                                   n),
+                                   int(row.get("ev_rumba_deals", n))),
                 outcomes=RumbaOutcomes(float(row["p_made"]), float(row["p_lost"]), float(row["p_uncontested"]),
                                        float(row["p_void"]), float(row["p_lone_play"])),
                 tricks=tuple(float(row[f"tricks_{t}"]) for t in range(6)))
         else:
             k = int(name[4:])
-            options[name] = ChoiceResult(name, est(row[f"ev_play{k}"], row[f"ev_play{k}_half"]),
+            options[name] = ChoiceResult(name, est(f"ev_play{k}"),
                                          discard=_discards(situation.hand, k, situation.trump, situation.rules))
-    stored = None if pen else (str(row["best"]), str(row["runner_up"]), est(row["margin"], row["margin_half"]))
+    stored = None if pen else (str(row["best"]), str(row["runner_up"]), est("margin"))
     return assemble_answer(situation, opponents, play, options, stored, int(table.manifest["seed"]), n,
                            float(row["tries"]), {"source": "table", "table": str(table.path), "cell": int(row["cell"])})
 

@@ -52,7 +52,8 @@ KINDS = ("pass", "rumba", "play")
 EV_SCALE = 0.05  # points per unit of the quantised margins and half-widths
 P_SCALE = 1 / 200  # probability per unit of the quantised Rumba success probability
 IMPOSSIBLE = 0x80  # code bit: no deal matched (the cell has no numbers)
-DICTIONARY = ("code", "samples")  # few distinct values: dictionary-encoded; the others byte-stream-split
+# few distinct values (the looks): dictionary-encoded; the others byte-stream-split
+DICTIONARY = ("code", "samples", "rumba_deals")
 
 
 def _quantise(values: np.ndarray, scale: float, dtype) -> np.ndarray:
@@ -101,6 +102,8 @@ def pack_frame(f, manifest: dict, pairs: int, out: str | Path, source: str = "")
         "p_success": _quantise(f["p_success"], P_SCALE, np.uint8),
         "samples": f["samples"].to_numpy().astype(np.uint16 if manifest["max_samples"] <= 65535 else np.uint32),
     }
+    # the deals of the Rumba (fewer than samples: dropped, clearly worse than pass and play): its success's n
+    columns["rumba_deals"] = f["ev_rumba_deals"].to_numpy().astype(columns["samples"].dtype)
     if not np.allclose(f["ess"].to_numpy(), f["samples"].to_numpy(), rtol=0, atol=0.5):  # weighted samples
         columns["ess"] = f["ess"].to_numpy().round().astype(columns["samples"].dtype)
     manifest = dict(manifest)
@@ -192,8 +195,10 @@ def answer_from_packed(packed: PackedTable, situation: Situation, opponents, pla
     elif runner == "pass":
         known[best] = negative
     p = packed.value("p_success", row)
-    low, high = wilson(np.array([p]), np.array([ess]))
-    p_success = Estimate(p, float(low[0]), float(high[0]), n)
+    rumba_n = int(packed.columns["rumba_deals"][row]) if "rumba_deals" in packed.columns else n
+    # Wilson over the Rumba's own (effective) deals; the full table's counts the played ones only (not kept here)
+    low, high = wilson(np.array([p]), np.array([ess * rumba_n / n]))
+    p_success = Estimate(p, float(low[0]), float(high[0]), rumba_n)
     discard = _discards(situation.hand, k, situation.trump, situation.rules)
     options: dict[str, ChoiceResult] = {}  # the choices whose expected value the packed table knows
     for name in situation.choices():
