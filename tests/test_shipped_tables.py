@@ -149,4 +149,4 @@ def test_the_shipped_rumba_success_agrees_with_ask(successes):
     """Its Wilson interval counts the Rumba's own deals (fewer where it was dropped as clearly worse)."""
     assert len(successes) == CELLS and np.ptp(successes[:, 2]) > 0.3  # hands from hopeless to strong
     assert not _outside(successes, quantum=P_SCALE).any(), successes
-    assert _outside(successes, 0.4, P_SCALE).sum() >= CELLS // 4  # negative control: 40 points off is caught
+    assert _outside(successes, 0.4, P_SCALE).sum() >= CELLS // 4  # negative control: 40 percentage points off
