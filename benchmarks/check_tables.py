@@ -12,7 +12,9 @@ standard normal; the check widens the combined 95% interval to a family-wise
 false-alarm rate of 1e-3 over every comparison of the table (Bonferroni),
 as ``tests/test_tables.py`` does on a tiny table, and prints how many values
 fall outside it (0 expected), and the share inside the plain combined 95%
-interval (about 95% expected).
+interval (about 95% expected). Then, per table, how often it dropped the
+Rumba and the exchanges (clearly worse, engine/table.py) and the share of
+voided Rumbas (what the packed success interval counts as played).
 """
 
 from __future__ import annotations
@@ -78,6 +80,21 @@ def agreement(folder: str | Path, cells: int = 100, samples: int = 4_000, seed: 
             "largest |z|": worst}
 
 
+def dropped_columns(folder: str | Path) -> dict:
+    """How often a table dropped its Rumba and its exchanges (engine/table.py), and what that left behind."""
+    f = load_table(folder).frame
+    samples = f["samples"].to_numpy()[:, None]
+    k = sorted(int(c[7:-6]) for c in f.columns if c.startswith("ev_play") and c.endswith("_deals"))
+    deals = f[[f"ev_play{j}_deals" for j in k]].to_numpy()
+    plays = f[[f"ev_play{j}" for j in k]].to_numpy()
+    return {"table": Path(folder).name, "cells": len(f),
+            "rumba dropped": float((f["ev_rumba_deals"].to_numpy() < samples[:, 0]).mean()),
+            "exchanges dropped": float((deals < samples).mean()),
+            # a dropped exchange whose frozen mean lies below the best play simulated to the end
+            "dropped below best play": int((plays.min(axis=1) < f["ev_play"].to_numpy() - 1e-12).sum()),
+            "p_void mean": float(f["p_void"].mean()), "p_void p99": float(f["p_void"].quantile(0.99))}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("folders", nargs="+")
@@ -89,6 +106,7 @@ def main() -> None:
                                                               for f in args.folders])
     if outliers:
         print_table("Values outside the family-wise interval", outliers)
+    print_table("Dropped columns (shares of cells, of exchange columns)", [dropped_columns(f) for f in args.folders])
 
 
 if __name__ == "__main__":

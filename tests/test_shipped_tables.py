@@ -23,8 +23,7 @@ from rumbaodds.cli import main
 from rumbaodds.engine import NUMBERS_DIGEST
 from rumbaodds.handclasses import enumerate_trump_rank_pairs
 from rumbaodds.rules import SWISS
-from rumbaodds.situation import make_situation
-from rumbaodds.tables.lookup import read_manifest
+from rumbaodds.tables.lookup import cell_situation, read_manifest
 from rumbaodds.tables.pack import IMPOSSIBLE, KINDS, P_SCALE, SHIPPED, SUFFIX, answer_from_packed, load_packed
 
 LIMIT_BYTES = 40 * 2**20  # issue 9: ship the swiss tables if all five fit in 40 MB
@@ -98,18 +97,15 @@ def _agreement_rows():
         if code & IMPOSSIBLE:
             continue
         seat, pair = divmod(int(row), packed.pairs)
-        hand = int(pairs.classes.hands[pairs.class_rows[pair]])
-        trump_card = pairs.classes.trump_suit * 16 + int(pairs.trump_ranks[pair])
+        situation = cell_situation({"hand": pairs.classes.hands[pairs.class_rows[pair]], "seat": seat,
+                                    "trump_rank": pairs.trump_ranks[pair]}, SWISS, 5)
         best, runner = KINDS[code & 3], KINDS[(code >> 2) & 3]
-        result = analysis.ask([format_card(c) for c in range(64) if (hand >> c) & 1], format_card(trump_card), 5,
+        result = analysis.ask([format_card(c) for c in situation.hand], format_card(situation.trump_card), 5,
                               seat, rules=SWISS, play=m["play"], samples=ASK_SAMPLES, seed=777 + len(rows))
         b, r = result.actions[best].ev, result.actions[runner].ev
         rows.append((packed.value("margin", row), packed.value("margin_half", row), r.mean - b.mean,
                      float(np.hypot(b.half_width, r.half_width))))
-        hand_text = " ".join(format_card(c) for c in range(64) if (hand >> c) & 1)
-        table = answer_from_packed(packed, make_situation(hand_text, format_card(trump_card), 5, seat, SWISS), None,
-                                   m["play"])
-        p, low, high = table.meta["p_success"]
+        p, low, high = answer_from_packed(packed, situation, None, m["play"]).meta["p_success"]
         asked = result.options["rumba"].p_success
         successes.append((p, (high - low) / 2, asked.mean, asked.half_width))
         if len(rows) == CELLS:
