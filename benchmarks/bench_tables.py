@@ -44,7 +44,7 @@ from rumbaodds.tables.plan import plan_tables, totals
 
 from .common import best_time, print_table
 
-MODEL = None  # the default opponents of every command: the equilibrium (policies.default_opponents)
+MODEL = None  # the default opponents of every command: the equilibrium (opponents.default_opponents)
 TARGET_5P_MIN, TARGET_ALL_MIN = 15, 90
 
 

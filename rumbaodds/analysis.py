@@ -10,7 +10,6 @@ best choice has the lowest one.
 from __future__ import annotations
 
 import math
-import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -21,9 +20,11 @@ from .conditioning import Plan, make_plan
 from .engine import exact as exact_kernel
 from .engine import hand as kernel
 from .engine.devices import Device, ask_batch, resolve_device
-from .policies import Policy, opponent_policy
+from .opponents import opponent_policy
+from .policies import Policy
 from .results import SCORE_SIGN, Accumulator, AskResult, ChoiceResult, RumbaOutcomes
 from .rules import RulesError, RuleSet
+from .seeds import check_seed
 from .situation import Situation, make_situation
 from .stats import Estimate
 
@@ -48,14 +49,6 @@ def _choice_code(name: str) -> int:
 def _discards(hand: Sequence[int], k: int, trump: int, rules: RuleSet) -> tuple[int, ...]:
     mask = kernel.lowest_keep(np.uint64(mask_of(hand)), k, trump, kernel.rules_array(rules)[kernel.R_TOP_RANK])
     return tuple(c for c in hand if (int(mask) >> c) & 1)
-
-
-def _check_seed(seed: int | None) -> int:
-    if seed is None:
-        return secrets.randbits(63)
-    if not 0 <= int(seed) < 2**63:
-        raise RulesError(f"--seed must be in 0..2**63-1, got {seed}")
-    return int(seed)
 
 
 def _check_play(play: str) -> int:
@@ -118,7 +111,7 @@ def ask(hand, trump, players: int, seat: int, rules="swiss", opponents=None, pla
     """
     situation = make_situation(hand, trump, players, seat, rules, passes_in_a_row, dealer_knocked, before, swapped_by)
     job = Job.of(situation, opponents, play)
-    seed = _check_seed(seed)
+    seed = check_seed(seed)
     engine = resolve_device(device)
     planned = samples if samples is not None else (None if precision is not None else 200_000)
     if planned is not None and planned <= 0:
@@ -320,7 +313,7 @@ def knock(trump, players: int, rules="swiss", opponents=None, play="expert", sam
     code = _check_play(play)
     if inner_samples <= 0:
         raise RulesError(f"--inner-samples must be positive, got {inner_samples}")
-    seed = _check_seed(seed)
+    seed = check_seed(seed)
     unknown = np.array([c for c in rules_.deck if c != trump_card], dtype=np.int64)
     rp = kernel.rules_array(rules_)
     planned = samples if samples is not None else (None if precision is not None else 4_000)
@@ -365,5 +358,5 @@ def knock(trump, players: int, rules="swiss", opponents=None, play="expert", sam
 def knock_across_models(trump, players: int, rules="swiss", models=("cautious", "default", "bold", "all"),
                         **kwargs) -> dict[str, KnockResult]:
     """How the knock answer moves with the opponent model (same seed for all: common deals)."""
-    seed = _check_seed(kwargs.pop("seed", None))
+    seed = check_seed(kwargs.pop("seed", None))
     return {name: knock(trump, players, rules, name, seed=seed, **kwargs) for name in models}

@@ -13,10 +13,8 @@ import dataclasses
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .policies import Policy
+from .policies import Policy, named_policy
 
 NEVER = 10**6  # a points threshold nobody reaches
 ALWAYS = -(10**6)
@@ -39,8 +37,6 @@ class OpponentModel:
 
     def policy(self, rules, players: int) -> Policy:
         """This model as a kernel policy (``engine/policy.py``): deterministic thresholds on hand points."""
-        from .policies import named_policy
-
         return named_policy(self, rules, players)
 
     def to_dict(self) -> dict:

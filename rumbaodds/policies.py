@@ -3,11 +3,14 @@
 A :class:`Policy` is the array form of any opponent model (docs/SIMULATION.md
 "Opponent policies"): the named threshold models of :mod:`.models` become
 deterministic policies here, and solved (mixed) strategies are policies too,
-so every command runs every kind of opponent through one engine.
+so every command runs every kind of opponent through one engine. This module is
+only the record and its constructors; which opponents a question names
+("equilibrium", "default,3=bold", a TOML file) is resolved in :mod:`.opponents`.
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -38,8 +41,6 @@ class Policy:
 
     def to_dict(self) -> dict:
         """What identifies these opponents (tables are stamped with it): name, kind and a digest of the arrays."""
-        import hashlib
-
         digest = hashlib.sha256()
         for a in (self.ints, self.values, self.words, self.throws, self.exchanges):
             digest.update(np.ascontiguousarray(a).tobytes())
@@ -174,86 +175,4 @@ def scripted_policy(players: int, words: list[str], discards: list[int], swap_tw
     return Policy(name, players, ints, values, table, throws, exchanges, {"kind": "scripted"})
 
 
-def describe(opponents) -> str:
-    """One line saying how these opponents decide (a Policy or a named model)."""
-    from .models import OpponentModel, points_text
-
-    if isinstance(opponents, OpponentModel):
-        return points_text(opponents)
-    kind = opponents.meta.get("kind")
-    if kind == "thresholds":
-        text = points_text(OpponentModel(**opponents.meta["model"]))
-        return f"{text}; {opponents.meta['fallback']}" if opponents.meta.get("fallback") else text
-    if kind == "strategy":
-        high = opponents.meta.get("exploitability_seat_high")
-        told = f"; a best response gains at most {max(high, 0.0):.3f} points per hand at any seat (95%)" \
-            if high is not None else ""
-        return f"equilibrium (solved strategies, each seat a best response to the others{told})"
-    if kind == "mixed":
-        seats = ", ".join(f"seat {s} {name}" for s, name in sorted(opponents.meta["seats"].items()))
-        return f"{opponents.meta.get('base', opponents.name)} with {seats}"
-    return opponents.meta.get("description", opponents.name)
-
-
-EQUILIBRIUM = "equilibrium"
-FALLBACK = "default"
-DEFAULT_HELP = ("[default: equilibrium, the solved strategies; a house rule with none solved yet: the default "
-                "style]")
-
-
-def default_opponents(rules, players: int) -> tuple[str, str | None]:
-    """(model, why) of a question that names no opponents [issue 8]: ``equilibrium`` wherever a solved strategy
-    exists (shipped for the presets, cached for house rules), else ``default`` with the sentence saying so."""
-    from .rules import RulesError
-    from .strategy.store import find
-
-    try:
-        find(rules, players)
-    except RulesError as exc:
-        return FALLBACK, f"no solved strategy for these rules at {players} players, so the default style ({exc})"
-    return EQUILIBRIUM, None
-
-
-def opponent_policy(spec, rules, players: int) -> Policy:
-    """The policy of ``spec``: a Policy, an OpponentModel, ``equilibrium`` (the solved strategy), a model name or
-    a TOML file (models.get_model); ``"BASE,SEAT=STYLE,..."`` seats a style at single seats (a mixed table)."""
-    if isinstance(spec, Policy):
-        if spec.players != players:
-            raise ValueError(f"policy {spec.name!r} is for {spec.players} players, not {players}")
-        return spec
-    from .models import ModelError, OpponentModel, get_model
-
-    if isinstance(spec, OpponentModel):
-        return named_policy(spec, rules, players)
-    base, *seats = [part.strip() for part in ("" if spec is None else str(spec)).split(",")]
-    fallback = None
-    if not base:  # no opponents named: the equilibrium where a strategy is solved, else the default style
-        base, fallback = default_opponents(rules, players)
-    if base.lower() == EQUILIBRIUM:
-        from .strategy.store import find
-        from .strategy.tables import to_policy
-
-        solved = find(rules, players)
-        per_seat = [solved.exploitability[str(seat)]["high"] for seat in range(players)
-                    if str(seat) in solved.exploitability]
-        policy = to_policy(solved.strategy, solved.abstraction, meta={
-            "exploitability": solved.exploitability.get("total"), "iterations": solved.meta.get("iterations"),
-            "exploitability_seat_high": max(per_seat) if per_seat else None,
-            "file": solved.path.name if solved.path else None})
-    else:
-        policy = named_policy(get_model(base), rules, players)
-        if fallback:
-            policy = Policy(policy.name, policy.players, *policy.as_tuple(), {**policy.meta, "fallback": fallback})
-    for part in seats:
-        seat, _, style = part.partition("=")
-        if not seat.strip().isdigit() or not style:
-            raise ModelError(f"--seat-model {part!r}: write SEAT=STYLE, e.g. 3=bold")
-        s = int(seat)
-        if not 0 <= s < players:
-            raise ModelError(f"--seat-model {part!r}: seat {s} does not exist with {players} players")
-        policy = policy.with_seat(s, opponent_policy(style, rules, players))
-    return policy
-
-
-__all__ = ["Policy", "named_policy", "scripted_policy", "keep_value_table", "opponent_policy", "describe",
-           "default_opponents", "EQUILIBRIUM", "DEFAULT_HELP"]
+__all__ = ["Policy", "named_policy", "scripted_policy", "keep_value_table"]

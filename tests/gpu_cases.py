@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from rumbaodds import analysis
-from rumbaodds.policies import opponent_policy
+from rumbaodds.opponents import opponent_policy
 from rumbaodds.rules import FLEMISH, SWISS
 from rumbaodds.tables import build
 from rumbaodds.tables.spec import TableSpec

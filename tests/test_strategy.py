@@ -8,7 +8,7 @@ import pytest
 
 from rumbaodds import analysis
 from rumbaodds.engine.play import POLICY_EXPERT
-from rumbaodds.policies import opponent_policy
+from rumbaodds.opponents import opponent_policy
 from rumbaodds.rules import SWISS, RulesError, RuleSet
 from rumbaodds.strategy import solver as S
 from rumbaodds.strategy import store
@@ -208,7 +208,7 @@ def test_opponents_left_out_are_the_equilibrium_or_else_the_default_style_said_s
     from click.testing import CliRunner
 
     from rumbaodds.cli import main
-    from rumbaodds.policies import default_opponents, describe
+    from rumbaodds.opponents import default_opponents, describe
 
     monkeypatch.setenv("RUMBAODDS_STRATEGIES", str(tmp_path / "cache"))
     plain = analysis.ask("HA HK HQ S6 C7", "H9", 5, 2, samples=2_000, seed=4)

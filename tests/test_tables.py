@@ -39,7 +39,7 @@ from rumbaodds import analysis, tables
 from rumbaodds.cards import SUITS, format_card, mask_of
 from rumbaodds.handclasses import canonical_hand, enumerate_trump_rank_pairs
 from rumbaodds.models import get_model
-from rumbaodds.policies import opponent_policy
+from rumbaodds.opponents import opponent_policy
 from rumbaodds.rules import RuleSet, get_rules
 from rumbaodds.tables import (
     TableError,

@@ -15,7 +15,7 @@ from .. import analysis, answer
 from ..cards import format_card
 from ..engine.devices import DEVICE_CHOICES, resolve_device
 from ..models import ModelError
-from ..policies import DEFAULT_HELP, describe
+from ..opponents import DEFAULT_HELP, describe
 from . import UserError, friendly_errors, main
 
 SIGN_NOTE = "Scores count down like the score sheet: negative is good; the best choice has the lowest value."
@@ -27,7 +27,7 @@ def _remember_seat_models(ctx, _param, value):
 
 
 def _with_seat_models(ctx, _param, value):
-    """``--opponents X --seat-model 3=bold`` is the opponents ``X,3=bold`` (policies.opponent_policy)."""
+    """``--opponents X --seat-model 3=bold`` is the opponents ``X,3=bold`` (opponents.opponent_policy)."""
     seats = ctx.meta.get("seat_models") or ()
     return ",".join([value or "", *seats]) if seats else value  # "" names no base: the default opponents
 

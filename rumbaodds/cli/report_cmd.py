@@ -7,10 +7,10 @@ from pathlib import Path
 
 import click
 
-from .. import analysis
 from ..models import ModelError
 from ..report import DPI, Budget
 from ..report import make_report as _make_report
+from ..seeds import check_seed
 from . import UserError, friendly_errors, main
 
 _DEFAULT = Budget()
@@ -57,7 +57,7 @@ def report(rules, players, tables, out, cells, samples_per_cell, model_cells, kn
     if dpi < 20:
         raise UserError(f"--dpi must be at least 20, got {dpi}")
     budget = Budget(cells, samples_per_cell, model_cells, knock_samples, knock_inner, ask_hands, ask_samples,
-                    analysis._check_seed(seed))
+                    check_seed(seed))
     names = None if models is None else [m.strip() for m in models.split(",") if m.strip()]
     say = (lambda s: None) if quiet else (lambda s: click.echo(s, err=True))
     for folder in (out, tables):  # before any table is built: a folder that cannot be written is a one-line error

@@ -16,8 +16,9 @@ from ..cards import format_card
 from ..engine import NUMBERS_DIGEST
 from ..engine.devices import DEVICE_CHOICES, resolve_device
 from ..models import ModelError
-from ..policies import DEFAULT_HELP, opponent_policy
+from ..opponents import DEFAULT_HELP, opponent_policy
 from ..rules import get_rules
+from ..seeds import check_seed
 from ..tables import DEFAULT_CHUNK_CELLS, DEFAULT_PRECISION, TableSpec, build_table
 from ..tables.spec import DEFAULT_MAX_SAMPLES, DEFAULT_MIN_SAMPLES
 from . import UserError, friendly_errors, interrupted, main
@@ -89,7 +90,7 @@ def build(rules, players, precision, min_samples, max_samples, samples_per_cell,
         raise UserError(f"--chunk-cells must be positive, got {chunk_cells}")
     if workers is not None and workers < 1:
         raise UserError(f"--workers must be positive, got {workers}")
-    seed = None if seed is None else analysis._check_seed(seed)
+    seed = None if seed is None else check_seed(seed)
     engine = resolve_device(device) if scheduler == "local" else device  # Dask: resolved on each worker
     spec = TableSpec(rule_set, players, model, play, samples_per_cell, seed, cells, precision, min_samples,
                      max_samples, knock_samples)

@@ -12,13 +12,15 @@ along its ideas:
 - :mod:`.precision`: how a number known within an interval is written (never a wrong sign, ≈0, no false 100%);
 - :mod:`.charts`: the printable card (PNG, PDF) and the interval charts, on fixed colour scales;
 - :mod:`.page`: the self-contained, phone-friendly HTML page;
+- :mod:`.index`: the front page linking every report in the folder;
 - :mod:`.build`: the whole report.
 
 Scores count down (negative is good), as everywhere in rumbaodds.
 """
 
-from .build import DPI, NAMED_MODELS, make_report, model_players, parse_players, write_index
+from .build import DPI, NAMED_MODELS, make_report, model_players, parse_players
 from .data import Budget, ReportError
+from .index import write_index
 
 __all__ = ["DPI", "NAMED_MODELS", "Budget", "ReportError", "make_report", "model_players", "parse_players",
            "write_index"]

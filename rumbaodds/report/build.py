@@ -19,9 +19,10 @@ from . import card as cardmod
 from . import charts, decisions, grids, page
 from .data import PLAY, RUMBA, SIT, Budget, Loaded, ReportError, obtain_table, policy_available
 from .grids import mean_interval
+from .index import write_index
 
 NAMED_MODELS = ("default", "cautious", "bold", "all")
-SOLVED_MODELS = ("equilibrium",)  # compared too when this build has them (policies.opponent_policy)
+SOLVED_MODELS = ("equilibrium",)  # compared too when this build has them (opponents.opponent_policy)
 MODEL_PLAYERS = {"swiss": 5, "flemish": 4}  # the usual table for the comparisons
 FULL_SAMPLES = 1_000
 DPI = 100
@@ -60,7 +61,7 @@ def model_players(rules: RuleSet, players: Sequence[int]) -> int:
 def base_model(rules: RuleSet, players: int) -> str:
     """The opponents of every card and chart: what `ask` plays against when none are named (policies.
     default_opponents): the equilibrium where a strategy is solved, else the default style."""
-    from ..policies import default_opponents
+    from ..opponents import default_opponents
 
     return default_opponents(rules, players)[0]
 
@@ -270,7 +271,7 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
     # opponent models
     entries = []
     base_grid = None
-    from ..policies import describe
+    from ..opponents import describe
 
     for j, name in enumerate(model_list, len(players)):
         if name != base:
@@ -286,7 +287,7 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
         grid = grids.action_grid(f, rules, f"Opponents {name}, every seat", everyone, "normal", got.info.quick)
         lines, _ = cardmod.main_lines(f, rules, [(everyone, "every seat")], got.info.quick)
         try:
-            from ..policies import opponent_policy
+            from ..opponents import opponent_policy
 
             text = describe(opponent_policy(name, rules, mn))
         except Exception:  # noqa: BLE001 - a description is a nicety
@@ -357,24 +358,5 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
     return path
 
 
-def write_index(out: str | Path) -> Path:
-    out = Path(out)
-    entries = []
-    for p in sorted(out.glob("*/index.html")):
-        name = p.parent.name
-        try:
-            desc = get_rules(name).description
-        except RulesError:
-            desc = "house rules"
-        if name == "rummy":  # rumbaodds rummy report
-            from ..rummy.report import DESCRIPTION
-
-            desc = DESCRIPTION
-        entries.append((name, f"{name}/index.html", desc))
-    path = out / "index.html"
-    path.write_text(page.render_index(entries), encoding="utf-8")
-    return path
-
-
 __all__ = ["DPI", "FULL_SAMPLES", "NAMED_MODELS", "check_models", "default_models", "full_commands",
-           "make_report", "model_players", "parse_players", "report_command", "write_index"]
+           "make_report", "model_players", "parse_players", "report_command"]

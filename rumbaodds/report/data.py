@@ -101,16 +101,16 @@ class Loaded:
 def opponents_of(name: str, rules: RuleSet, players: int):
     """The opponents a table build takes for a model name (a named model, ``equilibrium``, a mixed table): the
     name itself, checked here so that a bad one fails before any table is built."""
-    from ..policies import opponent_policy
+    from ..opponents import opponent_policy
 
     opponent_policy(name, rules, players)
     return name
 
 
 def policy_available(name: str, rules: RuleSet, players: int) -> bool:
-    """Does ``policies.opponent_policy(name, rules, players)`` work in this build (e.g. "equilibrium")?"""
+    """Does ``opponents.opponent_policy(name, rules, players)`` work in this build (e.g. "equilibrium")?"""
     try:
-        from ..policies import opponent_policy
+        from ..opponents import opponent_policy
 
         opponent_policy(name, rules, players)
     except Exception:  # noqa: BLE001 - any failure means: not available here
@@ -181,7 +181,7 @@ def obtain_table(root: str | Path, rules: RuleSet, players: int, model_name: str
 
     A build killed half-way resumes where it stopped (tables.build_table writes chunk by chunk).
     """
-    from ..policies import default_opponents
+    from ..opponents import default_opponents
     from ..tables import build_table, knock_values, load_table
 
     root = Path(root)

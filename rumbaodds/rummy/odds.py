@@ -39,12 +39,13 @@ from numba import njit
 
 from ..engine.bits import U0, U1, lowest_card, popcount
 from ..engine.rng import below, next_state, shuffle, stream_start
+from ..seeds import check_seed
 from ..stats import Estimate
 from .cards import JOKER, format_type, parse_rummy_hand, parse_token, rank_of, suit_of, unknown_cards
 from .cards import check_cards as _check_cards
 from .melds import positions_of
 from .rules import P_KEEP_ONE, P_THRESHOLD, RulesError, RummyRules, get_rummy_rules
-from .solver import NO_TARGET, OBJ_VALUE, _new_scratch, hand_masks, in_threads, rule_constants, solve, solve_masks
+from .solver import NO_TARGET, OBJ_VALUE, hand_masks, in_threads, new_scratch, rule_constants, solve, solve_masks
 
 POLICIES = {"keep-high": 0, "shed-points": 1}
 MODE_HAND = 0  # the player's hand is given (rummy odds)
@@ -98,7 +99,7 @@ def best_value(m1, m2, jok, ncards, params, consts, target, scratch):
         best, nbest, count = solve_masks(m1, m2, jok, ncards, params, consts, np.int64(OBJ_VALUE), target, scratch)
         if count >= 0:
             return best, nbest, scratch
-        scratch = _new_scratch(scratch[0].shape[0] * 2)
+        scratch = new_scratch(scratch[0].shape[0] * 2)
 
 
 @njit(cache=True, inline="always")
@@ -259,7 +260,7 @@ def play_shuffled(mode, hand, size, known_up, players, hand_size, turns, params,
 def discard_range(hands, params, pm, tie, lo, hi, out):
     """The policy's discard for rows ``lo..hi-1`` of ``hands`` (tests compare it with the twin's)."""
     consts = rule_constants(params)
-    scratch = _new_scratch(np.int64(1024))
+    scratch = new_scratch(np.int64(1024))
     order = np.zeros(64, dtype=np.int64)
     for i in range(lo, hi):
         m1, m2, jok, ncards = hand_masks(hands[i])
@@ -301,7 +302,7 @@ def simulate_range(mode, hand, pool, known_up, players, hand_size, turns, params
     (drawn after the shuffle) swapped with the first joker in the rest of the pool.
     """
     consts = rule_constants(params)
-    scratch = _new_scratch(np.int64(1024))
+    scratch = new_scratch(np.int64(1024))
     work = _new_work(pool.shape[0], players, hand_size)
     perm, saved = work[0], work[4]
     threshold = params[P_THRESHOLD]
@@ -424,16 +425,6 @@ class OddsResult:
         return d
 
 
-def _check_seed(seed: int | None) -> int:
-    import secrets
-
-    if seed is None:
-        return secrets.randbits(63)
-    if not 0 <= int(seed) < 2**63:
-        raise RulesError(f"--seed must be in 0..2**63-1, got {seed}")
-    return int(seed)
-
-
 def rules_arrays(rules: RummyRules, policy: str):
     return rules.params(), partner_masks(rules), tie_keys(rules, policy)
 
@@ -456,7 +447,7 @@ def odds(hand, rules: RummyRules | str = "romme", players: int = 4, turns: int =
     if len(cards) != rules.hand_size:
         raise RulesError(f"the hand has {len(cards)} cards; {rules.name} odds need {rules.hand_size}")
     check_run(rules, players, turns, samples)
-    seed = _check_seed(seed)
+    seed = check_seed(seed)
     up = None
     if discard is not None:
         up = parse_token(discard) if isinstance(discard, str) else int(discard)

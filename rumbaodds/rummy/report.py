@@ -19,11 +19,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..report.build import write_index as write_reports_index
 from ..report.charts import fig_png
+from ..report.index import write_index
 from ..report.page import CSS
 from .opening import opening
-from .rules import PRESETS, RummyRules
+from .rules import DESCRIPTION, PRESETS, RummyRules
 from .tables import OpeningTable, build_table, by_jokers, by_value, curve, joker_value_rows
 
 if TYPE_CHECKING:
@@ -32,7 +32,6 @@ if TYPE_CHECKING:
 SAMPLES = 100_000
 DPI = 72
 EXAMPLE = "HA H2 H3 D7 S7 JK C9 CT CJ S2 D4 H9 SK"
-DESCRIPTION = "Rommé, Rummi and Rommé 40: can I open, and how soon? (seeds 002-004)"
 SHOWN_TURNS = (0, 1, 2, 3, 4, 5, 6, 8, 10, 12, 15)
 
 
@@ -176,11 +175,6 @@ def render(tables: list[OpeningTable], charts: dict[str, bytes], command: str, g
                  "</code>.</p>")
     parts.append("</main></body></html>")
     return "\n".join(parts).replace("<table>", "<table class=t>")  # the Rumba reports' table style
-
-
-def write_index(out: Path) -> Path:
-    """Relink ``out/index.html`` to every report in ``out`` (the Rumba reports' front page, this one included)."""
-    return write_reports_index(out)
 
 
 def make_rummy_report(out: str | Path = "reports", samples: int = SAMPLES, seed: int = 0, dpi: int = DPI,

@@ -184,6 +184,8 @@ ROMME40 = RummyRules(
 )
 
 PRESETS: dict[str, RummyRules] = {"romme": ROMME, "rummi": RUMMI, "romme40": ROMME40}
+# What the rummy report is about, in one line (its page and the reports' front page say it)
+DESCRIPTION = "Rommé, Rummi and Rommé 40: can I open, and how soon? (seeds 002-004)"
 
 
 def get_rummy_rules(name_or_path: str | RummyRules) -> RummyRules:

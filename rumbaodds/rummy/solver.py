@@ -62,13 +62,9 @@ FIRST_CAPACITY = 1024  # candidate slots; doubled (and the hand solved again) wh
 STACK = 2 * MAX_HAND + 8
 
 
-def new_scratch(capacity: int = FIRST_CAPACITY):
-    """Per-thread work arrays of the solver (candidates, buckets, stack, paths)."""
-    return _new_scratch(capacity)
-
-
 @njit(cache=True)
-def _new_scratch(capacity):
+def new_scratch(capacity):
+    """Per-thread work arrays of the solver (candidates, buckets, stack, paths) for ``capacity`` candidates."""
     cmask = np.zeros(capacity, dtype=np.uint64)
     cint = np.zeros((capacity, 5), dtype=np.int64)  # jokers, size, value, penalty, kind
     cw = np.zeros(capacity, dtype=np.int64)
@@ -251,7 +247,7 @@ def solve_row(row, params, consts, obj, target, scratch, melds_out):
         best, nbest, count = solve_masks(m1, m2, jok, ncards, params, consts, obj, target, scratch)
         if count >= 0:
             break
-        scratch = _new_scratch(scratch[0].shape[0] * 2)
+        scratch = new_scratch(scratch[0].shape[0] * 2)
     cmask, cint = scratch[0], scratch[1]
     best_path = scratch[9]
     value = 0
@@ -274,7 +270,7 @@ def solve_row(row, params, consts, obj, target, scratch, melds_out):
 def solve_range(hands, params, obj, target, lo, hi, weight, value, pen, used, nmelds, melds):
     """Rows ``lo..hi-1`` of ``hands`` into the output arrays (no GIL: threads run ranges side by side)."""
     consts = rule_constants(params)
-    scratch = _new_scratch(np.int64(FIRST_CAPACITY))
+    scratch = new_scratch(np.int64(FIRST_CAPACITY))
     out = np.zeros((MAX_MELDS, 5), dtype=np.int64)
     for i in range(lo, hi):
         w, v, p, u, k, scratch = solve_row(hands[i], params, consts, obj, target, scratch, out)

@@ -17,9 +17,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..seeds import check_seed
 from ..stats import Estimate
 from .cards import deck_types
-from .odds import BATCH, MODE_DEAL, MODE_JOKER, _check_seed, check_run, rules_arrays, simulate_batch
+from .odds import BATCH, MODE_DEAL, MODE_JOKER, check_run, rules_arrays, simulate_batch
 from .rules import RummyRules, get_rummy_rules
 
 TURNS = 15
@@ -117,7 +118,7 @@ def build_table(rules: RummyRules | str, samples: int = 100_000, seed: int | Non
     """Simulate ``samples`` random deals and ``pairs`` (default: as many) joker-swap pairs."""
     rules = get_rummy_rules(rules)
     check_run(rules, players, turns, samples)
-    seed = _check_seed(seed)
+    seed = check_seed(seed)
     pairs = samples if pairs is None else pairs
     params, pm, tie = rules_arrays(rules, policy)
     pool = np.array(deck_types(rules), dtype=np.int64)

@@ -24,7 +24,8 @@ from ..analysis import AskResult, ChoiceResult, Situation, _discards
 from ..cards import format_card, mask_of
 from ..engine import NUMBERS_DIGEST
 from ..handclasses import canonical_hand, enumerate_trump_rank_pairs
-from ..policies import Policy, opponent_policy
+from ..opponents import opponent_policy
+from ..policies import Policy
 from ..results import RumbaOutcomes
 from ..rules import RuleSet
 from ..situation import make_situation

@@ -23,7 +23,8 @@ from statistics import NormalDist
 from ..analysis import POLICIES
 from ..engine import NUMBERS_DIGEST
 from ..engine.table import looks
-from ..policies import Policy, opponent_policy
+from ..opponents import opponent_policy
+from ..policies import Policy
 from ..rules import RulesError, RuleSet
 
 TABLE_FORMAT = 2
@@ -85,7 +86,7 @@ class TableSpec:
     ``samples_per_cell``: fixed deals per cell. Without it (and by default) the
     build is adaptive: ``precision`` points (default :data:`DEFAULT_PRECISION`),
     between ``min_samples`` and ``max_samples`` deals per cell. ``seed=None``
-    is :func:`default_seed`. ``opponents``: anything ``policies.opponent_policy``
+    is :func:`default_seed`. ``opponents``: anything ``opponents.opponent_policy``
     takes (a name, ``equilibrium``, a TOML file, a mixed table, an OpponentModel
     or a Policy), kept as given; :attr:`policy` is what the kernels get and
     what the manifest is stamped with.

@@ -21,7 +21,7 @@ from pathlib import Path
 from .. import analysis, answer
 from ..cards import CardError, format_card
 from ..models import MODELS, ModelError, OpponentModel, points_text
-from ..policies import EQUILIBRIUM
+from ..opponents import EQUILIBRIUM
 from ..rules import PRESETS, RulesError, RuleSet
 from ..tables import find_tables, load_table
 from .jobs import BadInput, Job, JobBoard
@@ -62,7 +62,7 @@ class App:
                  models: dict[str, OpponentModel] | None = None):
         self.tables_root = str(tables_root)
         self.rule_sets = {**PRESETS, **(rule_sets or {})}
-        # equilibrium first, the default: None lets policies.opponent_policy take the solved strategy, or the default
+        # equilibrium first, the default: None lets opponents.opponent_policy take the solved strategy, or the default
         # style where a house rule has none (and say so), as `rumbaodds ask` without --opponents does
         self.models = {EQUILIBRIUM: None, **MODELS, **(models or {})}
         self.simulation_lock = threading.Lock()  # one simulation at a time: each uses every core

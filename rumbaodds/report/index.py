@@ -1,0 +1,36 @@
+"""The reports' front page: ``reports/index.html`` links every report written into the folder.
+
+Each report (``swiss``, ``flemish``, a house rule, ``rummy``) relinks it after
+writing itself. The page's words for each folder come from the rule sets, so
+this module knows the rummy family only through :mod:`..rummy.rules`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..rules import RulesError, get_rules
+from ..rummy.rules import DESCRIPTION as RUMMY_DESCRIPTION
+from . import page
+
+
+def write_index(out: str | Path) -> Path:
+    """Relink ``out/index.html`` to every ``out/*/index.html``."""
+    out = Path(out)
+    entries = []
+    for p in sorted(out.glob("*/index.html")):
+        name = p.parent.name
+        if name == "rummy":  # rumbaodds rummy report
+            desc = RUMMY_DESCRIPTION
+        else:
+            try:
+                desc = get_rules(name).description
+            except RulesError:
+                desc = "house rules"
+        entries.append((name, f"{name}/index.html", desc))
+    path = out / "index.html"
+    path.write_text(page.render_index(entries), encoding="utf-8")
+    return path
+
+
+__all__ = ["write_index"]
