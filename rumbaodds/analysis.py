@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .cards import format_card, mask_of
+from .choices import Choice
 from .conditioning import Plan, make_plan
 from .engine import exact as exact_kernel
 from .engine import hand as kernel
@@ -37,13 +38,14 @@ __all__ = ["ask", "exact_ask", "knock", "make_situation", "Situation", "AskResul
 
 
 def _choice_code(name: str) -> int:
-    if name == "pass":
+    choice = Choice(name)
+    if choice is Choice.PASS:
         return kernel.C_PASS
-    if name == "rumba":
+    if choice is Choice.RUMBA:
         return kernel.C_RUMBA
-    if name == "throw-in":
+    if choice is Choice.THROW_IN:
         return kernel.C_THROW_IN
-    return kernel.C_PLAY + int(name[4:])
+    return kernel.C_PLAY + choice.exchanged
 
 
 def _discards(hand: Sequence[int], k: int, trump: int, rules: RuleSet) -> tuple[int, ...]:
@@ -157,17 +159,17 @@ def _round_two_plan(job: Job, acc: Accumulator) -> tuple[np.ndarray, dict]:
     """rumba-first: the hero's best round-two answer for every round-one outcome (nobody, or seat r called)."""
     names = job.names
     outcomes = acc.sw.shape[0]
-    candidates = [i for i, n in enumerate(names) if n == "pass" or n.startswith("play")]
+    candidates = [i for i, n in enumerate(names) if n == Choice.PASS or Choice(n).is_play]
     plan = np.full(outcomes, candidates[0])
     described = {}
     for o in range(outcomes):
         if acc.sw[o] <= 0:
             continue
-        options = candidates if o == 0 else [i for i in candidates if names[i] in ("pass", "play0")]
+        options = candidates if o == 0 else [i for i in candidates if names[i] in (Choice.PASS, Choice.PLAY0)]
         means = {i: acc.swx[i, o] / acc.sw[o] for i in options}
         best = min(options, key=lambda i: means[i])
         plan[o] = best
-        label = names[best] if o == 0 else ("join" if names[best] == "play0" else "pass")
+        label = names[best] if o == 0 else ("join" if names[best] == Choice.PLAY0 else "pass")
         key = "if nobody calls Rumba" if o == 0 else f"if seat {o - 1} calls Rumba"
         described[key] = {"choice": label, "share": float(acc.sw[o] / acc.sw.sum()),
                           "ev_given": float(means[best])}
@@ -178,22 +180,22 @@ def _ask_result(job: Job, seed: int, acc: Accumulator) -> AskResult:
     situation, names = job.situation, job.names
     options: dict[str, ChoiceResult] = {}
     for c, name in enumerate(names):
-        if name == "rumba":
+        if name == Choice.RUMBA:
             result = _rumba_result(name, acc, c, situation.rules.rumba_min_tricks)
         else:
             result = ChoiceResult(name, acc.estimate(c))
-        if name.startswith("play"):
-            result.discard = _discards(situation.hand, int(name[4:]), situation.trump, situation.rules)
+        if Choice(name).is_play:
+            result.discard = _discards(situation.hand, Choice(name).exchanged, situation.trump, situation.rules)
         options[name] = result
     plans: dict[str, object] = {name: c for c, name in enumerate(names)}
-    if situation.rumba_first and any(n == "pass" or n.startswith("play") for n in names):
+    if situation.rumba_first and any(n == Choice.PASS or Choice(n).is_play for n in names):
         plan, described = _round_two_plan(job, acc)
-        options["no-rumba"] = ChoiceResult("no-rumba", acc.estimate(plan), plan=described)
-        plans["no-rumba"] = plan
-        kinds = [n for n in plans if n not in ("pass",) and not n.startswith("play")]
+        options[Choice.NO_RUMBA] = ChoiceResult(Choice.NO_RUMBA, acc.estimate(plan), plan=described)
+        plans[Choice.NO_RUMBA] = plan
+        kinds = [n for n in plans if n != Choice.PASS and not Choice(n).is_play]
     else:
         kinds = list(plans)
-    label = lambda name: "play" if name.startswith("play") else name  # noqa: E731
+    label = lambda name: Choice(name).action  # noqa: E731
     ranked = sorted(kinds, key=lambda n: options[n].ev.mean)
     best = ranked[0]
     # the runner-up is the best choice of another kind (another discard count is still "play")
@@ -230,7 +232,7 @@ def exact_ask(hand, trump, players: int, seat: int, rules, opponents=None, play=
     out: dict[str, dict] = {"_accepted": {"weight": float(total)}}
     for c, name in enumerate(job.names):
         entry = {"ev": float(sums[c].sum() / total), "by_caller": [float(x / total) for x in sums[c]]}
-        if name == "rumba":
+        if name == Choice.RUMBA:
             hist = tricks[c]
             m = rules_.rumba_min_tricks
             entry.update(p_made=hist[3 + m:].sum() / total, p_lost=hist[3:3 + m].sum() / total,
@@ -343,11 +345,11 @@ def knock(trump, players: int, rules="swiss", opponents=None, play="expert", sam
     tricks = res[:, 0, 1].astype(np.int64)
     success = int(((tricks < 0) | (tricks >= rules_.rumba_min_tricks)).sum())
     codes = res[:, 1, 3].astype(np.int64)
-    names = {kernel.C_PASS: "pass", kernel.C_RUMBA: "rumba", kernel.C_THROW_IN: "throw-in",
+    names = {kernel.C_PASS: Choice.PASS, kernel.C_RUMBA: Choice.RUMBA, kernel.C_THROW_IN: Choice.THROW_IN,
              -1: "undecided", -2: "void (earlier throw-in)"}
     shares: dict[str, float] = {}
     for value in np.unique(codes):
-        name = names.get(int(value), f"play{int(value) - kernel.C_PLAY}")
+        name = names[int(value)] if int(value) in names else Choice.play(int(value) - kernel.C_PLAY)
         shares[name] = float((codes == value).mean())
     return KnockResult(rules_, players, trump_card, policy, play, seed, done, inner_samples,
                        Estimate.of_mean(knock_scores), Estimate.of_mean(no_knock_scores),

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from .cards import format_card
+from .choices import Choice
 from .engine import hand as kernel
 from .situation import Situation
 from .stats import Estimate
@@ -63,7 +64,7 @@ class ChoiceResult:
 
     def as_dict(self) -> dict:
         out = self.ev.as_dict("ev")
-        if self.name.startswith("play"):
+        if Choice(self.name).is_play:
             out["discard"] = [format_card(c) for c in self.discard]
         if self.p_success is not None:
             out.update(self.p_success.as_dict("p_success"))
@@ -95,9 +96,9 @@ class AskResult:
     def actions(self) -> dict[str, ChoiceResult]:
         """One entry per action: ``play`` is the best discard count."""
         out = {}
-        plays = [c for c in self.options.values() if c.name.startswith("play")]
+        plays = [c for c in self.options.values() if Choice(c.name).is_play]
         for name, choice in self.options.items():
-            if not name.startswith("play"):
+            if not Choice(name).is_play:
                 out[name] = choice
             elif choice is min(plays, key=lambda c: c.ev.mean):
                 out["play"] = choice
@@ -130,7 +131,7 @@ class AskResult:
             "runner_up": self.runner_up,
             "margin": None if self.margin is None else self.margin.as_dict("ev"),
             "actions": {name: c.as_dict() for name, c in self.actions.items()},
-            "play_options": {name: c.as_dict() for name, c in self.options.items() if name.startswith("play")},
+            "play_options": {name: c.as_dict() for name, c in self.options.items() if Choice(name).is_play},
         }
 
     def to_frame(self) -> pd.DataFrame:

@@ -163,7 +163,8 @@ def test_the_checks_find_what_is_planted(tmp_path):
     (pkg / "engine" / "__init__.py").write_text("")
     (pkg / "engine" / "kernel.py").write_text("from ..rules import X\n\ndef f():\n    from ..report import page\n")
     (pkg / "rules.py").write_text("X = 1\n")
-    (pkg / "report.py").write_text("from .engine import kernel\nfrom .rules import _hidden\n\n\ndef page():\n    pass\n")
+    (pkg / "report.py").write_text("from .engine import kernel\nfrom .rules import _hidden\n\n\n"
+                                   "def page():\n    pass\n")
     (pkg / "cli.py").write_text("from typing import TYPE_CHECKING\nfrom . import rules\n"
                                 "if TYPE_CHECKING:\n    from .views import V\n\nrules._secret\n")
     (pkg / "views.py").write_text("from .cli import rules\n")
