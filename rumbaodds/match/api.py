@@ -108,63 +108,73 @@ class GameValues:
     games: int = 0
     unfinished: int = 0
     deals: int = 0
+    ties: int = 0
     wins: np.ndarray = field(default=None)
+    wins_sq: np.ndarray = field(default=None)
     pay_sum: np.ndarray = field(default=None)
     pay_sq: np.ndarray = field(default=None)
 
     def __post_init__(self) -> None:
         n = self.state.players
-        for name in ("wins", "pay_sum", "pay_sq"):
+        for name in ("wins", "wins_sq", "pay_sum", "pay_sq"):
             if getattr(self, name) is None:
                 setattr(self, name, np.zeros(n))
 
     def add(self, wins: np.ndarray, pays: np.ndarray, deals: np.ndarray) -> None:
+        """Add a batch: won flags (games, n), payouts (games, n), deals per game (negative: unfinished)."""
+        winners = wins.sum(axis=1, keepdims=True)
+        share = np.where(winners > 0, wins / np.maximum(winners, 1), 0.0)  # a tie of k winners: 1/k each
         self.games += len(deals)
         self.unfinished += int((deals < 0).sum())
+        self.ties += int((winners > 1).sum())
         self.deals += int(np.abs(deals).sum())
-        self.wins += wins.sum(axis=0)
+        self.wins += share.sum(axis=0)
+        self.wins_sq += (share * share).sum(axis=0)
         self.pay_sum += pays.sum(axis=0)
         self.pay_sq += (pays * pays).sum(axis=0)
 
     @property
     def p_win(self) -> np.ndarray:
+        """Each player's share of the win: his chance to win, a win shared by k tied winners counting 1/k (the
+        shares of all players add up to 1)."""
         return self.wins / max(self.games, 1)
 
-    def p_win_interval(self) -> np.ndarray:
-        """95% Wilson interval of each player's chance to win (a win shared by a tie counts as a win)."""
-        n, p = max(self.games, 1), self.p_win
-        centre = (p + Z95 ** 2 / (2 * n)) / (1 + Z95 ** 2 / n)
-        half = Z95 * np.sqrt(p * (1 - p) / n + Z95 ** 2 / (4 * n * n)) / (1 + Z95 ** 2 / n)
-        return np.stack([centre - half, centre + half], axis=1)
+    def p_win_se(self) -> np.ndarray:
+        return _se(self.wins, self.wins_sq, self.games)
 
     @property
     def payout(self) -> np.ndarray:
         return self.pay_sum / max(self.games, 1)
 
     def payout_se(self) -> np.ndarray:
-        n = max(self.games, 1)
-        var = np.maximum(self.pay_sq / n - self.payout ** 2, 0.0) * n / max(n - 1, 1)
-        return np.sqrt(var / n)
+        return _se(self.pay_sum, self.pay_sq, self.games)
 
     @property
     def mean_deals(self) -> float:
         return self.deals / max(self.games, 1)
 
     def to_dict(self) -> dict:
-        lo_hi = self.p_win_interval()
+        wse = self.p_win_se()
         se = self.payout_se()
         return {
             "rules": self.rules.name, "payout_rule": self.rules.payout, "players": self.state.players,
             "scores": list(self.state.scores), "passes": list(self.state.passes), "dealer": self.state.dealer,
             "opponents": self.opponents, "play": self.play, "seed": self.seed, "games": self.games,
-            "unfinished": self.unfinished, "mean_deals": self.mean_deals,
+            "unfinished": self.unfinished, "tied_games": self.ties, "mean_deals": self.mean_deals,
             "sign": "payout in stake units, positive = received",
             "per_player": [{"player": p, "score": self.state.scores[p], "p_win": float(self.p_win[p]),
-                            "p_win_95": [float(lo_hi[p, 0]), float(lo_hi[p, 1])],
+                            "p_win_95": [float(self.p_win[p] - Z95 * wse[p]), float(self.p_win[p] + Z95 * wse[p])],
                             "payout": float(self.payout[p]),
                             "payout_95": [float(self.payout[p] - Z95 * se[p]), float(self.payout[p] + Z95 * se[p])]}
                            for p in range(self.state.players)],
         }
+
+
+def _se(total: np.ndarray, squares: np.ndarray, n: int) -> np.ndarray:
+    """Standard error of a mean from its sum and sum of squares over ``n`` games."""
+    n = max(n, 1)
+    var = np.maximum(squares / n - (total / n) ** 2, 0.0) * n / max(n - 1, 1)
+    return np.sqrt(var / n)
 
 
 def game_values(rules="swiss", players: int | None = None, scores=None, passes=None, dealer: int | None = None,
