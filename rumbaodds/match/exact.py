@@ -108,10 +108,11 @@ def _streak_key(passes, rules) -> tuple:
     return tuple(int(p) % limit for p in passes)
 
 
-def game_table(rules, n: int, outcomes: dict, starts, cap: int = 30, apply=None):
+def game_table(rules, n: int, outcomes: dict, starts, cap: int = 40, apply=None, also=()):
     """Exact values of the score states reachable from ``starts`` [(scores, passes, dealer)].
 
-    Returns ({state: (payout per player, win share per player)}, P(cut off) per start). ``apply`` replaces
+    Returns ({state: (payout per player, win share per player)}, P(cut off) per start, and for each rule set of
+    ``also`` (other §9 payout fields on the same game) its own {state: payout per player}). ``apply`` replaces
     ``score.apply_hand`` (the negative controls of the tests).
     """
     from scipy.sparse import csr_matrix, identity
@@ -119,40 +120,41 @@ def game_table(rules, n: int, outcomes: dict, starts, cap: int = 30, apply=None)
 
     apply = apply or apply_hand
     rp, gp = rules_array(rules), game_array(rules)
+    payers = [gp] + [game_array(other) for other in also]
     index: dict = {}
     order: list = []
     rows, cols, probs = [], [], []
-    end_pay: list = []
-    end_share: list = []
-    cut = []
+    ends: list = []  # per state: payouts of each payout rule, then the win share, then the cut
 
     def state_id(state) -> int:
         if state not in index:
             index[state] = len(order)
             order.append(state)
-            end_pay.append(np.zeros(n))
-            end_share.append(np.zeros(n))
-            cut.append(0.0)
+            ends.append(np.zeros(n * (len(payers) + 1) + 1))
         return index[state]
 
     for scores, passes, dealer in starts:
         state_id((tuple(scores), _streak_key(passes, rules), dealer))
     arrays = [(kind, np.array(ch, np.int64), np.array(ps, np.int64), p) for (kind, ch, ps), p in outcomes.items()]
+    scores = np.zeros(n, np.int64)
+    passes = np.zeros(n, np.int64)
+    won = np.zeros(n, np.int64)
+    pay = np.zeros(n)
     i = 0
     while i < len(order):
         scores0, passes0, dealer0 = order[i]
+        end = ends[i]
         for kind, changes, passed, p in arrays:
-            scores = np.array(scores0, np.int64)
-            passes = np.array(passes0, np.int64)
+            scores[:] = scores0
+            passes[:] = passes0
             dealer = int(apply(scores, passes, dealer0, kind, changes, passed, rp))
             if game_over(scores, gp):
-                won = np.zeros(n, np.int64)
-                pay = np.zeros(n)
-                settle(scores, gp, won, pay)
-                end_pay[i] += p * pay
-                end_share[i] += p * won / won.sum()
+                for k, g in enumerate(payers):
+                    settle(scores, g, won, pay)
+                    end[k * n:(k + 1) * n] += p * pay
+                end[len(payers) * n:-1] += p * won / won.sum()
             elif scores.max() > cap:
-                cut[i] += p
+                end[-1] += p
             else:
                 j = state_id((tuple(scores.tolist()), _streak_key(passes, rules), dealer))
                 rows.append(i)
@@ -160,12 +162,12 @@ def game_table(rules, n: int, outcomes: dict, starts, cap: int = 30, apply=None)
                 probs.append(p)
         i += 1
     size = len(order)
-    matrix = identity(size, format="csr") - csr_matrix((probs, (rows, cols)), shape=(size, size))
-    rhs = np.hstack([np.array(end_pay), np.array(end_share), np.array(cut)[:, None]])
-    solved = spsolve(matrix.tocsc(), rhs)
-    solved = solved.reshape(size, -1)
-    table = {state: (solved[k, :n], solved[k, n:2 * n]) for k, state in enumerate(order)}
-    return table, solved[:len(starts), 2 * n]
+    matrix = identity(size, format="csc") - csr_matrix((probs, (rows, cols)), shape=(size, size)).tocsc()
+    solved = np.asarray(spsolve(matrix, np.array(ends))).reshape(size, -1)
+    k = len(payers)
+    table = {state: (solved[r, :n], solved[r, k * n:(k + 1) * n]) for r, state in enumerate(order)}
+    others = [{state: solved[r, (j + 1) * n:(j + 2) * n] for r, state in enumerate(order)} for j in range(k - 1)]
+    return table, solved[:len(starts), -1], others
 
 
 def outcome_summary(outcomes: dict) -> Counter:
