@@ -7,12 +7,12 @@ import numpy as np
 import pytest
 
 from rumbaodds.engine.rules_layout import rules_array
+from rumbaodds.engine.twin import Stream, mix64
 from rumbaodds.match import game_values
 from rumbaodds.match.api import game_policy
 from rumbaodds.match.kernel import MAX_HANDS, game_batch, hand_batch
 from rumbaodds.match.score import PLAYED, THROWN_IN, VOID_NOBODY, game_array
 from rumbaodds.match.twin import twin_game, twin_hand
-from rumbaodds.engine.twin import mix64, Stream
 from rumbaodds.models import OpponentModel
 from rumbaodds.rules import FLEMISH, SWISS, RuleSet
 

@@ -74,6 +74,6 @@ def game_cmd(rules, players, scores, dealer, passes, games, seed, opponents, pla
                + (f"; {values.unfinished} did not finish." if values.unfinished else "."))
     if len(set(state.scores)) == 1 and len(set(state.passes)) == 1:
         d = state.dealer
-        click.echo(f"Everybody at {state.scores[0]}: dealing first is worth {values.payout[d]:+.2f} ± {pay_half[d]:.2f} "
-                   f"stakes to player {d} and a {values.p_win[d]:.1%} chance to win (a fair share: "
+        click.echo(f"Everybody at {state.scores[0]}: dealing first is worth {values.payout[d]:+.2f} ± "
+                   f"{pay_half[d]:.2f} stakes to player {d} and a {values.p_win[d]:.1%} chance to win (a fair share: "
                    f"{1 / state.players:.1%}).")

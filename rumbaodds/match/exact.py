@@ -22,8 +22,8 @@ from math import prod
 import numpy as np
 from numba import njit
 
-from ..engine.rules_layout import R_HAND, rules_array
 from ..engine.bits import U0, bit
+from ..engine.rules_layout import R_HAND, rules_array
 from .kernel import new_hand_scratch, play_dealt
 from .score import apply_hand, game_array, game_over, settle
 

@@ -12,9 +12,9 @@ import numpy as np
 
 from ..engine import policy as P
 from ..engine import twin_hand as th
+from ..engine.rules_layout import rules_array
 from ..engine.twin import GOLDEN, MASK64, Stream, mix64
 from ..engine.twin_condition import four_numbers, may_throw_in, pick, row, turn_of
-from ..engine.rules_layout import rules_array
 from ..policies import Policy
 from ..rules import RuleSet
 from .score import PLAYED, THROWN_IN, VOID_NOBODY, apply_hand, game_array, game_over, settle
