@@ -27,6 +27,13 @@ PASSER_CARDS = ("stock-bottom", "put-away")
 RUMBA_LEADS = ("rumba-player", "first-after-dealer")
 NORMAL_LEADS = ("dealer", "first-after-dealer")
 OTHERS_AFTER_RUMBA = ("choose", "must-play")
+# §9 the whole game: who wins when the game ends [D-18], and how the others pay [D-20]
+WINNERS = ("at-goal", "lowest")
+PAYOUTS = ("to-winners", "pairwise", "win-only")
+# The §9 fields: they say how a game of many hands ends and pays, never what happens in a hand, so they are left
+# out of to_dict() while they keep these defaults (tables and strategies are stamped with to_dict(): their seeds
+# and the match of shipped files stay what they were before §9).
+GAME_DEFAULTS = {"goal_score": 0, "winners": "at-goal", "score_floor": True, "payout": "to-winners"}
 
 
 class RulesError(ValueError):
@@ -89,6 +96,16 @@ class RuleSet:
     void_counts_as_pass: bool = False
     # a player may throw in at his turn even after a Rumba was called (RULES.md §4.3 only excludes a knock).
     throw_in_after_rumba: bool = True
+    # §9 the game (seed 000 rules 14, 17, 23; seed 001). It ends after the first hand in which one or more players
+    # reach goal_score or below; the dealer then moves left, a void hand is dealt again by the same dealer [D-17].
+    goal_score: int = 0
+    # "at-goal": every player at goal_score or below wins [D-18]; "lowest": only the lowest of them (ties share).
+    winners: str = "at-goal"
+    # a score below 0 counts as 0 for the payout [D-19] (false: it keeps its value)
+    score_floor: bool = True
+    # "to-winners": the others pay their scores to the winners, shared equally [D-20]; "pairwise": every two players
+    # settle the difference of their scores; "win-only": a winner gains 1 (shared), the others 0 (§9.2).
+    payout: str = "to-winners"
     description: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
@@ -128,6 +145,8 @@ class RuleSet:
             ("rumba_lead", RUMBA_LEADS),
             ("normal_lead", NORMAL_LEADS),
             ("others_after_rumba", OTHERS_AFTER_RUMBA),
+            ("winners", WINNERS),
+            ("payout", PAYOUTS),
         ):
             if getattr(self, name) not in allowed:
                 raise bad(name, f"{getattr(self, name)!r} must be one of {list(allowed)}")
@@ -143,6 +162,8 @@ class RuleSet:
             raise bad("two_of_trump_swap", "the deck has no two")
         if self.jack_of_trump_forces_play and "J" not in self.ranks:
             raise bad("jack_of_trump_forces_play", "the deck has no jack")
+        if self.start_score <= self.goal_score:
+            raise bad("start_score", f"{self.start_score} must be above goal_score ({self.goal_score})")
 
     # -- derived -------------------------------------------------------------
     @property
@@ -203,7 +224,13 @@ class RuleSet:
         return f"suits {' '.join(self.suits)}, ranks {self.ranks[0]}..{self.ranks[-1]}"
 
     def to_dict(self) -> dict:
-        return dataclasses.asdict(self)
+        """Every field, less the §9 game fields that keep their defaults (GAME_DEFAULTS: they move no table)."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
+                if not (f.name in GAME_DEFAULTS and getattr(self, f.name) == GAME_DEFAULTS[f.name])}
+
+    def hand_rules(self) -> RuleSet:
+        """This rule set with the §9 game fields at their defaults: what one hand (its tables, strategies) needs."""
+        return dataclasses.replace(self, **GAME_DEFAULTS)
 
     def replace(self, **changes) -> RuleSet:
         return dataclasses.replace(self, **changes)
@@ -296,6 +323,9 @@ __all__ = [
     "SWISS",
     "FLEMISH",
     "PRESETS",
+    "PAYOUTS",
+    "WINNERS",
+    "GAME_DEFAULTS",
     "get_rules",
     "load_rules",
     "rules_from_dict",

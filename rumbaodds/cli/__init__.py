@@ -68,6 +68,7 @@ def _register() -> None:
     from . import (  # noqa: F401  (register their commands)
         ask_cmd,
         deals_cmd,
+        game_cmd,
         report_cmd,
         rummy_cmd,
         serve_cmd,

@@ -93,6 +93,8 @@ def _as_dict(settings) -> dict:
 
     Not cached by the object: rule sets that compare equal can differ in uncompared fields (description).
     """
+    if hasattr(settings, "hand_rules"):  # a RuleSet: its own to_dict() (flat, and without §9's default fields)
+        return settings.to_dict()
     out = {f.name: getattr(settings, f.name) for f in dataclasses.fields(settings)}
     if all(isinstance(v, str | int | float | bool) for v in out.values()):
         return out

@@ -1,0 +1,10 @@
+"""Whole games of Rumba (RULES.md §9): hands one after another until one or more players reach 0.
+
+``score``: the score sheet (a hand's result applied to the score state, the end, the payout); ``kernel``: the
+Numba game simulator and ``twin`` its plain-Python twin; ``exact``: exact game values of tiny rule sets by
+dynamic programming over exactly enumerated hands; ``api``: :func:`game_values`.
+"""
+
+from .api import GameState, GameValues, game_values
+
+__all__ = ["game_values", "GameValues", "GameState"]

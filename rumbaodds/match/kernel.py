@@ -1,0 +1,269 @@
+"""Whole games in Numba: hands one after another until one or more players reach 0 (RULES.md §9).
+
+Every hand is the engine's own: the speaking of ``engine/speak.py`` with no
+asking player (every seat decides by the policy), the exchange, lead, card
+play and score of ``engine/hand.py`` and ``engine/play.py``; what is new here
+is only that every seat's score change is kept, and the loop of §9 around it
+(``score.py``). The twin is ``twin.py``; tests compare them game by game.
+
+Random numbers: game ``g`` of seed ``s`` owns the stream ``stream_start(s, g)``;
+each deal (a void one too) takes the next position of it and starts its own
+stream at ``mix64`` of it. That stream deals the hand (one Fisher-Yates of the
+whole deck; seats take ``hand_size`` cards in seat order, then the card
+turned, then the stock, as ``strategy/game.py``), then draws every seat's four
+decision numbers, then the dealer's knock number; the swiss passers' cards are
+shuffled from the position after that. Games depend on (seed, g) alone, so any
+batching and any thread count give the same games.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from ..engine.bits import U0, U1, bit, lowest_card
+from ..engine.hand import exchange, lead_index, score_of
+from ..engine.play import play_tricks
+from ..engine.policy import CTX_OPEN, W_NONE, W_PASS, W_PLAY, W_RUMBA, draw_uniforms, exchange_wish, hand_score, uniform
+from ..engine.rng import mix64, next_state, shuffle, stream_start
+from ..engine.rules_layout import (
+    R_EXCHANGE,
+    R_FOLLOW,
+    R_HAND,
+    R_JACK_FORCES,
+    R_KNOCK,
+    R_LONE_PLAYER,
+    R_LONE_RUMBA_OK,
+    R_LONE_RUMBA_SCORE,
+    R_PUT_AWAY,
+    R_RUMBA_FIRST,
+    R_TOP_RANK,
+)
+from ..engine.speak import JACK, round_two, speak_seats
+from ..engine.tricks import strength, weakest
+from .score import PLAYED, THROWN_IN, VOID_NOBODY, apply_hand, game_over, settle
+
+MAX_HANDS = 10_000  # a game still open after this many deals is reported unfinished (never seen in practice)
+
+
+@njit(cache=True)
+def new_hand_scratch(n, deck_size):
+    pool = np.empty(deck_size, dtype=np.int64)
+    hands = np.zeros((2, n), dtype=np.uint64)  # seats, then the active seats in play
+    ints = np.zeros((4, n), dtype=np.int64)  # words, wishes, tricks, active seat of each play index
+    cards = np.zeros(64, dtype=np.int64)  # the stock with the swiss passers' cards under it
+    us = np.zeros((n, 4), dtype=np.float64)
+    forced = np.full(n, -1, dtype=np.int64)
+    return pool, hands, ints, cards, us, forced
+
+
+@njit(cache=True)
+def play_dealt(pool, n, knocked, rp, pol, play, deck_mask, state, scratch, changes, passed):
+    """One hand on the dealt ``pool`` (hands in seat order, the card turned, the stock); returns its kind.
+
+    ``changes[s]``: seat ``s``'s score change without the sit-out penalty; ``passed[s]``: he passed. ``state`` is
+    the stream position the swiss passers' cards are shuffled from. Steps as docs/SIMULATION.md, every seat by
+    the policy: the knocking dealer takes the turned card [D-3], speaking (swaps [D-9], throw-ins [D-4]), the
+    outcome (void [D-6], lone players [D-7]), the exchange, the lead [D-8] [D-10], the tricks, the score.
+    """
+    _pool, hands2, ints, cards, us, forced = scratch
+    hands = hands2[0]
+    words = ints[0]
+    hand_size = rp[R_HAND]
+    for s in range(n):
+        mask = U0
+        for j in range(hand_size):
+            mask |= bit(pool[s * hand_size + j])
+        hands[s] = mask
+        words[s] = W_NONE
+        changes[s] = 0
+        passed[s] = 0
+    trump_card = pool[n * hand_size]
+    stock = pool[n * hand_size + 1:]
+    stock_len = stock.shape[0]
+    trump = trump_card >> 4
+    top = rp[R_TOP_RANK]
+    jack_forced = rp[R_JACK_FORCES] == 1 and (trump_card & 15) == JACK
+    turned = trump_card
+    dealer = n - 1
+    if knocked:  # the dealer takes the turned card for his weakest card if it is stronger [D-3]
+        low = weakest(hands[dealer], trump)
+        if strength(trump_card, trump) > strength(low, trump):
+            hands[dealer] = (hands[dealer] & ~bit(low)) | bit(trump_card)
+            turned = -1
+    rumba_seat, turned, void, _prob = speak_seats(hands, n, 0, n, -1, -1, words, dealer if knocked else -1, turned,
+                                                  trump_card, knocked, jack_forced, rp, pol, us, forced)
+    if void:
+        return THROWN_IN
+    if rp[R_RUMBA_FIRST] == 1 and not knocked:
+        round_two(hands, n, -1, -1, words, rumba_seat, trump, jack_forced, rp, pol, us)
+    if rumba_seat >= 0 and rp[R_LONE_RUMBA_OK] == 0 and not knocked:  # a forbidden lone Rumba is a lone play
+        others = False
+        for s in range(n):
+            if s != rumba_seat and words[s] == W_PLAY:
+                others = True
+        if not others:
+            words[rumba_seat] = W_PLAY
+            rumba_seat = -1
+    active = 0
+    for s in range(n):
+        if words[s] == W_PLAY or words[s] == W_RUMBA:
+            active += 1
+        else:
+            passed[s] = 1
+    if active == 0:  # [D-6]
+        return VOID_NOBODY
+    if active == 1:
+        for s in range(n):
+            if passed[s] == 0:
+                if s == rumba_seat:
+                    changes[s] = rp[R_LONE_RUMBA_SCORE] if rp[R_LONE_RUMBA_OK] else rp[R_LONE_PLAYER]
+                else:
+                    changes[s] = rp[R_LONE_PLAYER]  # [D-7]
+        return PLAYED
+    wishes = ints[1]
+    if rumba_seat < 0 and rp[R_EXCHANGE] > 0:
+        ints_pol, values, exchanges = pol[0], pol[1], pol[4]
+        total = 0
+        players = 0
+        for s in range(n):
+            want = 0
+            if words[s] == W_PLAY:
+                score = hand_score(hands[s], trump, top, values[s])
+                want = exchange_wish(ints_pol[s], exchanges, s, CTX_OPEN + min(players, 3), hands[s], score, trump,
+                                     top, rp[R_EXCHANGE], us[s, 3])
+                players += 1
+            wishes[s] = want
+            total += want
+        source = stock
+        size = stock_len
+        if total > stock_len and rp[R_PUT_AWAY] == 0:  # swiss: the passers' cards, shuffled, under the stock
+            for j in range(stock_len):
+                cards[j] = stock[j]
+            for s in range(n):
+                if words[s] == W_PASS:
+                    rest = hands[s]
+                    while rest:
+                        cards[size] = lowest_card(rest)
+                        rest &= rest - U1
+                        size += 1
+            shuffle(cards[stock_len:size], state)
+            source = cards
+        exchange(hands, n, words, wishes, source, size, trump, top)
+    in_play = hands2[1]
+    tricks = ints[2]
+    seat_of = ints[3]
+    m = 0
+    rumba_idx = -1
+    dealer_idx = -1
+    for s in range(n):
+        if passed[s] == 0:
+            in_play[m] = hands[s]
+            tricks[m] = 0
+            seat_of[m] = s
+            if s == rumba_seat:
+                rumba_idx = m
+            if s == dealer:
+                dealer_idx = m
+            m += 1
+    table_mask = bit(turned) if turned >= 0 else U0
+    lead = lead_index(rumba_idx, dealer_idx, rp)
+    play_tricks(in_play, m, lead, trump, rp[R_FOLLOW], play, rumba_idx, deck_mask, table_mask, tricks)
+    for k in range(m):
+        s = seat_of[k]
+        changes[s] = score_of(tricks[k], s == rumba_seat, rumba_seat >= 0, rp)
+    return PLAYED
+
+
+@njit(cache=True)
+def play_hand(deck, n, rp, pol, knock_prob, play, deck_mask, state, scratch, changes, passed):
+    """Deal one hand from the stream position ``state`` and play it (``play_dealt``); returns its kind."""
+    pool, _hands, _ints, _cards, us, _forced = scratch
+    pool[:] = deck
+    state = shuffle(pool, state)
+    for s in range(n):
+        state = draw_uniforms(state, us, s)
+    state = next_state(state)
+    u_knock = uniform(state)
+    knocked = rp[R_KNOCK] == 1 and u_knock < knock_prob[pool[n * rp[R_HAND]] & 15]
+    return play_dealt(pool, n, knocked, rp, pol, play, deck_mask, state, scratch, changes, passed)
+
+
+@njit(cache=True)
+def play_game(deck, n, scores0, passes0, dealer0, rp, gp, pol, knock_prob, play, deck_mask, seed, index, max_hands,
+              scores, passes, won, payout, scratch, changes, passed):
+    """Game ``index``: hands from the score state until it ends (§9); returns the deals it took (<0: unfinished).
+
+    Leaves the final ``scores`` and ``passes``, the ``won`` flags and the ``payout`` (``score.settle``).
+    """
+    for p in range(n):
+        scores[p] = scores0[p]
+        passes[p] = passes0[p]
+        won[p] = 0
+        payout[p] = 0.0
+    dealer = dealer0
+    game_state = stream_start(seed, index)
+    deals = 0
+    while deals < max_hands:
+        game_state = next_state(game_state)
+        kind = play_hand(deck, n, rp, pol, knock_prob, play, deck_mask, mix64(game_state), scratch, changes, passed)
+        dealer = apply_hand(scores, passes, dealer, kind, changes, passed, rp)
+        deals += 1
+        if game_over(scores, gp):
+            settle(scores, gp, won, payout)
+            return deals
+    return -deals
+
+
+@njit(cache=True, parallel=True)
+def game_batch(deck, n, scores0, passes0, dealer0, rp, gp, pol, knock_prob, play, seed, start, count, max_hands):
+    """Games ``start .. start+count-1``: final scores (count, n), won flags, payouts, deals per game."""
+    finals = np.zeros((count, n), dtype=np.int32)
+    wins = np.zeros((count, n), dtype=np.int8)
+    pays = np.zeros((count, n), dtype=np.float64)
+    deals = np.zeros(count, dtype=np.int32)
+    deck_mask = U0
+    for c in deck:
+        deck_mask |= bit(c)
+    chunks = max(1, min(count, 256))
+    for chunk in prange(chunks):
+        scratch = new_hand_scratch(n, deck.shape[0])
+        scores = np.zeros(n, dtype=np.int64)
+        passes = np.zeros(n, dtype=np.int64)
+        won = np.zeros(n, dtype=np.int64)
+        payout = np.zeros(n, dtype=np.float64)
+        changes = np.zeros(n, dtype=np.int64)
+        passed = np.zeros(n, dtype=np.int64)
+        for i in range(chunk * count // chunks, (chunk + 1) * count // chunks):
+            deals[i] = play_game(deck, n, scores0, passes0, dealer0, rp, gp, pol, knock_prob, play, deck_mask, seed,
+                                 start + i, max_hands, scores, passes, won, payout, scratch, changes, passed)
+            for p in range(n):
+                finals[i, p] = scores[p]
+                wins[i, p] = won[p]
+                pays[i, p] = payout[p]
+    return finals, wins, pays, deals
+
+
+@njit(cache=True, parallel=True)
+def hand_batch(deck, n, rp, pol, knock_prob, play, seed, start, count):
+    """Single hands ``start .. start+count-1`` (hand ``i`` from ``mix64(stream_start(seed, i))``): kinds, changes
+    and passes by seat. What the exact check and the tests compare one hand at a time."""
+    kinds = np.zeros(count, dtype=np.int8)
+    changes_out = np.zeros((count, n), dtype=np.int16)
+    passed_out = np.zeros((count, n), dtype=np.int8)
+    deck_mask = U0
+    for c in deck:
+        deck_mask |= bit(c)
+    chunks = max(1, min(count, 256))
+    for chunk in prange(chunks):
+        scratch = new_hand_scratch(n, deck.shape[0])
+        changes = np.zeros(n, dtype=np.int64)
+        passed = np.zeros(n, dtype=np.int64)
+        for i in range(chunk * count // chunks, (chunk + 1) * count // chunks):
+            kinds[i] = play_hand(deck, n, rp, pol, knock_prob, play, deck_mask, mix64(stream_start(seed, start + i)),
+                                 scratch, changes, passed)
+            for s in range(n):
+                changes_out[i, s] = changes[s]
+                passed_out[i, s] = passed[s]
+    return kinds, changes_out, passed_out
+
+
+__all__ = ["play_dealt", "play_hand", "play_game", "game_batch", "hand_batch", "new_hand_scratch", "MAX_HANDS"]

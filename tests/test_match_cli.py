@@ -1,0 +1,48 @@
+"""`rumbaodds game`: chances that add up to one, a JSON object, and one-line errors with exit code 2."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from rumbaodds.cli import main
+
+
+def run(*args):
+    return CliRunner().invoke(main, ["game", *args])
+
+
+def test_game_json_adds_up():
+    result = run("--rules", "flemish", "--scores", "5,9,14", "--games", "2000", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    players = data["per_player"]
+    assert data["games"] == 2000 and data["players"] == 3 and data["dealer"] == 2
+    assert abs(sum(p["p_win"] for p in players) - 1) < 1e-9 and abs(sum(p["payout"] for p in players)) < 1e-9
+    assert players[0]["p_win"] > players[2]["p_win"]
+    assert all(p["p_win_95"][0] <= p["p_win"] <= p["p_win_95"][1] for p in players)
+
+
+def test_game_table_names_the_first_dealer():
+    result = run("--rules", "flemish", "--players", "4", "--scores", "21,21,21,21", "--games", "500")
+    assert result.exit_code == 0, result.output
+    assert "dealing first is worth" in result.output and "to player 3" in result.output
+    assert "positive = received" in result.output
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--scores", "20,x,20"], "--scores: 'x' is not a whole number"),
+    (["--players", "4", "--scores", "20,20,20"], "--scores: 3 scores for 4 players"),
+    (["--scores", "20,0,20"], "the game is over"),
+    (["--scores", "20,20,20", "--dealer", "3"], "--dealer: player 3 does not exist"),
+    (["--scores", "20,20,20", "--passes", "0,1"], "--passes: 2 streaks for 3 players"),
+    (["--players", "9"], "9 players: rule set 'swiss' allows 3..7"),
+    (["--players", "3", "--games", "0"], "--games must be positive"),
+    (["--rules", "nope", "--players", "3"], "unknown rule set 'nope'"),
+])
+def test_bad_input_is_one_line_and_exit_2(args, words):
+    result = run(*args)
+    assert result.exit_code == 2
+    assert words in result.output and len(result.output.strip().splitlines()) == 1, result.output
