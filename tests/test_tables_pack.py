@@ -18,7 +18,7 @@ import pytest
 
 from rumbaodds import analysis
 from rumbaodds.cards import format_card
-from rumbaodds.engine import NUMBERS_DIGEST
+from rumbaodds.engine import NUMBERS_VERSION
 from rumbaodds.handclasses import enumerate_trump_rank_pairs
 from rumbaodds.models import get_model
 from rumbaodds.rules import RuleSet
@@ -67,7 +67,7 @@ def test_every_cell_keeps_its_decision(packed):
     assert (kinds[code & 3] == f["best"].replace("pass!", "pass").to_numpy()).all()
     assert (kinds[(code >> 2) & 3] == f["runner_up"].replace("pass!", "pass").to_numpy()).all()
     assert (((code >> 4) & 7) == f["best_discards"].to_numpy()).all()
-    assert p.manifest["engine"] == NUMBERS_DIGEST and p.manifest["seed"] == 21
+    assert p.manifest["numbers"] == NUMBERS_VERSION and p.manifest["seed"] == 21
     # small integer types, the scale in the metadata
     assert {str(v.dtype) for v in p.columns.values()} <= {"uint8", "int16", "uint16"}
     meta = json.loads(pq.read_schema(p.path).metadata[b"rumbaodds"])
