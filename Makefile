@@ -2,7 +2,7 @@
 PY ?= python3
 HAND ?= "HA HK HQ S6 C7"
 
-.PHONY: install run test test-fast bench lint report report-screens clean strategies
+.PHONY: install run test test-fast bench bench-quick lint report report-screens clean strategies
 
 install:  ## install the package with its test tools (editable)
 	$(PY) -m pip install -q -e ".[test]"
@@ -22,6 +22,9 @@ test-fast: install  ## without the slower statistical checks
 
 bench: install  ## speed, measured and printed (ratios within one run)
 	$(PY) -m benchmarks.run
+
+bench-quick: install  ## every benchmark at tiny sizes, in seconds (a smoke test; tests/test_benchmarks.py runs it)
+	$(PY) -m benchmarks.run --quick
 
 lint: install
 	$(PY) -m ruff check rumbaodds tests benchmarks

@@ -7,7 +7,7 @@ import time
 import numpy as np
 
 from rumbaodds import analysis
-from rumbaodds.cards import mask_of, parse_card, parse_hand
+from rumbaodds.cards import parse_card, parse_hand
 from rumbaodds.engine import hand as kernel
 from rumbaodds.engine import twin_hand
 from rumbaodds.models import MODELS
@@ -22,31 +22,28 @@ ASK_SNIPPET = (
 )
 
 
-def _kernel_inputs():
-    hand = parse_hand(HAND)
-    trump = parse_card(TRUMP)
-    situation = analysis.make_situation(hand, trump, PLAYERS, SEAT)
-    names = situation.choices()
-    codes = np.array([analysis._choice_code(n) for n in names], dtype=np.int64)
-    unknown = np.array([c for c in SWISS.deck if c not in hand and c != trump], dtype=np.int64)
-    args = (np.uint64(SWISS.deck_mask), unknown, np.uint64(mask_of(hand)), trump, PLAYERS, SEAT,
-            kernel.rules_array(SWISS), MODELS["default"].as_array(), kernel.POLICY_EXPERT, 0, False,
-            np.full(SEAT, -1, dtype=np.int64), codes)
-    return hand, trump, names, args
+def _job() -> analysis.Job:
+    """The kernel's arguments for the benchmark's question, as ``ask`` builds them (analysis.Job)."""
+    situation = analysis.make_situation(parse_hand(HAND), parse_card(TRUMP), PLAYERS, SEAT)
+    return analysis.Job.of(situation, MODELS["default"], "expert")
 
 
 def run(quick: bool = False) -> list[dict]:
-    hand, trump, names, args = _kernel_inputs()
-    count = 50_000 if quick else 400_000
+    job = _job()
+    args = job.args()
+    count = 5_000 if quick else 400_000
     kernel.ask_batch(*args, np.uint64(1), 0, 100)
-    both = count / best_time(lambda: kernel.ask_batch(*args, np.uint64(1), 0, count))
-    one = count / with_threads(1, lambda: best_time(lambda: kernel.ask_batch(*args, np.uint64(1), 0, count)))
-    twin_count = 200 if quick else 1_000
+    repeat = 1 if quick else 3
+    both = count / best_time(lambda: kernel.ask_batch(*args, np.uint64(1), 0, count), repeat)
+    one = count / with_threads(1, lambda: best_time(lambda: kernel.ask_batch(*args, np.uint64(1), 0, count), repeat))
+    twin_count = 20 if quick else 1_000
+    s = job.situation
     start = time.perf_counter()
     for i in range(twin_count):
-        twin_hand.simulate_sample(SWISS, PLAYERS, SEAT, hand, trump, MODELS["default"], "expert", seed=1, index=i)
+        twin_hand.simulate_sample(SWISS, PLAYERS, SEAT, s.hand, s.trump_card, job.policy, job.plan, "expert", seed=1,
+                                  index=i)
     plain = twin_count / (time.perf_counter() - start)
-    choices = len(names)
+    choices = len(job.names)
     return [{
         "situation": f"swiss {PLAYERS}p seat {SEAT}, {choices} choices/deal",
         "hands_per_s_2_cores": both * choices, "hands_per_s_1_core": one * choices, "twin_hands_per_s": plain * choices,
@@ -54,17 +51,21 @@ def run(quick: bool = False) -> list[dict]:
     }]
 
 
-def ask_seconds() -> float:
+def ask_seconds(samples: int = 200_000) -> float:
     analysis.ask(HAND, TRUMP, PLAYERS, SEAT, samples=1000, seed=1)
-    return best_time(lambda: analysis.ask(HAND, TRUMP, PLAYERS, SEAT, samples=200_000, seed=1), repeat=3)
+    return best_time(lambda: analysis.ask(HAND, TRUMP, PLAYERS, SEAT, samples=samples, seed=1), repeat=3)
 
 
 def main(quick: bool = False) -> None:
     print_table("whole hands per second, default opponents, expert play (a hand = one choice of the asking "
                 "player played out; target >= 1e6/s on 2 cores)", run(quick))
-    print(f"`ask` with 200,000 deals once compiled: {ask_seconds():.2f} s (target < 2 s)")
-    cold = compile_seconds(ASK_SNIPPET)
-    print(f"first `ask` in a new interpreter, empty Numba cache (compile included): {cold:.1f} s")
+    samples = 20_000 if quick else 200_000
+    print(f"`ask` with {samples:,} deals once compiled: {ask_seconds(samples):.2f} s (target < 2 s at 200,000)")
+    if quick:  # a cold compile of the whole ask path is a minute or more
+        print("first `ask` in a new interpreter, empty Numba cache (compile included): skipped in --quick")
+    else:
+        cold = compile_seconds(ASK_SNIPPET)
+        print(f"first `ask` in a new interpreter, empty Numba cache (compile included): {cold:.1f} s")
     print(f"first `ask` in a new interpreter, Numba cache warm: {cached_seconds(ASK_SNIPPET):.1f} s")
 
 

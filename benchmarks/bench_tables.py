@@ -75,7 +75,7 @@ def whole_map(sample_cells: int) -> tuple[list[dict], list[dict]]:
     return rows, out
 
 
-def where_the_time_goes(plan_rows_: list[dict], sample_cells: int) -> list[dict]:
+def where_the_time_goes(plan_rows_: list[dict], sample_cells: int, quick: bool = False) -> list[dict]:
     """Cost of a deal by the choices simulated (5 players, seat 2), and where the deals of a table go."""
     from rumbaodds.analysis import POLICIES, Job
     from rumbaodds.situation import make_situation
@@ -89,7 +89,7 @@ def where_the_time_goes(plan_rows_: list[dict], sample_cells: int) -> list[dict]
         ch = np.array(choices, dtype=np.int64)
         run = lambda n: hand_kernel.ask_batch(*base, ch, np.uint64(1), 0, n)  # noqa: E731
         run(100)
-        return best_time(lambda: run(20_000), repeat=3)
+        return best_time(lambda: run(2_000 if quick else 20_000), repeat=1 if quick else 3)
 
     every = cost([r, p] + [play + k for k in range(rules.exchange_limit + 1)])
     rows = [{"what": "a deal, every choice (rumba, pass, play0..4)", "share": 1.0},
@@ -218,7 +218,7 @@ def full_build() -> list[dict]:
 
 
 def main(quick: bool = False, full: bool = False) -> None:
-    sample = 150 if quick else 1_500
+    sample = 12 if quick else 1_500
     spec = TableSpec(SWISS, 5, MODEL)
     print(f"\n(adaptive default: precision {spec.precision:g} points, {spec.min_samples}..{spec.max_samples} deals per "
           f"cell, stopping z {spec.z_stop():.2f}; {sample:,} uniformly drawn cells per player count)")
@@ -229,7 +229,12 @@ def main(quick: bool = False, full: bool = False) -> None:
     print(f"total swiss 3-7: {total['hours_here'] * 60:,.0f} min here (fixed 1,000 deals per cell: "
           f"{sum(r['fixed_1000_min'] for r in rows):,.0f} min); {total['cells']:,} cells, "
           f"{total['deals_total']:,.3g} deals")
-    print_table("where the time goes (shares of time, or of a table's deals)", where_the_time_goes(plan, sample))
+    print_table("where the time goes (shares of time, or of a table's deals)", where_the_time_goes(plan, sample, quick))
+    if quick:
+        print("\n(local against a Dask LocalCluster: skipped in --quick, it starts a cluster)")
+        print_table("packed decision tables (target: all five swiss tables in 40 MB)", packed_sizes(100, plan))
+        print_table("packed lookup", lookups())
+        return
     try:
         import distributed  # noqa: F401
     except ImportError:

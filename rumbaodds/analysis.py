@@ -48,7 +48,11 @@ def _choice_code(name: str) -> int:
     return kernel.C_PLAY + choice.exchanged
 
 
-def _discards(hand: Sequence[int], k: int, trump: int, rules: RuleSet) -> tuple[int, ...]:
+def discard_cards(hand: Sequence[int], k: int, trump: int, rules: RuleSet) -> tuple[int, ...]:
+    """The ``k`` cards of ``hand`` the asking player exchanges: those of lowest keep value (the kernel's rule).
+
+    What ``ask``, the tables and the packed tables show as the discard of the choice "play with k discards".
+    """
     mask = kernel.lowest_keep(np.uint64(mask_of(hand)), k, trump, kernel.rules_array(rules)[kernel.R_TOP_RANK])
     return tuple(c for c in hand if (int(mask) >> c) & 1)
 
@@ -185,7 +189,7 @@ def _ask_result(job: Job, seed: int, acc: Accumulator) -> AskResult:
         else:
             result = ChoiceResult(name, acc.estimate(c))
         if Choice(name).is_play:
-            result.discard = _discards(situation.hand, Choice(name).exchanged, situation.trump, situation.rules)
+            result.discard = discard_cards(situation.hand, Choice(name).exchanged, situation.trump, situation.rules)
         options[name] = result
     plans: dict[str, object] = {name: c for c, name in enumerate(names)}
     if situation.rumba_first and any(n == Choice.PASS or Choice(n).is_play for n in names):

@@ -18,7 +18,7 @@ import pytest
 
 from rumbaodds import analysis
 from rumbaodds.cards import format_card
-from rumbaodds.engine import NUMBERS_DIGEST
+from rumbaodds.engine import NUMBERS_VERSION
 from rumbaodds.handclasses import enumerate_trump_rank_pairs
 from rumbaodds.models import get_model
 from rumbaodds.rules import RuleSet
@@ -67,7 +67,7 @@ def test_every_cell_keeps_its_decision(packed):
     assert (kinds[code & 3] == f["best"].replace("pass!", "pass").to_numpy()).all()
     assert (kinds[(code >> 2) & 3] == f["runner_up"].replace("pass!", "pass").to_numpy()).all()
     assert (((code >> 4) & 7) == f["best_discards"].to_numpy()).all()
-    assert p.manifest["engine"] == NUMBERS_DIGEST and p.manifest["seed"] == 21
+    assert p.manifest["numbers"] == NUMBERS_VERSION and p.manifest["seed"] == 21
     # small integer types, the scale in the metadata
     assert {str(v.dtype) for v in p.columns.values()} <= {"uint8", "int16", "uint16"}
     meta = json.loads(pq.read_schema(p.path).metadata[b"rumbaodds"])
@@ -126,9 +126,9 @@ def test_stale_and_subset_tables_are_refused(packed, tmp_path):
     stale = tmp_path / "stale"
     stale.mkdir()
     t = pq.read_table(table.path)
-    manifest = dict(table.manifest, engine="0" * 16)
+    manifest = dict(table.manifest, numbers=NUMBERS_VERSION + 1)  # a table of another numbers version
     pq.write_table(t.replace_schema_metadata({b"rumbaodds": json.dumps(manifest).encode()}), stale / "table.parquet")
-    with pytest.raises(TableError, match="other code"):
+    with pytest.raises(TableError, match=f"cannot be packed: it holds numbers version {NUMBERS_VERSION + 1}"):
         pack_table(stale, tmp_path / "x.packed.parquet")
     build_table(TableSpec(TINY, 2, MODEL, samples_per_cell=20, seed=1, cells=7), tmp_path / "sub")
     with pytest.raises(TableError, match="only a full table"):

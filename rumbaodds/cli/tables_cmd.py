@@ -13,7 +13,7 @@ import pyarrow.parquet as pq
 from .. import analysis
 from ..answer import document, lookup
 from ..cards import format_card
-from ..engine import NUMBERS_DIGEST
+from ..engine import NUMBERS_TAG
 from ..engine.devices import DEVICE_CHOICES, resolve_device
 from ..models import ModelError
 from ..opponents import DEFAULT_HELP, opponent_policy
@@ -30,7 +30,7 @@ DEFAULT_ROOT = "tables"
 def default_folder(spec: TableSpec) -> Path:
     subset = f"-{spec.cells}cells" if spec.cells else ""
     return Path(DEFAULT_ROOT) / (f"{spec.rules.name}-{spec.players}p-{spec.policy.name}-{spec.play}"
-                                 f"-{spec.label()}{subset}-seed{spec.seed}-{NUMBERS_DIGEST[:8]}")
+                                 f"-{spec.label()}{subset}-seed{spec.seed}-{NUMBERS_TAG}")
 
 
 def _model(name: str, rules, players: int):

@@ -1,10 +1,19 @@
 """Numba kernels of rumbaodds, each with a plain-Python twin (``twin*.py``).
 
 Their compiled code is cached on disk (``cache=True``) in a folder named after
-a digest of this package's source. Numba itself only notices edits to the
+a digest of the kernel files (:data:`KERNEL_FILES`: every module that defines
+a kernel and the modules it imports). Numba itself only notices edits to the
 file that defines a function, not to the functions it calls from other files,
 so without the digest an update of ``tricks.py`` could leave a stale play-out
-in the cache of ``playout.py``: a wrong number, silently.
+in the cache of ``playout.py``: a wrong number, silently. Files without
+kernels (the command line, the report, the tables' I/O) are not in the key:
+editing them recompiles nothing.
+
+Tables are stamped with :data:`NUMBERS_VERSION`, not with a digest of code:
+``tests/test_shipped_validity.py`` recomputes a fixed sample of every shipped
+table's cells with today's code and requires the very same packed values, so
+a refactor keeps shipped tables valid and any change that moves a number fails
+until the version is bumped and the tables rebuilt.
 """
 
 import hashlib
@@ -15,49 +24,49 @@ from pathlib import Path
 
 from numba.core import config
 
+# The version of the numbers: bump it by one with any deliberate change that moves a table number (a rule of the
+# kernels, a seed stream, the stopping rule, a column's definition, the packed quantisation). Tables carry it in
+# their manifest ("numbers") and are used only by code of the same version; after a bump, rebuild and repack the
+# shipped tables (README, "Building tables"). A change that moves a number WITHOUT a bump fails the recomputation
+# test of the shipped tables (tests/test_shipped_validity.py).
+NUMBERS_VERSION = 1
+
+# The files whose edits must recompile kernels: the modules that define Numba kernels (njit, cuda.jit) and the
+# package modules they import (their constants are frozen into the compiled code). tests/test_kernel_cache.py
+# fails when a kernel module or one of its imports is missing here.
+KERNEL_FILES = ("engine/*.py", "cards.py", "rules.py", "stats.py", "policies.py",
+                "rummy/candidates.py", "rummy/odds.py", "rummy/solver.py", "rummy/cards.py", "rummy/rules.py",
+                "rummy/melds.py", "strategy/abstraction.py", "strategy/exact.py", "strategy/game.py",
+                "strategy/tables.py")
+
 _package = Path(__file__).resolve().parent.parent
-_digest = hashlib.sha256()
-for _path in sorted(_package.rglob("*.py")):
-    _digest.update(_path.relative_to(_package).as_posix().encode())
-    _digest.update(_path.read_bytes())
-_base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
-    os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "rumbaodds")
-SOURCE_DIGEST = _digest.hexdigest()[:16]  # names the Numba cache folder
-config.CACHE_DIR = os.path.join(_base, f"numba-{SOURCE_DIGEST}")
-
-# The files that determine a strategy table's numbers, and only those: tables are stamped with their digest, so
-# an edit of the command line or the report keeps (shipped) tables valid while an edit of any of these makes every
-# table stale. tests/test_tables_digest.py fails when a module the table build imports is in neither list.
-NUMBERS_FILES = ("__init__.py", "engine/*.py", "rules.py", "models.py", "cards.py", "handclasses.py",
-                 "analysis.py", "stats.py", "conditioning.py", "policies.py", "results.py", "situation.py",
-                 "tables/*.py")
-# What the opponents' solved strategies are made of (the solver, its abstraction, the shipped files). They reach a
-# table only as the opponents' policy arrays, whose own digest every manifest carries and every lookup compares
-# (tables.lookup.manifest_matches): re-solving flemish leaves the swiss tables valid, and a table built against a
-# strategy that has since changed is never used.
-OPPONENT_FILES = ("strategy/*.py", "data/**/*")
 
 
-def numbers_paths(package: Path = _package, patterns: tuple[str, ...] = NUMBERS_FILES) -> list[Path]:
-    """The files of ``patterns`` (``NUMBERS_FILES`` or ``OPPONENT_FILES``) under ``package`` that exist, sorted."""
+def kernel_paths(package: Path = _package, patterns: tuple[str, ...] = KERNEL_FILES) -> list[Path]:
+    """The files of ``patterns`` under ``package`` that exist, sorted."""
     found = {p for pattern in patterns for p in package.glob(pattern) if p.is_file()}
     return sorted(p for p in found if "__pycache__" not in p.parts)
 
 
-def numbers_digest(package: Path = _package) -> str:
-    """Digest of the files that determine table numbers (their paths and bytes)."""
+def kernel_digest(package: Path = _package) -> str:
+    """Digest of the kernel files (their paths and bytes): names the Numba cache folder."""
     digest = hashlib.sha256()
-    for path in numbers_paths(package):
+    for path in kernel_paths(package):
         digest.update(path.relative_to(package).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
 
-NUMBERS_DIGEST = numbers_digest()  # stamps strategy tables: numbers of other code are never reused
+KERNEL_DIGEST = kernel_digest()
+_base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
+    os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "rumbaodds")
+config.CACHE_DIR = os.path.join(_base, f"numba-{KERNEL_DIGEST}")  # engine/gpu.py puts the CUDA cache there too
+# A short tag of the numbers version for folder names (tables built by the CLI and the report).
+NUMBERS_TAG = f"n{NUMBERS_VERSION}"
 
 
 def _prune_old_caches(keep_days: float = 14.0) -> None:
-    """Forget caches of other source versions unused for ``keep_days`` (they never match again)."""
+    """Forget caches of other kernel versions unused for ``keep_days`` (they never match again)."""
     current = Path(config.CACHE_DIR)
     try:
         for folder in current.parent.glob("numba-*"):

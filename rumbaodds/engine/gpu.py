@@ -52,8 +52,8 @@ MAX_HARD_THREADS = 1 << 13  # ... when a seat is drawn exactly: each thread then
 SIM_THREADS = 4  # the simulator: few threads, so each runs several samples on one scratch (as the CPU's chunks)
 MAX_CHOICES = 16  # hand.new_scratch's ``probs``
 
-# numba-cuda keeps its own config: its kernel cache goes where the CPU kernels' goes (a folder per source digest,
-# engine/__init__.py), so an edit of any engine file never reuses stale device code
+# numba-cuda keeps its own config: its kernel cache goes where the CPU kernels' goes (a folder per digest of the
+# kernel files, engine/__init__.py), so an edit of any kernel file never reuses stale device code
 _cuda_config.CACHE_DIR = _numba_config.CACHE_DIR
 
 if SIMULATOR:

@@ -136,8 +136,8 @@ def _manifest_of(folder: Path) -> dict | None:
 
 
 def matches(manifest: dict, wanted: dict) -> bool:
-    """Same engine, rules, players, card play and opponents (their policy's digest) as the table we want."""
-    return all(manifest.get(k) == wanted.get(k) for k in ("engine", "rules", "players", "play")) and \
+    """Same numbers version, rules, players, card play and opponents (their policy's digest) as the table we want."""
+    return all(manifest.get(k) == wanted.get(k) for k in ("numbers", "rules", "players", "play")) and \
         (manifest.get("opponents") or {}).get("digest") == wanted["opponents"]["digest"]
 
 
@@ -149,10 +149,10 @@ def is_quick(manifest: dict, rules: RuleSet) -> bool:
 
 
 def quick_folder(root: Path, rules: RuleSet, players: int, model_name: str, budget: Budget, cells: int) -> Path:
-    from ..engine import NUMBERS_DIGEST
+    from ..engine import NUMBERS_TAG
 
     return Path(root) / (f"{rules.name}-{players}p-{model_name}-{budget.play}-{budget.samples_per_cell}x-"
-                         f"{cells}cells-seed{budget.seed}-{NUMBERS_DIGEST[:8]}")
+                         f"{cells}cells-seed{budget.seed}-{NUMBERS_TAG}")
 
 
 def find_table(root: Path, rules: RuleSet, players: int, opponents, budget: Budget, cells: int) -> Path | None:

@@ -8,15 +8,17 @@ their class, :mod:`..handclasses`). The ideas live in their own modules:
 - :mod:`.schedulers`: where the chunks run (this process, or Dask);
 - :mod:`.plan`: how long a whole map of tables would take;
 - :mod:`.pack`: compact decision tables (shipped in the package) and their lookup;
-- :mod:`.lookup`: reading tables and answering ``ask`` from them.
+- :mod:`.lookup`: reading tables and answering ``ask`` from them;
+- :mod:`.find`: the first table (full, packed, shipped) that answers a situation;
+- :mod:`.validity`: a table is valid when today's code recomputes a fixed sample of its cells exactly.
 """
 
-from .build import DEFAULT_CHUNK_CELLS, _write_atomic, build_table, compute_chunk, knock_values
+from .build import DEFAULT_CHUNK_CELLS, build_table, compute_chunk, knock_values
+from .find import find_answer
 from .lookup import (
     Table,
     answer_from_table,
     cell_situation,
-    find_answer,
     find_tables,
     load_table,
     manifest_matches,
@@ -24,9 +26,17 @@ from .lookup import (
     read_manifest,
     table_cell,
 )
-from .spec import DEFAULT_PRECISION, TABLE_FORMAT, TableError, TableSpec, default_seed, package_version
+from .spec import (
+    DEFAULT_PRECISION,
+    TABLE_FORMAT,
+    TableError,
+    TableSpec,
+    default_seed,
+    numbers_problem,
+    package_version,
+)
 
 __all__ = ["TableSpec", "Table", "TableError", "build_table", "load_table", "find_tables", "answer_from_table",
            "knock_values", "cell_situation", "table_cell", "package_version", "default_seed", "find_answer",
            "compute_chunk", "matches", "manifest_matches", "read_manifest", "DEFAULT_PRECISION", "DEFAULT_CHUNK_CELLS",
-           "TABLE_FORMAT", "_write_atomic"]
+           "TABLE_FORMAT", "numbers_problem"]

@@ -71,6 +71,7 @@ DEFAULT_CHUNK_CELLS = 20_000
 STOP_CODES = {0: "max_samples", 1: "resolved", 2: "precise", 3: "impossible"}
 KNOCK_INNER = 200
 KNOCK_SAMPLES = 2_000  # outer deals per trump rank of an adaptive table's knock.parquet
+TIMINGS = "timings.json"  # a build's start time (and, once finished, its end), kept out of the table's metadata
 
 
 # -- the plan ------------------------------------------------------------------------------
@@ -349,13 +350,19 @@ def _open_folder(spec: TableSpec, out: Path, chunk_cells: int) -> dict:
         for stale in (out / "chunks").glob("*.tmp*"):  # a write cut short by a kill
             stale.unlink(missing_ok=True)
         return previous
-    manifest["started"] = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
     manifest["version"] = package_version()
     manifest["stop_codes"] = {str(k): v for k, v in STOP_CODES.items()}
-    tmp = manifest_path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(manifest, indent=1))
-    os.replace(tmp, manifest_path)
+    # when it started: in a sidecar, not in the manifest, so a resumed build and an uninterrupted one write the very
+    # same table.parquet (README: identical byte for byte)
+    _write_json({"started": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")}, out / TIMINGS)
+    _write_json(manifest, manifest_path)
     return manifest
+
+
+def _write_json(data: dict, path: Path) -> None:
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data, indent=1))
+    os.replace(tmp, path)
 
 
 def _assemble(out: Path, count: int, manifest: dict) -> Path:
@@ -420,6 +427,9 @@ def build_table(spec: TableSpec, out_dir: str | Path, chunk_cells: int = DEFAULT
                         progress(done, total)
     if not final.exists():
         _assemble(out, count, manifest)
+        timings = out / TIMINGS
+        record = json.loads(timings.read_text()) if timings.exists() else {}
+        _write_json(record | {"finished": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")}, timings)
     if knock_wanted:
         parts = [pq.read_table(knock_part_path(out, r)) for r in knock_ranks(spec.rules)]
         _write_atomic(pa.concat_tables(parts), knock_final)

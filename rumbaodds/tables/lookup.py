@@ -1,8 +1,8 @@
-"""Reading tables and answering ``ask`` from them: full tables (Parquet folders) and packed ones.
+"""Reading full tables (Parquet folders) and answering ``ask`` from them (packed ones: :mod:`.pack`).
 
 A situation is answered from a table only when the table's numbers are its
-answer: the same numbers digest (the code that computes table numbers,
-``engine.NUMBERS_DIGEST``), rule set, player count, opponent model and card
+answer: the same numbers version (``engine.NUMBERS_VERSION``, see
+:func:`.spec.numbers_problem`), rule set, player count, opponent model and card
 play, no dealer's knock and no words known from the earlier seats. Hands are
 looked up through their class (:mod:`..handclasses`): any trump suit and any
 order of the side suits find the same row.
@@ -20,9 +20,8 @@ import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 
-from ..analysis import AskResult, ChoiceResult, Situation, _discards
+from ..analysis import AskResult, ChoiceResult, Situation, discard_cards
 from ..cards import format_card, mask_of
-from ..engine import NUMBERS_DIGEST
 from ..handclasses import canonical_hand, enumerate_trump_rank_pairs
 from ..opponents import opponent_policy
 from ..policies import Policy
@@ -30,7 +29,7 @@ from ..results import RumbaOutcomes
 from ..rules import RuleSet
 from ..situation import make_situation
 from ..stats import Estimate
-from .spec import TableError
+from .spec import TableError, numbers_problem
 
 
 @dataclass
@@ -107,11 +106,11 @@ def _pairs(rules: RuleSet):
 
 
 def manifest_matches(manifest: dict, rules: RuleSet, players: int, opponents, play: str) -> bool:
-    """Were this table's numbers computed by this code for these settings?
+    """Were this table's numbers computed by code of this numbers version for these settings?
 
     Opponents match when they decide alike (the digest of their policy arrays), whatever they are called.
     """
-    if manifest.get("engine") != NUMBERS_DIGEST or manifest.get("players") != players or \
+    if numbers_problem(manifest) is not None or manifest.get("players") != players or \
             manifest.get("play") != play or manifest.get("rules") != _as_dict(rules):
         return False
     policy = opponents if isinstance(opponents, Policy) else opponent_policy(opponents, rules, players)
@@ -242,35 +241,7 @@ def answer_from_table(table: Table, situation: Situation, opponents, play: str) 
         else:
             k = int(name[4:])
             options[name] = ChoiceResult(name, est(f"ev_play{k}"),
-                                         discard=_discards(situation.hand, k, situation.trump, situation.rules))
+                                         discard=discard_cards(situation.hand, k, situation.trump, situation.rules))
     stored = None if pen else (str(row["best"]), str(row["runner_up"]), est("margin"))
     return assemble_answer(situation, opponents, play, options, stored, int(table.manifest["seed"]), n,
                            float(row["tries"]), {"source": "table", "table": str(table.path), "cell": int(row["cell"])})
-
-
-def find_answer(root: str | Path | None, situation: Situation, opponents, play: str) -> AskResult | None:
-    """The answer of the first table that covers ``situation``: full tables under ``root``, then packed tables
-    under ``root``, then the packed tables shipped in the package. None when no table covers it."""
-    from .pack import answer_from_packed, find_packed, load_packed
-
-    opponents = opponent_policy(opponents, situation.rules, situation.players)  # once: every table compares to it
-    if root is not None:
-        for folder in find_tables(root):
-            try:
-                manifest = read_manifest(folder / "table.parquet")
-            except (OSError, KeyError, ValueError):  # an unreadable folder is simply not a match
-                continue
-            if matches(manifest, situation, opponents, play):
-                result = answer_from_table(load_table(folder), situation, opponents, play)
-                if result is not None:
-                    return result
-    for path in find_packed(root):
-        try:
-            manifest = read_manifest(path)
-        except (OSError, KeyError, ValueError):
-            continue
-        if matches(manifest, situation, opponents, play):
-            result = answer_from_packed(load_packed(path), situation, opponents, play)
-            if result is not None:
-                return result
-    return None

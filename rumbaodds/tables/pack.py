@@ -35,15 +35,14 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from ..analysis import AskResult, ChoiceResult, Situation, _discards
+from ..analysis import AskResult, ChoiceResult, Situation, discard_cards
 from ..cards import format_card
-from ..engine import NUMBERS_DIGEST
 from ..handclasses import enumerate_trump_rank_pairs
 from ..rules import RuleSet
 from ..stats import Estimate
 from .build import wilson
 from .lookup import load_table, matches, pair_row, penalised, read_manifest
-from .spec import TableError
+from .spec import TableError, numbers_problem
 
 PACK_FORMAT = 1
 SUFFIX = ".packed.parquet"
@@ -78,9 +77,9 @@ def pack_table(folder: str | Path, out: str | Path) -> Path:
     if m.get("cells") is not None:
         raise TableError(f"{table.path} holds a subset of the cells (--cells {m['cells']}): only a full table can be "
                          f"packed")
-    if m.get("engine") != NUMBERS_DIGEST:
-        raise TableError(f"{table.path} was computed by other code (numbers digest {m.get('engine')}, this code "
-                         f"{NUMBERS_DIGEST}): rebuild it before packing")
+    problem = numbers_problem(m)
+    if problem is not None:
+        raise TableError(f"{table.path} cannot be packed: {problem}")
     f = table.frame
     rules = RuleSet(**m["rules"])
     pairs = len(enumerate_trump_rank_pairs(rules))
@@ -91,6 +90,22 @@ def pack_table(folder: str | Path, out: str | Path) -> Path:
 
 def pack_frame(f, manifest: dict, pairs: int, out: str | Path, source: str = "") -> Path:
     """Write the packed table of the cell frame ``f`` (every cell in build order) with ``manifest``."""
+    manifest = dict(manifest)
+    manifest["packed"] = {
+        "format": PACK_FORMAT, "pairs": pairs, "source": source,
+        "scales": {"margin": EV_SCALE, "margin_half": EV_SCALE, "p_success": P_SCALE},
+        "code": "bits 0-1 best, 2-3 runner-up (0 pass, 1 rumba, 2 play), 4-6 best discard count, 7 impossible",
+        "rows": "seat * pairs + pair row of enumerate_trump_rank_pairs(rules)",
+    }
+    return write_packed(packed_columns(f, manifest["max_samples"]), manifest, out)
+
+
+def packed_columns(f, max_samples: int) -> dict[str, np.ndarray]:
+    """The packed columns of the cell frame ``f`` (rows as in ``f``): what a packed table stores, quantised.
+
+    Rows are packed one by one (a half-width column is uint16 only when some value needs it), so the packed values of
+    a few recomputed cells equal the shipped ones (:mod:`.validity`).
+    """
     kind = {"pass": 0, "pass!": 0, "rumba": 1, "play": 2}
     impossible = f["tries"].to_numpy() < 0
     code = (f["best"].map(kind).to_numpy(np.uint8) | (f["runner_up"].map(kind).to_numpy(np.uint8) << 2)
@@ -100,19 +115,17 @@ def pack_frame(f, manifest: dict, pairs: int, out: str | Path, source: str = "")
         "margin": _quantise(f["margin"], EV_SCALE, np.int16),
         "margin_half": _unsigned(f["margin_half"], EV_SCALE),
         "p_success": _quantise(f["p_success"], P_SCALE, np.uint8),
-        "samples": f["samples"].to_numpy().astype(np.uint16 if manifest["max_samples"] <= 65535 else np.uint32),
+        "samples": f["samples"].to_numpy().astype(np.uint16 if max_samples <= 65535 else np.uint32),
     }
     # the deals of the Rumba (fewer than samples: dropped, clearly worse than pass and play): its success's n
     columns["rumba_deals"] = f["ev_rumba_deals"].to_numpy().astype(columns["samples"].dtype)
     if not np.allclose(f["ess"].to_numpy(), f["samples"].to_numpy(), rtol=0, atol=0.5):  # weighted samples
         columns["ess"] = f["ess"].to_numpy().round().astype(columns["samples"].dtype)
-    manifest = dict(manifest)
-    manifest["packed"] = {
-        "format": PACK_FORMAT, "pairs": pairs, "source": source,
-        "scales": {"margin": EV_SCALE, "margin_half": EV_SCALE, "p_success": P_SCALE},
-        "code": "bits 0-1 best, 2-3 runner-up (0 pass, 1 rumba, 2 play), 4-6 best discard count, 7 impossible",
-        "rows": "seat * pairs + pair row of enumerate_trump_rank_pairs(rules)",
-    }
+    return columns
+
+
+def write_packed(columns: dict[str, np.ndarray], manifest: dict, out: str | Path) -> Path:
+    """Write packed ``columns`` with ``manifest`` as the Parquet metadata (atomically); returns the path."""
     arrow = pa.table(columns).replace_schema_metadata({b"rumbaodds": json.dumps(manifest).encode()})
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -122,6 +135,22 @@ def pack_frame(f, manifest: dict, pairs: int, out: str | Path, source: str = "")
                    column_encoding={name: "BYTE_STREAM_SPLIT" for name in split}, row_group_size=1 << 22)
     os.replace(tmp, out)
     return out
+
+
+def restamp(path: str | Path, manifest: dict) -> Path:
+    """Rewrite a packed table's manifest (its Parquet metadata) and nothing else: the decoded columns stay the same.
+
+    How the shipped tables moved from the numbers digest to the numbers version without a rebuild.
+    """
+    path = Path(path)
+    table = pq.read_table(path)
+    columns = {name: table.column(name).to_numpy() for name in table.column_names}
+    write_packed(columns, manifest, path)
+    again = pq.read_table(path)
+    if again.column_names != table.column_names or not all(again.column(n).equals(table.column(n))
+                                                           for n in table.column_names):
+        raise TableError(f"{path}: the columns changed on rewriting the metadata")  # pragma: no cover
+    return path
 
 
 @dataclass(frozen=True, eq=False)
@@ -199,7 +228,7 @@ def answer_from_packed(packed: PackedTable, situation: Situation, opponents, pla
     # Wilson over the Rumba's own (effective) deals; the full table's counts the played ones only (not kept here)
     low, high = wilson(np.array([p]), np.array([ess * rumba_n / n]))
     p_success = Estimate(p, float(low[0]), float(high[0]), rumba_n)
-    discard = _discards(situation.hand, k, situation.trump, situation.rules)
+    discard = discard_cards(situation.hand, k, situation.trump, situation.rules)
     options: dict[str, ChoiceResult] = {}  # the choices whose expected value the packed table knows
     for name in situation.choices():
         if name in ("pass", "throw-in"):
@@ -225,4 +254,5 @@ def packed_size(path: str | Path) -> dict:
     return {"path": str(path), "bytes": size, "cells": cells, "bytes_per_cell": size / cells}
 
 
-__all__ = ["pack_table", "pack_frame", "load_packed", "find_packed", "answer_from_packed", "packed_size", "PackedTable"]
+__all__ = ["pack_table", "pack_frame", "packed_columns", "write_packed", "restamp", "load_packed", "find_packed",
+           "answer_from_packed", "packed_size", "PackedTable"]

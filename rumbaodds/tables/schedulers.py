@@ -39,11 +39,16 @@ class LocalScheduler:
             yield key, task(key)
 
 
-def worker_digest() -> str:
-    """The numbers digest of the rumbaodds a Dask worker imports (run on every worker before a build)."""
-    from ..engine import NUMBERS_DIGEST
+def worker_code() -> str:
+    """The numbers version and kernel digest of the rumbaodds a Dask worker imports (run on every worker first)."""
+    return local_code()
 
-    return NUMBERS_DIGEST
+
+def local_code() -> str:
+    """``v<numbers version>-<kernel digest>``: two installs that compute the same table numbers agree on it."""
+    from .. import engine
+
+    return f"v{engine.NUMBERS_VERSION}-{engine.KERNEL_DIGEST}"
 
 
 class DaskScheduler:
@@ -87,18 +92,17 @@ class DaskScheduler:
         return self
 
     def _check_workers(self) -> None:
-        from ..engine import NUMBERS_DIGEST
-
+        here = local_code()
         try:
-            digests = self.client.run(worker_digest)
+            digests = self.client.run(worker_code)
         except Exception as exc:  # noqa: BLE001 - a worker without rumbaodds fails to unpickle the function
             raise TableError(f"a Dask worker cannot run rumbaodds ({type(exc).__name__}: {exc}); install the same "
                              f"rumbaodds on every worker") from None
-        other = {w: d for w, d in digests.items() if d != NUMBERS_DIGEST}
+        other = {w: d for w, d in digests.items() if d != here}
         if other:
-            worker, digest = next(iter(other.items()))
-            raise TableError(f"Dask worker {worker} runs rumbaodds with numbers digest {digest}, this machine "
-                             f"{NUMBERS_DIGEST}: install the same rumbaodds on every worker")
+            worker, code = next(iter(other.items()))
+            raise TableError(f"Dask worker {worker} runs rumbaodds {code} (numbers version-kernel digest), this "
+                             f"machine {here}: install the same rumbaodds on every worker")
 
     def __exit__(self, *exc) -> None:
         with contextlib.suppress(Exception):

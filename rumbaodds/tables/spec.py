@@ -21,7 +21,7 @@ from importlib.metadata import PackageNotFoundError, version
 from statistics import NormalDist
 
 from ..analysis import POLICIES
-from ..engine import NUMBERS_DIGEST
+from ..engine import NUMBERS_VERSION
 from ..engine.table import looks
 from ..opponents import opponent_policy
 from ..policies import Policy
@@ -62,6 +62,22 @@ def package_version() -> str:
 
 class TableError(RulesError):
     """A table folder that cannot be used as asked; the message says why."""
+
+
+def numbers_problem(manifest: dict) -> str | None:
+    """Why a table's numbers are not this code's (None: they are): its numbers version differs.
+
+    A table is stamped with ``engine.NUMBERS_VERSION``, bumped by hand with every deliberate change that moves a
+    number; a table of another version is refused (ask simulates instead, ``tables pack`` refuses to pack it).
+    """
+    version = manifest.get("numbers")
+    if version == NUMBERS_VERSION:
+        return None
+    if version is None:
+        made = f"by code of numbers digest {manifest['engine']}" if "engine" in manifest else "without a version"
+        return f"it was computed {made}, before numbers versions; this code computes numbers version " \
+               f"{NUMBERS_VERSION}: rebuild it"
+    return f"it holds numbers version {version}, this code computes numbers version {NUMBERS_VERSION}: rebuild it"
 
 
 def default_seed(rules: RuleSet, players: int) -> int:
@@ -169,7 +185,7 @@ class TableSpec:
         lo, hi = self.sample_range
         return {
             "format": TABLE_FORMAT,
-            "engine": NUMBERS_DIGEST,  # the code that computed it: tables of other code are never reused
+            "numbers": NUMBERS_VERSION,  # tables of another numbers version are never used (numbers_problem)
             "rules": self.rules.to_dict(),
             "players": self.players,
             "opponents": self.policy.to_dict() | {k: self.policy.meta[k] for k in OPPONENT_META

@@ -1,0 +1,126 @@
+"""A table is valid when today's code recomputes a fixed sample of its cells exactly.
+
+Shipped tables are not stamped with a digest of the code (a comment edit
+would make them stale) but with ``engine.NUMBERS_VERSION``, and proved by
+recomputation: a fixed sample of cells (blocks of consecutive cells from
+seeded random starts) is simulated again with the table's own settings and
+seed (its manifest: rule set, opponents, card play, adaptive precision) and
+packed the same way (:func:`.pack.packed_columns`); every packed value must
+equal the stored one. A cell draws sample ``i`` from stream
+``cell * max_samples + i`` of the table's seed (:mod:`.build`), so a cell
+recomputed alone is the cell of the full build. A refactor keeps the tables
+valid; any change that moves a number (a rule of the kernels, a score, the
+stopping rule, the quantisation) makes some cell differ.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..handclasses import enumerate_trump_rank_pairs
+from ..policies import Policy, opponent_policy
+from ..rules import RuleSet
+from .build import chunk_frame, simulate_cells
+from .pack import load_packed, packed_columns
+from .spec import DEFAULT_GROWTH, TableError, TableSpec
+
+VALIDITY_SEED = 2026  # the fixed sample of cells: the same cells in every check
+DEFAULT_BLOCKS = 12  # random starts per table...
+DEFAULT_BLOCK = 5  # ...of consecutive cells each (one kernel call per block)
+COMPARED = ("code", "margin", "margin_half", "p_success", "samples", "rumba_deals", "ess")
+
+
+def manifest_opponents(manifest: dict, rules: RuleSet) -> Policy:
+    """The opponents a table was built against, rebuilt by name and checked against the manifest's digest."""
+    wanted = manifest["opponents"]
+    name = "equilibrium" if wanted.get("kind") == "strategy" else wanted["name"]
+    policy = opponent_policy(name, rules, int(manifest["players"]))
+    if policy.to_dict()["digest"] != wanted["digest"]:
+        raise TableError(f"the opponents of this table ({wanted['name']}, digest {wanted['digest']}) are not the "
+                         f"{name!r} of this install (digest {policy.to_dict()['digest']})")
+    return policy
+
+
+def manifest_spec(manifest: dict, rules: RuleSet | None = None, opponents: Policy | None = None) -> TableSpec:
+    """The TableSpec that built a table (its manifest's settings and seed); ``rules``/``opponents`` override."""
+    table_rules = RuleSet(**manifest["rules"])
+    rules = rules or table_rules
+    policy = opponents or manifest_opponents(manifest, table_rules)
+    budget = ({"samples_per_cell": manifest["samples_per_cell"]} if manifest.get("samples_per_cell") else
+              {"precision": manifest["precision"], "min_samples": manifest["min_samples"],
+               "max_samples": manifest["max_samples"], "growth": manifest.get("growth") or DEFAULT_GROWTH})
+    return TableSpec(rules, int(manifest["players"]), policy, manifest["play"], seed=int(manifest["seed"]),
+                     knock_samples=manifest.get("knock_samples"), **budget)
+
+
+def sample_cells(total: int, blocks: int = DEFAULT_BLOCKS, block: int = DEFAULT_BLOCK,
+                 seed: int = VALIDITY_SEED) -> list[tuple[int, int]]:
+    """``blocks`` runs of ``block`` consecutive cells (first, end) of a table of ``total`` cells: a fixed sample."""
+    starts = np.random.default_rng(seed).choice(max(1, total - block + 1), size=min(blocks, total), replace=False)
+    return [(int(s), min(total, int(s) + block)) for s in sorted(starts)]
+
+
+def recompute_packed(spec: TableSpec, first: int, end: int, pairs: int) -> dict[str, np.ndarray]:
+    """The packed values of cells ``first..end-1`` of a full table of ``spec`` (``pairs`` per seat), as int64."""
+    cells = np.arange(first, end, dtype=np.int64)
+    seats, pair_rows = cells // pairs, cells % pairs
+    frame = chunk_frame(spec, seats, pair_rows, first, simulate_cells(spec, seats, pair_rows, first))
+    columns = packed_columns(frame, spec.sample_range[1])
+    columns["ess"] = frame["ess"].to_numpy().round()  # packed_columns keeps ess only where it differs from samples
+    return {name: np.asarray(columns[name]).astype(np.int64) for name in COMPARED}
+
+
+def stored_packed(columns: dict[str, np.ndarray], first: int, end: int) -> dict[str, np.ndarray]:
+    """The stored packed values of cells ``first..end-1``, as int64 (ess: the deals where none is stored)."""
+    out = {name: columns[name][first:end].astype(np.int64) for name in COMPARED if name in columns}
+    out.setdefault("ess", out["samples"])
+    return out
+
+
+@dataclass
+class Validity:
+    """What a check found: the cells recomputed and every (cell, column, stored, recomputed) that differs."""
+
+    path: Path
+    cells: int = 0
+    differences: list[tuple[int, str, int, int]] = field(default_factory=list)
+
+    @property
+    def valid(self) -> bool:
+        return self.cells > 0 and not self.differences
+
+    def describe(self) -> str:
+        if self.valid:
+            return f"{self.path.name}: {self.cells} cells recomputed, every packed value equal"
+        shown = ", ".join(f"cell {c} {n} {a} != {b}" for c, n, a, b in self.differences[:5])
+        return f"{self.path.name}: {len(self.differences)} packed values of {self.cells} cells differ ({shown})"
+
+
+def check_packed(path: str | Path, blocks: int = DEFAULT_BLOCKS, block: int = DEFAULT_BLOCK,
+                 rules: RuleSet | None = None, seed: int = VALIDITY_SEED) -> Validity:
+    """Recompute a fixed sample of a packed table's cells with this code and its own settings; compare exactly.
+
+    ``rules``: recompute under another rule set (a negative control: a score changed by one point must differ).
+    """
+    packed = load_packed(path)
+    m = packed.manifest
+    spec = manifest_spec(m, rules, None if rules is None else manifest_opponents(m, RuleSet(**m["rules"])))
+    pairs = packed.pairs
+    if pairs != len(enumerate_trump_rank_pairs(spec.rules)):
+        raise TableError(f"{path}: {pairs} pairs per seat, the rule set has another number")
+    result = Validity(Path(path))
+    for first, end in sample_cells(pairs * spec.players, blocks, block, seed):
+        again = recompute_packed(spec, first, end, pairs)
+        stored = stored_packed(packed.columns, first, end)
+        for name in COMPARED:
+            for i in np.flatnonzero(again[name] != stored[name]):
+                result.differences.append((first + int(i), name, int(stored[name][i]), int(again[name][i])))
+        result.cells += end - first
+    return result
+
+
+__all__ = ["check_packed", "manifest_spec", "manifest_opponents", "sample_cells", "recompute_packed", "Validity",
+           "VALIDITY_SEED"]

@@ -1,0 +1,30 @@
+"""`python -m benchmarks.run --quick` runs to the end (issue 18: `make bench` had died half way unnoticed).
+
+Tiny sizes, so its numbers are no measurements; what it proves is that every benchmark still runs against
+today's code and prints its figures.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_quick_benchmarks_run_to_the_end_and_print_every_section():
+    sys.path.insert(0, str(ROOT))
+    try:
+        from benchmarks.run import BENCHMARKS, section
+    finally:
+        sys.path.remove(str(ROOT))
+    out = subprocess.run([sys.executable, "-m", "benchmarks.run", "--quick"], cwd=ROOT, capture_output=True,
+                         text=True, timeout=900)
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert "Traceback" not in out.stderr
+    lines = out.stdout.splitlines()
+    for module in BENCHMARKS:
+        assert section(module) in lines, section(module)
+    assert sum(line.startswith("## ") for line in lines) >= 11  # the figures' tables (11 in --quick)
+    assert "skipped in --quick" in out.stdout and "Not run here: the GPU" in out.stdout
