@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .engine.keep import keep_value_py
+
 if TYPE_CHECKING:  # pragma: no cover
     from .policies import Policy
 
@@ -94,11 +96,8 @@ def get_model(name_or_path: str | OpponentModel) -> OpponentModel:
 
 # -- keep value and hand points (docs/SIMULATION.md) ------------------------------
 def keep_value(card: int, trump: int, top_rank: int) -> int:
-    """How much a card is worth keeping: trumps by height, side aces and kings."""
-    distance = top_rank - card % 16
-    if card // 16 == trump:
-        return 2 + max(0, 4 - distance)
-    return 3 if distance == 0 else 1 if distance == 1 else 0
+    """How much a card is worth keeping: trumps by height, side aces and kings (the kernel's one definition)."""
+    return keep_value_py(card, trump, top_rank)
 
 
 def hand_points(cards, trump: int, top_rank: int) -> int:

@@ -15,11 +15,11 @@ from simulate import job_of, twin_sample
 
 from rumbaodds.cards import parse_card, parse_hand, parse_suit
 from rumbaodds.engine import policy as P
-from rumbaodds.engine import twin
-from rumbaodds.engine import twin_hand as th
 from rumbaodds.models import ALWAYS, MODELS, NEVER, OpponentModel
 from rumbaodds.policies import named_policy
 from rumbaodds.rules import FLEMISH, FOLLOW_FLEMISH, FOLLOW_STECHZWANG, SWISS
+from rumbaodds.twins import common as twin
+from rumbaodds.twins import hand as th
 
 ALL = MODELS["all"]
 # Opponents who never play, never join, never call Rumba: every hand is void or lone.
@@ -398,7 +398,7 @@ def test_earlier_swap_puts_the_turned_card_in_the_swappers_hand():
     """--swapped-by: seat 1 holds the turned card in every sample; the two lies on the table."""
     job = job_of("SA S9 D8 C7 D9", "HK", 4, 2, "flemish", "all", swapped_by=1)
     assert job.plan.hard[1] == 0 or job.plan.hard[1] == 1  # drawn either way, exactly
-    from rumbaodds.engine import twin_condition as tc
+    from rumbaodds.twins import condition as tc
 
     for index in range(5):
         stream = twin.Stream(3, index)

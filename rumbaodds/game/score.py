@@ -25,7 +25,8 @@ def trick_score(rules: RuleSet, tricks: int, is_rumba_player: bool, in_rumba: bo
 
 
 def hand_returns(rules: RuleSet, passed: Sequence[bool], active: Sequence[int], rumba_seat: int | None,
-                 tricks: Sequence[int | None], void: bool, thrown_in: bool, passes_in_a_row: Sequence[int]) -> list[int]:
+                 tricks: Sequence[int | None], void: bool, thrown_in: bool,
+                 passes_in_a_row: Sequence[int]) -> list[int]:
     """Every seat's score change. ``tricks`` per seat (None where none were played)."""
     n = len(passed)
     if thrown_in:  # [D-4]: void, no scores change, nobody's pass

@@ -77,6 +77,29 @@ class HandState:
         self.tricks: Tricks | None = None
         self._spoke = False  # the seat to act has said his word of this round (a swap comes before it)
 
+    @classmethod
+    def resume(cls, rules: RuleSet, hands, trump_card: int, said=(), *, stock=(), knocked: bool = False,
+               table_card: int | None = None, passes_in_a_row=None, rng=None) -> HandState:
+        """A hand whose knock [D-3] and two-of-trump swap [D-9] are already made in ``hands`` and ``table_card``
+        (default: the turned card), then the words ``said`` by seats 0, 1, ... replayed by the rules.
+
+        For callers that deal a hand part-way, as the twins do (the swapper's and the knocker's cards already
+        in place); every word is still checked.
+        """
+        state = cls(rules, hands, trump_card, stock, passes_in_a_row, rng)
+        state.table_card = trump_card if table_card is None and not knocked else table_card
+        if knocked:
+            state.knocked = True
+            state.rumba_seat = state.called = state.dealer
+            state.words[state.dealer] = Word.RUMBA
+        two = two_of_trump(trump_card)
+        if state.table_card == two and two != trump_card:
+            state.swapped_by = next(s for s in range(state.players) if trump_card in state.hands[s])
+        state._next_speaker(0)
+        for word in said:
+            state.apply(Say(word))
+        return state
+
     # -- reading the state ----------------------------------------------------------------
     @property
     def dealer(self) -> int:
@@ -105,13 +128,16 @@ class HandState:
         return out
 
     def copy(self) -> HandState:
-        """An independent copy (the rng is shared: copy it yourself to branch the random stream)."""
-        rng, self.rng = self.rng, None
-        try:
-            twin = copy.deepcopy(self)
-        finally:
-            self.rng = rng
-        twin.rng = rng
+        """An independent copy of the hand (the rng is shared: give the copy its own to branch the stream)."""
+        twin = copy.copy(self)
+        twin.hands = [set(h) for h in self.hands]
+        twin.stock = list(self.stock)
+        twin.passes_in_a_row = list(self.passes_in_a_row)
+        twin.words = list(self.words)
+        twin.unasked = set(self.unasked)
+        twin.exchanges = list(self.exchanges)
+        twin.active = list(self.active)
+        twin.tricks = copy.deepcopy(self.tricks)
         return twin
 
     # -- what the seat to act may do ------------------------------------------------------------

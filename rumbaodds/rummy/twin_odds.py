@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..engine.twin import Stream
+from ..twins.common import Stream
 from .cards import JOKER, rank_of, suit_of
 from .melds import positions_of
 from .odds import MODE_DEAL, MODE_HAND, MODE_JOKER
