@@ -138,6 +138,9 @@ class HandState:
         twin.exchanges = list(self.exchanges)
         twin.active = list(self.active)
         twin.tricks = copy.deepcopy(self.tricks)
+        if twin.tricks is not None:
+            for i, s in enumerate(twin.active):
+                twin.hands[s] = twin.tricks.hands[i]
         return twin
 
     # -- what the seat to act may do ------------------------------------------------------------
@@ -352,11 +355,11 @@ class HandState:
         self.leader = self.lead_seat()
         self.tricks = Tricks([self.hands[s] for s in self.active], self.active.index(self.leader), self.trump,
                              self.rules.follow_code)
+        for i, s in enumerate(self.active):
+            self.hands[s] = self.tricks.hands[i]  # one set per seat: the hands shrink as the cards are played
         self.to_act = self.leader
 
     def _finish(self) -> None:
-        for i, s in enumerate(self.active):
-            self.hands[s] = set(self.tricks.hands[i])
         self._end(Phase.DONE)
 
     def _end(self, phase: Phase) -> None:
