@@ -7,7 +7,7 @@ an additive strength index (the sum of per-card values, 0..63). A policy gives
 a probability for every action of every (seat, context, score), so named
 threshold models (``models.py``) and solved mixed strategies run through the
 same code. docs/SIMULATION.md "Opponent policies" is the specification; the
-twin is ``twin_policy.py``.
+twin is ``rumbaodds/twins/condition.py``.
 
 Layout (see :func:`policy_tuple`):
 - ``ints``: int64[n, P_SIZE] switches per seat (P_* indices; ``P_CONTEXT_FREE`` is read from row 0);
