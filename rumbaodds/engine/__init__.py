@@ -28,7 +28,7 @@ config.CACHE_DIR = os.path.join(_base, f"numba-{SOURCE_DIGEST}")
 # The files that determine a strategy table's numbers, and only those: tables are stamped with their digest, so
 # an edit of the command line or the report keeps (shipped) tables valid while an edit of any of these makes every
 # table stale. tests/test_tables_digest.py fails when a module the table build imports is in neither list.
-NUMBERS_FILES = ("__init__.py", "engine/*.py", "rules.py", "models.py", "cards.py", "handclasses.py",
+NUMBERS_FILES = ("__init__.py", "engine/*.py", "game/*.py", "rules.py", "models.py", "cards.py", "handclasses.py",
                  "analysis.py", "stats.py", "conditioning.py", "policies.py", "results.py", "situation.py",
                  "tables/*.py")
 # What the opponents' solved strategies are made of (the solver, its abstraction, the shipped files). They reach a
