@@ -451,3 +451,35 @@ def test_choice_names_round_trip():
     assert Choice.of("play2") == Choice(Word.PLAY, 2)
     with pytest.raises(ValueError):
         Choice.of("play")
+
+
+# =============================================================================
+# The keep value, one definition (engine/keep.py) read everywhere
+# =============================================================================
+def test_keep_value_by_the_book_and_every_reader_agrees():
+    """SIMULATION.md: trump A 6, K 5, Q 4, J 3, lower 2; side A 3, K 1, lower 0 (swiss, top = ace)."""
+    import random
+
+    import numpy as np
+
+    from rumbaodds.cards import mask_of
+    from rumbaodds.engine import policy as P
+    from rumbaodds.engine.keep import keep_value, keep_value_py, keep_value_table
+    from rumbaodds.models import keep_value as model_keep_value
+    from rumbaodds.policies import keep_value_table as policy_table
+
+    top = 12
+    assert [keep_value_py(c, H, top) for c in cards("HA HK HQ HJ HT H6 SA SK SQ D6")] == [6, 5, 4, 3, 2, 2, 3, 1, 0, 0]
+    table = keep_value_table()
+    assert list(table[1, :6]) == [6, 5, 4, 3, 2, 2] and list(table[0, :3]) == [3, 1, 0]
+    assert (policy_table() == table).all()
+    for c in SWISS.deck:
+        assert model_keep_value(c, S, top) == keep_value_py(c, S, top) == keep_value(c, S, top)
+        assert table[int(c // 16 == S), top - c % 16] == keep_value_py(c, S, top)
+    rnd = random.Random(5)
+    for _ in range(200):
+        hand = rnd.sample(FLEMISH.deck, 5)
+        trump, below = rnd.randrange(4), rnd.randrange(8)
+        want = sum(1 for c in hand if keep_value_py(c, trump, top) < below)
+        assert int(P.keep_discards(np.uint64(mask_of(hand)), trump, top, 5, below)) == want
+        assert int(P.keep_discards(np.uint64(mask_of(hand)), trump, top, 2, below)) == min(2, want)
