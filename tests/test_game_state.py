@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pytest
 from golden_hands import golden_files, greedy_card, keep_value, load, read, strength
+from test_golden_replay import PileOrder
 
 from rumbaodds.cards import format_card, parse_card, parse_hand
 from rumbaodds.game import (
@@ -45,28 +46,6 @@ def card(text: str) -> int:
 # =============================================================================
 # Golden hands, move by move
 # =============================================================================
-class PileOrder:
-    """A random stream whose shuffle puts the passers' cards in the file's ``passer_pile`` order (§4.6)."""
-
-    def __init__(self, pile: list[int]):
-        self.pile = pile
-        self.state: HandState | None = None
-        self.draws = None
-
-    def below(self, bound: int) -> int:
-        if self.draws is None:
-            s = self.state
-            start = [c for p in range(s.players) if s.words[p] is Word.PASS for c in sorted(s.hands[p])]
-            assert sorted(start) == sorted(self.pile), "the passer pile holds the passers' cards"
-            draws = []
-            for j, target in enumerate(self.pile):
-                k = start.index(target)
-                draws.append(k - j)
-                start[j], start[k] = start[k], start[j]
-            self.draws = iter(draws)
-        return next(self.draws)
-
-
 def book_word(state: HandState, want: str) -> Word:
     """The seat's wish as the book lets him say it (README: a refused Rumba or pass becomes play)."""
     legal = state.legal_words()
@@ -445,6 +424,13 @@ def test_whole_hand_returns():
 # =============================================================================
 # Choices
 # =============================================================================
+def test_a_deal_that_cannot_be_is_refused():
+    with pytest.raises(ValueError, match="twice"):
+        HandState(SWISS, [cards("HA S6"), cards("HA S7")], card("H9"))
+    with pytest.raises(ValueError, match="same number"):
+        HandState(SWISS, [cards("HA S6"), cards("S7")], card("H9"))
+
+
 def test_choice_names_round_trip():
     names = ["pass", "play0", "play3", "rumba", "throw-in"]
     assert [Choice.of(n).name for n in names] == names

@@ -29,6 +29,28 @@ from rumbaodds.twins import hand as th
 FILES = golden_files()
 
 
+class PileOrder:
+    """A random stream whose shuffle puts the passers' cards in the file's ``passer_pile`` order (§4.6)."""
+
+    def __init__(self, pile: list[int]):
+        self.pile = pile
+        self.state: HandState | None = None
+        self.draws = None
+
+    def below(self, bound: int) -> int:
+        if self.draws is None:
+            s = self.state
+            start = [c for p in range(s.players) if s.words[p] is Word.PASS for c in sorted(s.hands[p])]
+            assert sorted(start) == sorted(self.pile), "the passer pile holds the passers' cards"
+            draws = []
+            for j, target in enumerate(self.pile):
+                k = start.index(target)
+                draws.append(k - j)
+                start[j], start[k] = start[k], start[j]
+            self.draws = iter(draws)
+        return next(self.draws)
+
+
 def _cards(tokens) -> list[int]:
     return [parse_card(t) for t in tokens]
 
@@ -45,7 +67,8 @@ class Replay:
         self.hands = [set(_cards(h)) for h in data["hands"]]
         self.stock = _cards(data["stock"])
         if self.rules.passer_cards == "stock-bottom" and data.get("passer_pile"):
-            # the passers' pile in its given order: replayed as a stock that already holds it
+            # the kernel: the passers' pile in its given order, replayed as a stock that already holds it (the
+            # twin's state machine shuffles it into that order, PileOrder)
             self.stock = self.stock + _cards(data["passer_pile"])
             self.engine_rules = self.rules.replace(passer_cards="put-away")
         else:
@@ -85,10 +108,14 @@ class Replay:
 
     # -- the twin, everything: the game's state machine driven by the twin's decisions --------------------
     def twin(self) -> dict:
-        rules, n = self.engine_rules, self.n
+        rules, n = self.rules, self.n
         sit = th.Situation(rules, n, 0, self.trump_card, self.policy, self.knocked)
         numbers = [[0.5] * 4 for _ in range(n)]
-        state = HandState(rules, self.hands, self.trump_card, self.stock, self.passes, rng=th.stream_at(0))
+        pile = _cards(self.data.get("passer_pile", []))
+        rng = PileOrder(pile) if pile and rules.passer_cards == "stock-bottom" else th.stream_at(0)
+        state = HandState(rules, self.hands, self.trump_card, _cards(self.data["stock"]), self.passes, rng=rng)
+        if isinstance(rng, PileOrder):
+            rng.state = state
         if self.knocked:
             state.apply(Knock(th.knock_discard(state.hands[n - 1], self.trump_card, sit.trump)))
         if state.may_swap() and self.policy.swaps(0):

@@ -52,6 +52,11 @@ class HandState:
         n = len(hands)
         if n < 2:
             raise ValueError("a hand needs at least two players")
+        dealt = [c for h in hands for c in h] + list(stock)
+        if len(set(dealt)) != len(dealt):
+            raise ValueError("a card lies twice in the hands and the stock")
+        if len({len(set(h)) for h in hands}) != 1:
+            raise ValueError("every seat must hold the same number of cards")
         self.rules = rules
         self.players = n
         self.hands: list[set[int]] = [set(h) for h in hands]
