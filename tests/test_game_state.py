@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pytest
 from golden_hands import golden_files, greedy_card, keep_value, load, read, strength
+from golden_hands import legal_cards as book_legal
 from test_golden_replay import PileOrder
 
 from rumbaodds.cards import format_card, parse_card, parse_hand
@@ -96,6 +97,8 @@ def replay_golden(path) -> tuple[HandState, dict]:
                 c = card(text)
                 assert state.to_act == seat, f"trick {trick}: seat {state.to_act} is to play, not {seat}"
                 assert c in state.legal_cards(), f"trick {trick}: {text} is not legal (§3)"
+                book = book_legal(sorted(state.hands[seat]), played, t.trump, rules.follow_rule)
+                assert state.legal_cards() == sorted(book), f"trick {trick}: legal cards (§3, the book's reading)"
                 if data["play"] == "greedy":
                     assert c == greedy_card(sorted(state.hands[seat]), played, t.trump, rules.follow_rule)
                 state.apply(Play(c))
