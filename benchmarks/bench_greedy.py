@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import time
 
-from rumbaodds.engine import twin
 from rumbaodds.engine.playout import random_greedy_playouts
 from rumbaodds.rules import FLEMISH, SWISS
+from rumbaodds.twins import common as twin
 
 from .common import best_time, compile_seconds, print_table, with_threads
 

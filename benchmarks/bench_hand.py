@@ -9,9 +9,9 @@ import numpy as np
 from rumbaodds import analysis
 from rumbaodds.cards import parse_card, parse_hand
 from rumbaodds.engine import hand as kernel
-from rumbaodds.engine import twin_hand
 from rumbaodds.models import MODELS
 from rumbaodds.rules import SWISS
+from rumbaodds.twins import hand as twin_hand
 
 from .common import best_time, cached_seconds, compile_seconds, print_table, with_threads
 

@@ -14,6 +14,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from .engine.keep import keep_value_py
 from .policies import Policy, named_policy
 
 NEVER = 10**6  # a points threshold nobody reaches
@@ -90,11 +91,8 @@ def get_model(name_or_path: str | OpponentModel) -> OpponentModel:
 
 # -- keep value and hand points (docs/SIMULATION.md) ------------------------------
 def keep_value(card: int, trump: int, top_rank: int) -> int:
-    """How much a card is worth keeping: trumps by height, side aces and kings."""
-    distance = top_rank - card % 16
-    if card // 16 == trump:
-        return 2 + max(0, 4 - distance)
-    return 3 if distance == 0 else 1 if distance == 1 else 0
+    """How much a card is worth keeping: trumps by height, side aces and kings (the kernel's one definition)."""
+    return keep_value_py(card, trump, top_rank)
 
 
 def hand_points(cards, trump: int, top_rank: int) -> int:

@@ -17,6 +17,7 @@ import numpy as np
 
 from .cards import RANKS
 from .engine import policy as P
+from .engine.keep import keep_value_table  # the kernel's keep value, tabulated (one definition)
 
 
 @dataclass(frozen=True, eq=False)
@@ -106,15 +107,6 @@ class Policy:
         all_values[seat] = values
         return Policy(self.name, self.players, self.ints, all_values, self.words, self.throws, self.exchanges,
                       self.meta)
-
-
-def keep_value_table() -> np.ndarray:
-    """Keep values (docs/SIMULATION.md) by (is trump, ranks below the top): trumps 2 + max(0, 4 - d), side A 3, K 1."""
-    values = np.zeros((2, 16), dtype=np.int64)
-    for d in range(16):
-        values[1, d] = 2 + max(0, 4 - d)
-        values[0, d] = 3 if d == 0 else 1 if d == 1 else 0
-    return values
 
 
 def named_policy(model, rules, players: int) -> Policy:

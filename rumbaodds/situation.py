@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from .cards import RANKS, CardError, format_card, parse_card, parse_hand
 from .conditioning import WORD_CODES, two_of_trump
+from .game import Choice, Word, speaking
 from .rules import RulesError, RuleSet, get_rules
 
 
@@ -34,11 +35,11 @@ class Situation:
 
     @property
     def jack_forced(self) -> bool:
-        return self.rules.jack_of_trump_forces_play and self.trump_card % 16 == RANKS.index("J")
+        return speaking.jack_forces_play(self.rules, self.trump_card)
 
     @property
     def rumba_first(self) -> bool:
-        return self.rules.speaking_order == "rumba-first" and not self.dealer_knocked
+        return speaking.rumba_first(self.rules, self.dealer_knocked)
 
     @property
     def table_card(self) -> int:
@@ -56,28 +57,34 @@ class Situation:
 
     def rumba_allowed(self) -> bool:
         """False where the rules forbid the hero's Rumba and he knows it: a lone flemish dealer (§5.5)."""
-        if self.rules.lone_rumba_allowed or self.rumba_first or self.seat != self.players - 1:
-            return True
-        return not all(w == "pass" for w in self.before)
+        return speaking.may_call_rumba(self.rules, self.players, self.seat, None, False,
+                                       all(w == "pass" for w in self.before))
+
+    def choice_values(self) -> list[Choice]:
+        """The choices open to the hero, by the game's speaking rules (``rumbaodds.game.speaking``).
+
+        A choice is his word with, for ``play``, the cards he will exchange in a normal game: pass, play with
+        0..exchange_limit discards, Rumba, throw-in. ``before`` words ``-`` are unknown (not a Rumba).
+        """
+        rules, knocked = self.rules, self.dealer_knocked
+        caller = self.players - 1 if knocked else (self.before.index("rumba") if self.rumba_called_before else None)
+        out = [] if speaking.must_play(rules, self.seat, caller, knocked, self.jack_forced) else [Choice(Word.PASS)]
+        if knocked:  # join the knock or pass (§4.2)
+            return out + [Choice(Word.PLAY)]
+        if caller is not None:  # no exchange in a Rumba (§4.6, §5.6)
+            out.append(Choice(Word.PLAY))
+        else:
+            out += [Choice(Word.PLAY, k) for k in speaking.exchange_counts(rules)]
+            if self.rumba_allowed():
+                out.append(Choice(Word.RUMBA))
+        # throw-in: at his turn, on the hand he speaks with, unless the dealer knocked [D-4]
+        if speaking.may_throw_in(rules, self.spoken_hand(), knocked, caller is not None):
+            out.append(Choice(Word.THROW_IN))
+        return out
 
     def choices(self) -> list[str]:
-        """Choice names open to the hero: pass, play0..playK, rumba, throw-in."""
-        rules = self.rules
-        must_play = self.jack_forced or (self.rumba_called_before and rules.others_after_rumba == "must-play")
-        names = [] if must_play else ["pass"]
-        if self.dealer_knocked:
-            return names + ["play0"]
-        if self.rumba_called_before:
-            names.append("play0")
-        else:
-            names += [f"play{k}" for k in range(rules.exchange_limit + 1)]
-            if self.rumba_allowed():
-                names.append("rumba")
-        # throw-in: at his turn, on the hand he speaks with, unless the dealer knocked [D-4]
-        low = all(c % 16 < RANKS.index(rules.throw_in_below) for c in self.spoken_hand())
-        if rules.throw_in and low and (not self.rumba_called_before or rules.throw_in_after_rumba):
-            names.append("throw-in")
-        return names
+        """Choice names open to the hero: pass, play0..playK, rumba, throw-in (see :meth:`choice_values`)."""
+        return [c.name for c in self.choice_values()]
 
     def before_codes(self) -> list[int]:
         return [WORD_CODES[w] for w in self.before]

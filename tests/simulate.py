@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from rumbaodds.analysis import Job, make_situation
-from rumbaodds.engine import twin_hand as th
+from rumbaodds.twins import hand as th
 
 
 def job_of(hand, trump, players, seat, rules="swiss", opponents="default", play="expert", passes=0, knocked=False,

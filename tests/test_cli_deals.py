@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from rumbaodds.cli import main
 from rumbaodds.deals import BATCH, parse_deal
-from rumbaodds.engine import twin
+from rumbaodds.twins import common as twin
 
 
 def run(*args, input=None):

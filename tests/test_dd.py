@@ -13,12 +13,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rumbaodds.cards import mask_of, parse_card, parse_hand, parse_suit
-from rumbaodds.engine import twin
 from rumbaodds.engine.dd import dd_tricks, solve_batch
 from rumbaodds.engine.rng import deal_batch
 from rumbaodds.engine.tricks import legal_mask
-from rumbaodds.engine.twin_dd import dd_tricks as twin_dd_tricks
 from rumbaodds.rules import FLEMISH, FOLLOW_FLEMISH, FOLLOW_STECHZWANG, SWISS
+from rumbaodds.twins import common as twin
+from rumbaodds.twins.dd import dd_tricks as twin_dd_tricks
 
 SW = FOLLOW_STECHZWANG
 FL = FOLLOW_FLEMISH

@@ -16,8 +16,8 @@ from rumbaodds.deals import (
     play_deals,
     read_deals,
 )
-from rumbaodds.engine import twin
 from rumbaodds.rules import FLEMISH, SWISS, RuleSet
+from rumbaodds.twins import common as twin
 
 EXAMPLE = (
     '{"rules": "swiss", "trump": "H", "leader": 0, "hands": [["HA","HK","S6","C7","D9"], '

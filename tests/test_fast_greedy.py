@@ -13,8 +13,9 @@ import numpy as np
 import pytest
 
 from rumbaodds.cards import mask_of
-from rumbaodds.engine import playout, rng, tricks, twin
+from rumbaodds.engine import playout, rng, tricks
 from rumbaodds.rules import FLEMISH, FOLLOW_FLEMISH, FOLLOW_STECHZWANG, SWISS
+from rumbaodds.twins import common as twin
 
 CONFIGS = [(SWISS, 3), (SWISS, 5), (SWISS, 7), (FLEMISH, 2), (FLEMISH, 4), (FLEMISH, 6)]
 IDS = [f"{r.name}-{n}" for r, n in CONFIGS]

@@ -1,9 +1,10 @@
 """The golden whole hands (tests/golden/, worked out by hand from the rule book) replayed by the engine.
 
 Each file gives a deal, every seat's decision (or a named model), and the
-hand as the rule book plays it. The twin must reproduce all of it: the words,
-the void, the Rumba seat, the card face up, every exchange, the hands at play,
-the lead, every trick card by card, the tricks won and every score change. The
+hand as the rule book plays it. The twin (the game's state machine,
+``rumbaodds.game``, driven by the twin's decisions) must reproduce all of it:
+the words, the void, the Rumba seat, the card face up, every exchange, the
+hands at play, the lead, every trick card by card, the tricks won and every score change. The
 kernel (``engine/replay.py``, the same speaking, exchange, play and scoring
 code as ``ask``) must give every seat, as the asking player, his score change
 and his tricks. ``test_golden_format.py`` checks the files themselves.
@@ -18,13 +19,36 @@ from golden_hands import golden_files, load
 from rumbaodds.cards import format_card, mask_of, parse_card
 from rumbaodds.engine import hand as K
 from rumbaodds.engine import policy as P
-from rumbaodds.engine import twin_hand as th
 from rumbaodds.engine.replay import replay_seat
+from rumbaodds.game import HandState, Knock, Phase, SwapTwo, Word, two_of_trump
 from rumbaodds.models import MODELS
 from rumbaodds.policies import named_policy, scripted_policy
 from rumbaodds.rules import rules_from_dict
+from rumbaodds.twins import hand as th
 
 FILES = golden_files()
+
+
+class PileOrder:
+    """A random stream whose shuffle puts the passers' cards in the file's ``passer_pile`` order (§4.6)."""
+
+    def __init__(self, pile: list[int]):
+        self.pile = pile
+        self.state: HandState | None = None
+        self.draws = None
+
+    def below(self, bound: int) -> int:
+        if self.draws is None:
+            s = self.state
+            start = [c for p in range(s.players) if s.words[p] is Word.PASS for c in sorted(s.hands[p])]
+            assert sorted(start) == sorted(self.pile), "the passer pile holds the passers' cards"
+            draws = []
+            for j, target in enumerate(self.pile):
+                k = start.index(target)
+                draws.append(k - j)
+                start[j], start[k] = start[k], start[j]
+            self.draws = iter(draws)
+        return next(self.draws)
 
 
 def _cards(tokens) -> list[int]:
@@ -43,7 +67,8 @@ class Replay:
         self.hands = [set(_cards(h)) for h in data["hands"]]
         self.stock = _cards(data["stock"])
         if self.rules.passer_cards == "stock-bottom" and data.get("passer_pile"):
-            # the passers' pile in its given order: replayed as a stock that already holds it
+            # the kernel: the passers' pile in its given order, replayed as a stock that already holds it (the
+            # twin's state machine shuffles it into that order, PileOrder)
             self.stock = self.stock + _cards(data["passer_pile"])
             self.engine_rules = self.rules.replace(passer_cards="put-away")
         else:
@@ -67,7 +92,7 @@ class Replay:
             self.discards = [decisions.get(s, {}).get("discards", 0) for s in range(self.n)]
             swaps = [decisions.get(s, {}).get("swap_two", False) for s in range(self.n)]
             self.policy = scripted_policy(self.n, self.decided, self.discards, swap_two=any(swaps) or not any(
-                th.two_of_trump(self.trump_card) in h for h in self.hands))
+                two_of_trump(self.trump_card) in h for h in self.hands))
             self.words = list(self.decided)
 
     def choice_of(self, seat: int) -> int:
@@ -81,54 +106,45 @@ class Replay:
             return K.C_PLAY + self.discards[seat]
         return K.C_PASS
 
-    # -- the twin, everything ---------------------------------------------------------------
+    # -- the twin, everything: the game's state machine driven by the twin's decisions --------------------
     def twin(self) -> dict:
-        rules, n = self.engine_rules, self.n
+        rules, n = self.rules, self.n
         sit = th.Situation(rules, n, 0, self.trump_card, self.policy, self.knocked)
-        hands = [set(h) for h in self.hands]
         numbers = [[0.5] * 4 for _ in range(n)]
-        table = self.trump_card
+        pile = _cards(self.data.get("passer_pile", []))
+        rng = PileOrder(pile) if pile and rules.passer_cards == "stock-bottom" else th.stream_at(0)
+        state = HandState(rules, self.hands, self.trump_card, _cards(self.data["stock"]), self.passes, rng=rng)
+        if isinstance(rng, PileOrder):
+            rng.state = state
         if self.knocked:
-            table = th.knocker_takes_turned_card(hands[n - 1], self.trump_card, sit.trump)
-        if sit.may_swap(hands[0], table) and self.policy.swaps(0):
-            two = th.two_of_trump(self.trump_card)
-            hands[0] = (hands[0] - {two}) | {self.trump_card}
-            table = two
+            state.apply(Knock(th.knock_discard(state.hands[n - 1], self.trump_card, sit.trump)))
+        if state.may_swap() and self.policy.swaps(0):
+            state.apply(SwapTwo())
         code = self.choice_of(0)
         if code == K.C_THROW_IN:
+            assert Word.THROW_IN in state.legal_words(), "a throw-in the rules do not allow"
             return {"void": True, "thrower": 0}
         hero_word = {K.C_PASS: "pass", K.C_RUMBA: "rumba"}.get(code, "play")
-        spoken = th.speak(sit, hands, [], numbers, hero_word, table, -1)
-        active = spoken.active
+        spoken = th.speak_on(sit, state, numbers, hero_word, hero_swaps=False)
+        active = state.active
         out = {"void": spoken.void or not active, "words": spoken.words, "rumba_seat": spoken.rumba_seat,
                "table_card": None if spoken.table_card is None else format_card(spoken.table_card)}
         if out["void"]:
             return out
-        no_tricks = len(active) < 2
         out["exchanges"], out["hands_at_play"], out["leader"], out["tricks"] = [], None, None, []
-        tricks_won = [None] * n
-        if not no_tricks:
-            before = [set(h) for h in hands]
-            if spoken.rumba_seat is None:
-                th.exchange(sit, hands, spoken.words, self.stock, self.discards[0], numbers, 0)
-                for s in active:
-                    out["exchanges"].append({"seat": s, "discarded": sorted(before[s] - hands[s]),
-                                             "drawn": sorted(hands[s] - before[s])})
-            out["hands_at_play"] = [sorted(hands[s]) if s in active else [] for s in range(n)]
-            leader = th.leader_of(rules, n - 1, active, spoken.rumba_seat)
-            out["leader"] = leader
-            log: list = []
-            won = th.play_tricks([hands[s] for s in active], active.index(leader), sit.trump, rules.follow_code,
-                                 self.play, None if spoken.rumba_seat is None else active.index(spoken.rumba_seat),
-                                 spoken.table_card, deck=rules.deck, log=log)
-            for lead, cards, winner in log:
+        if state.phase is Phase.EXCHANGE:
+            th.exchange_by_policy(sit, state, self.discards[0], numbers)
+            out["exchanges"] = [{"seat": s, "discarded": sorted(thrown), "drawn": sorted(drawn)}
+                                for s, thrown, drawn in state.exchanges]
+        if state.phase is Phase.PLAY:
+            out["hands_at_play"] = [sorted(state.hands[s]) if s in active else [] for s in range(n)]
+            out["leader"] = state.leader
+            th.play_out(state, self.play)
+            for lead, cards, winner in state.tricks.log:
                 out["tricks"].append({"leader": active[lead], "cards": [[active[i], format_card(c)] for i, c in cards],
                                       "winner": active[winner]})
-            for s, k in zip(active, won):
-                tricks_won[s] = k
-        out["tricks_won"] = tricks_won
-        out["score_changes"] = th.score_changes(rules, n, spoken.words, tricks_won, spoken.rumba_seat, self.knocked,
-                                                self.passes)
+        out["tricks_won"] = state.tricks_won
+        out["score_changes"] = state.returns()
         return out
 
     # -- the kernel, seat by seat --------------------------------------------------------------

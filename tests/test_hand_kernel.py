@@ -25,14 +25,14 @@ from simulate import assert_kernel_equals_twin, job_of
 from rumbaodds import analysis
 from rumbaodds.cards import mask_of, parse_card, parse_hand
 from rumbaodds.engine import policy as P
-from rumbaodds.engine import twin
-from rumbaodds.engine import twin_condition as tc
-from rumbaodds.engine import twin_hand as th
 from rumbaodds.engine.knock import knock_batch
 from rumbaodds.engine.tricks import play_greedy
 from rumbaodds.models import MODELS, OpponentModel
 from rumbaodds.policies import named_policy
 from rumbaodds.rules import FLEMISH, SWISS
+from rumbaodds.twins import common as twin
+from rumbaodds.twins import condition as tc
+from rumbaodds.twins import hand as th
 
 SEED = 20240611
 SWISS_RF = SWISS.replace(name="swiss-rf", speaking_order="rumba-first")
@@ -224,9 +224,8 @@ def _twin_enumeration(job):
                     continue
                 mine = [set(h) for h in my]
                 word, k = ("play", int(choice[4:])) if choice.startswith("play") else (choice, 0)
-                spoken = th.speak(sit, mine, words, numbers, word, table, rumba_seat)
-                score, _t, _c = th.finish_hand(sit, mine, spoken, stock, k, numbers, 0, job.play,
-                                               s.passes_in_a_row)
+                spoken = th.speak(sit, mine, words, numbers, word, table, rumba_seat, stock, 0)
+                score, _t, _c = th.finish_hand(sit, spoken, k, numbers, job.play, s.passes_in_a_row)
                 sums[choice] += weight * score
     return total, sums
 

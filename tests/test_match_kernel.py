@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 
 from rumbaodds.engine.rules_layout import rules_array
-from rumbaodds.engine.twin import Stream, mix64
 from rumbaodds.match import game_values
 from rumbaodds.match.api import game_policy
 from rumbaodds.match.kernel import MAX_HANDS, game_batch, hand_batch
@@ -15,6 +14,7 @@ from rumbaodds.match.score import PLAYED, THROWN_IN, VOID_NOBODY, game_array
 from rumbaodds.match.twin import twin_game, twin_hand
 from rumbaodds.models import OpponentModel
 from rumbaodds.rules import FLEMISH, SWISS, RuleSet
+from rumbaodds.twins.common import Stream, mix64
 
 TINY = RuleSet(name="tiny-swiss", suits="CDH", ranks="TJQK", hand_size=2, min_players=2, max_players=3,
                exchange_limit=1, rumba_min_tricks=2, throw_in_below="J", start_score=4)

@@ -7,9 +7,9 @@ from simulate import assert_kernel_equals_twin, job_of
 from rumbaodds.analysis import ask, make_situation
 from rumbaodds.cards import mask_of
 from rumbaodds.engine import hand as kernel
-from rumbaodds.engine import twin_hand
 from rumbaodds.models import MODELS, OpponentModel
 from rumbaodds.rules import SWISS
+from rumbaodds.twins import hand as twin_hand
 
 
 @pytest.mark.parametrize(

@@ -29,7 +29,6 @@ from rumbaodds.analysis import POLICIES, exact_ask
 from rumbaodds.cards import mask_of, parse_card, parse_hand
 from rumbaodds.engine import hand as hand_kernel
 from rumbaodds.engine import table as kernel
-from rumbaodds.engine import twin_table
 from rumbaodds.handclasses import enumerate_trump_rank_pairs
 from rumbaodds.models import get_model
 from rumbaodds.rules import FLEMISH, SWISS, RuleSet
@@ -37,6 +36,7 @@ from rumbaodds.stats import Estimate
 from rumbaodds.tables import TableSpec, build_table, load_table
 from rumbaodds.tables.build import cells_of, opponents_of, simulate_cells, wilson
 from rumbaodds.tables.spec import STOP_ALPHA, stop_z
+from rumbaodds.twins import table as twin_table
 
 TINY = RuleSet(name="tiny", suits="CDH", ranks="TJQK", hand_size=2, min_players=2, max_players=3, exchange_limit=1,
                rumba_min_tricks=2, throw_in_below="J", knock=False)

@@ -14,8 +14,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rumbaodds.cards import cards_of, mask_of, parse_card, parse_hand, parse_suit
-from rumbaodds.engine import playout, rng, tricks, twin
+from rumbaodds.engine import playout, rng, tricks
 from rumbaodds.rules import FLEMISH, FOLLOW_FLEMISH, FOLLOW_STECHZWANG, SWISS
+from rumbaodds.twins import common as twin
 
 SW = FOLLOW_STECHZWANG
 FL = FOLLOW_FLEMISH

@@ -1,9 +1,11 @@
-"""The plain-Python whole-hand twin (``engine/twin_hand.py``) against RULES.md and SIMULATION.md, by hand.
+"""The plain-Python whole-hand twin (``twins/hand.py``) against RULES.md and SIMULATION.md, by hand.
 
 Every row of both score tables (RULES.md §4.8 swiss, §5.8 flemish) is worked
 by hand through ``score_changes``; then the hero's choices, the outcomes of
 speaking through ``simulate_sample``, identities with ``twin.play_greedy`` that
-SIMULATION.md demands, and the ``expert`` card play on small positions.
+SIMULATION.md demands, and the ``expert`` card play on small positions. Last,
+the kernel against the twin (which drives the game's state machine) on drawn
+rule sets, and ``Situation.choices`` against the state machine's words.
 """
 
 from __future__ import annotations
@@ -11,15 +13,20 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from simulate import job_of, twin_sample
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from simulate import assert_kernel_equals_twin, job_of, twin_sample
+from test_rule_sets import questions
 
-from rumbaodds.cards import parse_card, parse_hand, parse_suit
+from rumbaodds.cards import CardError, parse_card, parse_hand, parse_suit
 from rumbaodds.engine import policy as P
-from rumbaodds.engine import twin
-from rumbaodds.engine import twin_hand as th
+from rumbaodds.game import HandState, Knock, Phase, Say, SwapTwo, Word
 from rumbaodds.models import ALWAYS, MODELS, NEVER, OpponentModel
 from rumbaodds.policies import named_policy
-from rumbaodds.rules import FLEMISH, FOLLOW_FLEMISH, FOLLOW_STECHZWANG, SWISS
+from rumbaodds.rules import FLEMISH, FOLLOW_FLEMISH, FOLLOW_STECHZWANG, SWISS, RulesError
+from rumbaodds.situation import make_situation
+from rumbaodds.twins import common as twin
+from rumbaodds.twins import hand as th
 
 ALL = MODELS["all"]
 # Opponents who never play, never join, never call Rumba: every hand is void or lone.
@@ -398,7 +405,7 @@ def test_earlier_swap_puts_the_turned_card_in_the_swappers_hand():
     """--swapped-by: seat 1 holds the turned card in every sample; the two lies on the table."""
     job = job_of("SA S9 D8 C7 D9", "HK", 4, 2, "flemish", "all", swapped_by=1)
     assert job.plan.hard[1] == 0 or job.plan.hard[1] == 1  # drawn either way, exactly
-    from rumbaodds.engine import twin_condition as tc
+    from rumbaodds.twins import condition as tc
 
     for index in range(5):
         stream = twin.Stream(3, index)
@@ -565,3 +572,58 @@ def test_expert_runs_on_random_samples():
             assert tries >= 1
             for _change, mine, contested in out.values():
                 assert contested == (mine >= 0) and mine <= 5
+
+
+# =============================================================================
+# kernel == twin (the game's state machine driven by the kernel's decisions), on drawn rule sets
+# =============================================================================
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(questions(), st.integers(0, 2**32))
+def test_kernel_equals_the_state_machine_twin_on_drawn_rule_sets(question, seed):
+    """A few drawn house rules and situations (test_rule_sets.py draws many more): sample by sample equal."""
+    q = question
+    try:
+        job = job_of(q["hand"], q["trump"], q["players"], q["seat"], q["rules"], q["opponents"], q["play"],
+                     q["passes"], q["knocked"], q["before"], q["swapped_by"])
+    except (RulesError, CardError):
+        assume(False)
+    _, tries, _ = job.batch(seed, 0, 2)
+    assume(1 <= int(tries.min()) and int(tries.max()) <= 2_000)
+    assert_kernel_equals_twin(job, seed=seed, samples=2)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(questions(), st.randoms(use_true_random=False))
+def test_situation_choices_are_the_state_machines_words(question, rnd):
+    """``Situation.choices`` (what ``ask`` offers) is what the hand state allows the hero at his turn, one-round."""
+    q = question
+    rules = q["rules"]
+    assume(rules.speaking_order == "one-round" and q["swapped_by"] is None)
+    n, seat = q["players"], q["seat"]
+    others = [c for c in rules.deck if c not in q["hand"] and c != q["trump"]]
+    rnd.shuffle(others)
+    size = rules.hand_size
+    hands = [others[i * size:(i + 1) * size] for i in range(n - 1)]
+    hands.insert(seat, list(q["hand"]))
+    state = HandState(rules, hands, q["trump"], others[(n - 1) * size:], rng=twin.Stream(0, 0))
+    if q["knocked"]:
+        state.apply(Knock(None))
+    for s in range(seat):  # the earlier seats say a legal word at random (no swap, no throw-in)
+        state.apply(Say(rnd.choice([w for w in state.legal_words() if w is not Word.THROW_IN])))
+    assume(state.phase is Phase.SPEAK and state.to_act == seat)
+    before = [w.value for w in state.words[:seat]]
+    try:
+        sit = make_situation(q["hand"], q["trump"], n, seat, rules, 0, q["knocked"], before or None)
+    except (RulesError, CardError):
+        assume(False)
+    if state.may_swap():
+        state.apply(SwapTwo())
+    legal = state.legal_words()
+    want = []
+    for w in legal:
+        if w is Word.PLAY:
+            want += [f"play{k}" for k in range(rules.exchange_limit + 1)] if state.rumba_seat is None else ["play0"]
+        else:
+            want.append(w.value)
+    order = {"pass": 0, "play": 1, "rumba": 2, "throw-in": 3}
+    assert sit.choices() == sorted(want, key=lambda name: (order[name.rstrip("0123456789")], name))

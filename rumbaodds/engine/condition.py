@@ -12,7 +12,7 @@ the hand's (score, high) is drawn from those counts times the acceptance
 probability of the words, then the cards group by group. The sample then
 carries the weight ``Z``, the probability that a hand of the cards left says
 those words, so self-normalised estimates are exact. The twin is
-``twin_condition.py``; both consume the stream identically.
+``rumbaodds/twins/condition.py``; both consume the stream identically.
 """
 
 import numpy as np

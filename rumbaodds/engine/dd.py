@@ -3,7 +3,7 @@
 For a deal seen by everybody, a leader, a trump suit, a follow rule and one
 chosen seat: the most tricks that seat (MAX) makes for certain when all other
 seats (MIN, one side) play to hold it to as few as possible. The readable
-specification is ``twin_dd.py``; tests compare the two.
+specification is ``rumbaodds/twins/dd.py``; tests compare the two.
 
 How the search works:
 

@@ -1,7 +1,8 @@
 """Whole-hand simulation kernels: deal, speak, exchange, play, score.
 
 The procedure is docs/SIMULATION.md, step by step; its readable twin is
-``twin_hand.py`` and tests compare the two sample by sample. Rule-set numbers
+``rumbaodds/twins/hand.py`` (which drives the rules of ``rumbaodds/game/``)
+and tests compare the two sample by sample. Rule-set numbers
 arrive as an int64 array (``rules_layout.py``), the opponents as a policy
 tuple (``policy.py``), what the hero saw of the earlier seats as a
 conditioning plan (``rumbaodds/conditioning.py``, ``condition.py``).

@@ -3,6 +3,8 @@
 The keep value says how much a card is worth keeping: trumps by height,
 side aces and kings. The asking player's exchange throws his lowest keep
 values, and the named opponent models score hands by hand points (the sum).
+:func:`keep_value` is its one definition: the Python side calls its plain
+form (:func:`keep_value_py`) or the table :func:`keep_value_table` made from it.
 """
 
 import numpy as np
@@ -22,6 +24,18 @@ def keep_value(card, trump, top):
     if distance == 1:
         return 1
     return 0
+
+
+keep_value_py = keep_value.py_func  # the same function, plain Python (no compile), for the readable side
+
+
+def keep_value_table() -> np.ndarray:
+    """``keep_value`` by (is trump, ranks below the top): the per-card values of a policy's hand score."""
+    values = np.zeros((2, 16), dtype=np.int64)
+    for is_trump in range(2):
+        for d in range(16):
+            values[is_trump, d] = keep_value_py(15 - d, 0 if is_trump else 1, 15)  # card rank 15 - d of suit 0
+    return values
 
 
 _RANK_LANES = np.uint64(0x0001000100010001)

@@ -7,7 +7,7 @@ an additive strength index (the sum of per-card values, 0..63). A policy gives
 a probability for every action of every (seat, context, score), so named
 threshold models (``models.py``) and solved mixed strategies run through the
 same code. docs/SIMULATION.md "Opponent policies" is the specification; the
-twin is ``twin_policy.py``.
+twin is ``rumbaodds/twins/condition.py``.
 
 Layout (see :func:`policy_tuple`):
 - ``ints``: int64[n, P_SIZE] switches per seat (P_* indices; ``P_CONTEXT_FREE`` is read from row 0);
@@ -22,7 +22,8 @@ Layout (see :func:`policy_tuple`):
 import numpy as np
 from numba import njit
 
-from .bits import U0, U1, lowest_card, suit_lane
+from .bits import U0, U1, lowest_card
+from .keep import keep_value
 from .rng import mix64, next_state
 
 # policy switches
@@ -129,40 +130,16 @@ def pick_not_rumba(q0, q1, u):
     return W_PASS if u < q0 / total else W_PLAY
 
 
-_RANK_LANES = np.uint64(0x0001000100010001)
-
-
-@njit(cache=True, inline="always")
-def _popcount(mask):
-    mask = mask - ((mask >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    mask = (mask & np.uint64(0x3333333333333333)) + ((mask >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    mask = (mask + (mask >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((mask * np.uint64(0x0101010101010101)) >> np.uint64(56))
-
-
 @njit(cache=True, inline="always")
 def keep_discards(hand, trump, top, limit, discard_below):
-    """The named models' exchange: the cards with keep value below ``discard_below`` (constant time)."""
-    lane = suit_lane(trump)
-    trumps = (hand & lane) >> np.uint64(16 * trump)
-    side = hand & ~lane
-    side_top = side & (_RANK_LANES << np.uint64(top))
-    side_next = side & (_RANK_LANES << np.uint64(top - 1)) if top >= 1 else U0
+    """The named models' exchange: how many cards have a keep value below ``discard_below`` (at most ``limit``)."""
     count = 0
-    if discard_below > 0:  # side cards below the top two: keep value 0
-        count += _popcount(side & ~side_top & ~side_next)
-    if discard_below > 1:
-        count += _popcount(side_next)
-    if discard_below > 3:
-        count += _popcount(side_top)
-    high = U0  # trumps: keep value 2 + max(0, 4 - distance)
-    for d in range(5):
-        if top - d >= 0:
-            if 2 + 4 - d < discard_below:
-                count += np.int64((trumps >> np.uint64(top - d)) & U1)
-            high |= U1 << np.uint64(top - d)
-    if discard_below > 2:
-        count += _popcount(trumps & ~high)
+    rest = hand
+    while rest:
+        card = lowest_card(rest)
+        rest &= rest - U1
+        if keep_value(card, trump, top) < discard_below:
+            count += 1
     return min(count, limit)
 
 

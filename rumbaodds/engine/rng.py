@@ -2,7 +2,7 @@
 
 Sample ``i`` of a run with seed ``s`` draws from its own SplitMix64 stream,
 started from ``(s, i)`` alone, so chunks and threads can split the samples any
-way and still produce identical deals. The twin is ``twin.py``.
+way and still produce identical deals. The twin is ``rumbaodds/twins/common.py``.
 """
 
 import numpy as np

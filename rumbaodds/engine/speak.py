@@ -7,7 +7,7 @@ forbid removed (a Rumba after a Rumba, a lone flemish dealer's Rumba, a pass
 when the jack of trump is turned or a flemish Rumba forces play). The
 decision numbers ``us`` were drawn for the deal, so every choice of the hero
 meets the same opponents (common random numbers). The twin is
-``twin_hand.speak``.
+``rumbaodds/twins/hand.speak_on`` (on the state machine of ``rumbaodds/game/``).
 """
 
 import numpy as np

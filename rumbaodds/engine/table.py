@@ -4,8 +4,8 @@ Cell ``c`` (its global index in the build) draws samples ``c * max_samples + i``
 of the run's seed, exactly the deals ``ask(..., seed)`` would draw at that
 offset, so a table never depends on chunking, threads, rounds or
 interruptions. The per-sample work is ``hand.ask_sample`` (called in one
-place, :func:`_sample`); its twin is ``twin_hand.simulate_sample``, and the
-twin of this whole kernel is :mod:`.twin_table`.
+place, :func:`_sample`); its twin is ``twins.hand.simulate_sample``, and the
+twin of this whole kernel is ``rumbaodds/twins/table.py``.
 
 Adaptive precision (docs in ``rumbaodds/tables/build.py``): a cell is
 simulated in rounds up to the looks ``min_samples``, ``ceil(min_samples *

@@ -1,6 +1,7 @@
 """Trick kernels: legal cards, trick winner, the greedy policy and its play-out.
 
-The readable specification of each kernel is its twin in ``twin.py``; tests
+The readable specification of each kernel is its twin in ``rumbaodds/twins/common.py``
+(the trick rules: ``rumbaodds/game/tricks.py``); tests
 compare the two. A trick in progress is described by ``led_suit`` (-1 while
 nobody has played) and ``win_card``, the card that currently wins it.
 """

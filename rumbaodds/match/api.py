@@ -17,7 +17,8 @@ import numpy as np
 
 from ..analysis import POLICIES
 from ..engine.rules_layout import rules_array
-from ..policies import EQUILIBRIUM, Policy, opponent_policy
+from ..opponents import EQUILIBRIUM, opponent_policy
+from ..policies import Policy
 from ..rules import PRESETS, RulesError, RuleSet, get_rules
 from .kernel import MAX_HANDS, game_batch
 from .score import game_array

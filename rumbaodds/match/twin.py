@@ -1,7 +1,7 @@
 """Plain-Python twin of the game kernel (``kernel.py``): the same games, readable, from the engine's twin.
 
 A hand is dealt and spoken exactly as the kernel does it (the same stream
-positions), then played out by ``engine/twin_hand.py``'s exchange, lead, card
+positions), then played out by ``twins/hand.py``'s exchange, lead, card
 play and score; the score state moves by ``score.apply_hand`` (called as plain
 Python) and the game ends and pays by ``score.settle``.
 """
@@ -11,12 +11,13 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine import policy as P
-from ..engine import twin_hand as th
 from ..engine.rules_layout import rules_array
-from ..engine.twin import GOLDEN, MASK64, Stream, mix64
-from ..engine.twin_condition import four_numbers, may_throw_in, pick, row, turn_of
+from ..game.state import lead_seat
 from ..policies import Policy
 from ..rules import RuleSet
+from ..twins import hand as th
+from ..twins.common import GOLDEN, MASK64, Stream, mix64
+from ..twins.condition import four_numbers, may_throw_in, pick, row, turn_of
 from .score import PLAYED, THROWN_IN, VOID_NOBODY, apply_hand, game_array, game_over, settle
 
 
@@ -100,7 +101,7 @@ def twin_hand(rules: RuleSet, n: int, policy: Policy, knock_prob, play: str, sta
     if len(active) >= 2:
         if rumba is None:
             th.exchange(sit, hands, words, stock, 0, numbers, saved_state)
-        leader = th.leader_of(rules, n - 1, active, rumba)
+        leader = lead_seat(rules, n - 1, active, rumba)
         won = th.play_tricks([hands[s] for s in active], active.index(leader), sit.trump, rules.follow_code, play,
                              None if rumba is None else active.index(rumba), table, deck=rules.deck)
         for s, k in zip(active, won, strict=True):

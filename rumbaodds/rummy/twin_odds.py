@@ -1,6 +1,6 @@
 """Plain-Python twin of the ``rummy odds`` kernel (odds.py): one sample, said step by step.
 
-Same random stream (``engine.twin.Stream``), same deal, same turns; the
+Same random stream (``twins.common.Stream``), same deal, same turns; the
 discard is chosen by its definition (the opening value left after each
 possible discard, computed by the twin solver for every card) rather than by
 the kernel's shortcut. Tests require the two to agree sample by sample.
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..engine.twin import Stream
+from ..twins.common import Stream
 from .cards import JOKER, rank_of, suit_of
 from .melds import positions_of
 from .odds import MODE_DEAL, MODE_HAND, MODE_JOKER

@@ -17,7 +17,7 @@ import numpy as np
 from .. import analysis
 from ..cards import RANKS
 from ..conditioning import WORD_NAMES
-from ..engine.twin_condition import turn_of
+from ..twins.condition import turn_of
 from . import store
 from .game import A_PASS, A_PLAY, A_RUMBA
 from .tables import to_policy

@@ -31,7 +31,12 @@ I_REACHED, I_CTX, I_SCORE, I_THROWABLE, I_RANK, I_KNOCK_SCORE, I_KNOCK_DONE, I_V
 
 @njit(cache=True)
 def legal_choices(ctx, pass_ok, rumba_ok, throwable, limit, choices, actions):
-    """The traverser's choice codes and their action indices; returns how many."""
+    """The traverser's choice codes and their action indices; returns how many.
+
+    The fast path of the game's rules (``rumbaodds.game``: the words ``HandState.legal_words`` allows, with
+    0..exchange_limit discards in a normal game); ``strategy/twin_game.py`` takes them from the state machine
+    and tests/test_strategy.py keeps the two equal deal by deal.
+    """
     k = 0
     if pass_ok:
         choices[k] = C_PASS

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..analysis import AskResult, Situation
-from ..policies import opponent_policy
+from ..opponents import opponent_policy
 from .lookup import answer_from_table, find_tables, load_table, matches, read_manifest
 from .pack import answer_from_packed, find_packed, load_packed
 

@@ -21,7 +21,8 @@ from pathlib import Path
 import numpy as np
 
 from ..handclasses import enumerate_trump_rank_pairs
-from ..policies import Policy, opponent_policy
+from ..opponents import opponent_policy
+from ..policies import Policy
 from ..rules import RuleSet
 from .build import chunk_frame, simulate_cells
 from .pack import load_packed, packed_columns

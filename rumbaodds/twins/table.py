@@ -13,8 +13,8 @@ import math
 
 import numpy as np
 
-from . import hand
-from .table import COL_PASS, COL_PLAY, COL_RUMBA, PSEUDO_DEALS, STOP_MAX, STOP_PRECISE, STOP_RESOLVED, Z95
+from ..engine import hand
+from ..engine.table import COL_PASS, COL_PLAY, COL_RUMBA, PSEUDO_DEALS, STOP_MAX, STOP_PRECISE, STOP_RESOLVED, Z95
 
 
 def weighted_mean_and_variance(x: np.ndarray, w: np.ndarray) -> tuple[float, float]:

@@ -1,13 +1,15 @@
-"""Plain-Python twin of the whole-hand simulator: the readable specification.
+"""Plain-Python twin of the whole-hand simulator: the game's state machine driven by the kernel's decisions.
 
 This module follows ``docs/SIMULATION.md`` step by step (deal, conditioning,
-the hero's choices, speaking, outcome, exchange, lead, tricks, score). It is
-written for reading, not for speed: hands are Python sets of card ids
-(``suit * 16 + rank``, cards.py). The Numba kernel ``engine/hand.py``
-implements the same procedure and tests require both to agree sample by
-sample, so the random numbers are drawn exactly as "Random numbers, exactly"
-says. The earlier seats are dealt by ``twin_condition.py``; opponents decide
-by a :class:`~rumbaodds.policies.Policy`.
+the hero's choices, speaking, outcome, exchange, lead, tricks, score). The
+rules of the hand are not written here: a :class:`rumbaodds.game.HandState`
+holds them (what each seat may say, exchange and play, who leads, the score);
+this module deals, draws the random numbers exactly as "Random numbers,
+exactly" says, and makes every decision the kernel ``engine/hand.py`` makes:
+the opponents by a :class:`~rumbaodds.policies.Policy`, the exchange by keep
+value, the cards by the ``greedy`` or ``expert`` play. Tests require twin and
+kernel to agree sample by sample. The earlier seats are dealt by
+``condition.py``.
 
 Comments marked "Decision" settle points where the rule book is silent; the
 kernel makes the same decisions and SIMULATION.md lists them.
@@ -19,18 +21,23 @@ import itertools
 from dataclasses import dataclass
 
 from ..cards import RANKS, SUITS, card_id
-from ..models import keep_value
+from ..engine import policy as P
+from ..engine.keep import keep_value_py as keep_value
+from ..game import Exchange, HandState, Knock, Phase, Play, Say, SwapTwo, Tricks, Word, speaking
+from ..game.score import hand_returns, passer_change
+from ..game.state import shuffle_in_place, two_of_trump
 from ..policies import Policy
 from ..rules import RuleSet
-from . import policy as P
-from .twin import Stream, card_beats, greedy_card, legal_cards, rank_of, strength, suit_of
-from .twin_condition import deal_earlier_seats, four_numbers, may_throw_in, pick, row, top_of, turn_of
+from .common import Stream, card_beats, greedy_card, legal_cards, rank_of, strength, suit_of
+from .condition import deal_earlier_seats, four_numbers, pick, row, top_of, turn_of
 
 PASS = "pass"
 PLAY = "play"
 RUMBA = "rumba"
 THROW_IN = "throw-in"
 WORD = {P.W_PASS: PASS, P.W_PLAY: PLAY, P.W_RUMBA: RUMBA, P.W_NONE: None}
+CODE_WORD = {P.W_PASS: Word.PASS, P.W_PLAY: Word.PLAY, P.W_RUMBA: Word.RUMBA, P.W_NONE: Word.NO_RUMBA}
+WORD_CODE = {Word.PASS: P.W_PASS, Word.PLAY: P.W_PLAY, Word.RUMBA: P.W_RUMBA, Word.NO_RUMBA: P.W_NONE, None: P.W_NONE}
 # the tricks a choice reports when none were played (SIMULATION.md "What a run reports")
 NO_TRICKS, LONE_PLAY, VOID = -1, -2, -3
 POLICIES = ("greedy", "expert")
@@ -55,9 +62,7 @@ def keep_order(cards, trump: int, top: int) -> list[int]:
 
 def shuffle(cards: list[int], stream: Stream) -> None:
     """Fisher-Yates over the whole list, ``len(cards)`` draws (the last one is ``below(1)``)."""
-    for j in range(len(cards)):
-        k = j + stream.below(len(cards) - j)
-        cards[j], cards[k] = cards[k], cards[j]
+    shuffle_in_place(cards, stream)
 
 
 def stream_at(state: int) -> Stream:
@@ -67,24 +72,8 @@ def stream_at(state: int) -> Stream:
     return stream
 
 
-def passer_change(rules: RuleSet, passes_before: int) -> int:
-    """Score change of a player who passes a hand that is not void (swiss rule 17)."""
-    if rules.sit_out_limit <= 0:
-        return 0
-    streak = passes_before + 1
-    if rules.sit_out_repeats:  # every pass from the limit on costs the penalty
-        due = streak >= rules.sit_out_limit
-    else:  # the streak restarts after a penalty: every limit-th pass costs it
-        due = streak % rules.sit_out_limit == 0
-    return rules.sit_out_penalty if due else 0
-
-
 def full_deck() -> list[int]:
     return [card_id(s, r) for s in range(len(SUITS)) for r in range(len(RANKS))]
-
-
-def two_of_trump(trump_card: int) -> int:
-    return card_id(suit_of(trump_card), RANKS.index("2"))
 
 
 # =============================================================================
@@ -114,20 +103,14 @@ class Situation:
     @property
     def jack_forces_play(self) -> bool:
         """Flemish: a jack of trump turned forces everybody to play (RULES.md §5.2)."""
-        return self.rules.jack_of_trump_forces_play and rank_of(self.trump_card) == RANKS.index("J")
+        return speaking.jack_forces_play(self.rules, self.trump_card)
 
     @property
     def rumba_first(self) -> bool:
-        return self.rules.speaking_order == "rumba-first" and not self.knocked
+        return speaking.rumba_first(self.rules, self.knocked)
 
     def score(self, cards, seat: int) -> int:
         return self.policy.score(cards, self.trump, self.top, seat)
-
-    def may_swap(self, cards, table_card: int) -> bool:
-        """Decision: only the card first turned can be taken, never after a knock [D-9]."""
-        two = two_of_trump(self.trump_card)
-        return (self.rules.two_of_trump_swap and not self.knocked and table_card == self.trump_card
-                and self.trump_card != two and two in cards)
 
     def exchange_wish(self, s: int, cards, numbers: list[float], players_before: int) -> int:
         """How many cards opponent ``s`` wants to exchange, before the stock cuts it (by the context he spoke in)."""
@@ -148,141 +131,181 @@ class Situation:
         return limit
 
 
-def knocker_takes_turned_card(hand: set[int], trump_card: int, trump: int) -> int | None:
-    """The knocking dealer takes the turned card for his weakest card (§6) if it is stronger [D-3].
-
-    Changes ``hand`` in place; returns the card now lying on the table (None when taken).
-    """
+def knock_discard(hand, trump_card: int, trump: int) -> int | None:
+    """The knocking dealer's decision [D-3]: the turned card for his weakest card (§6) if it is stronger."""
     low = weakest(hand, trump)
-    if strength(trump_card, trump) > strength(low, trump):
-        hand.remove(low)  # goes out of play face down
-        hand.add(trump_card)
-        return None
-    return trump_card
+    return low if strength(trump_card, trump) > strength(low, trump) else None
+
+
+def knocker_takes_turned_card(hand: set[int], trump_card: int, trump: int) -> int | None:
+    """``knock_discard`` made on ``hand`` in place; returns the card now lying on the table (None when taken)."""
+    low = knock_discard(hand, trump_card, trump)
+    if low is None:
+        return trump_card
+    hand.remove(low)  # goes out of play face down
+    hand.add(trump_card)
+    return None
 
 
 # =============================================================================
-# Speaking (SIMULATION.md step 4)
+# Speaking (SIMULATION.md step 4): the policy's words, the state's rules
 # =============================================================================
 @dataclass
 class Speaking:
-    """What speaking left behind."""
+    """What speaking left behind: the hand state after the last word, and the words by name."""
 
-    words: list[str]
-    rumba_seat: int | None  # the Rumba caller or the knocking dealer
-    void: bool  # a throw-in after the hero spoke
-    table_card: int | None  # the card face up on the table (None: the knocking dealer took it)
-    called: int | None = None  # rumba-first: who called Rumba in round one
+    state: HandState
+    refused: bool = False  # the hero wanted a Rumba the rules refused him (a lone flemish dealer): he plays alone
+
+    @property
+    def words(self) -> list[str]:
+        return [PASS if w in (None, Word.NO_RUMBA) else w.value for w in self.state.words]
+
+    @property
+    def rumba_seat(self) -> int | None:
+        return self.state.rumba_seat
+
+    @property
+    def called(self) -> int | None:
+        """Who called Rumba while speaking (before a Rumba nobody joined became a lone play)."""
+        return self.state.called
+
+    @property
+    def void(self) -> bool:
+        """A throw-in [D-4]."""
+        return self.state.thrown_in_by is not None
+
+    @property
+    def table_card(self) -> int | None:
+        return self.state.table_card
 
     @property
     def active(self) -> list[int]:
-        return [s for s, w in enumerate(self.words) if w in (PLAY, RUMBA)]
+        return [s for s, w in enumerate(self.state.words) if w in (Word.PLAY, Word.RUMBA)]
+
+
+def rights(legal: list[Word]) -> tuple[bool, bool]:
+    """(pass_ok, rumba_ok) of a policy row from the words the rules allow (round one: not calling is the pass)."""
+    return Word.PASS in legal or Word.NO_RUMBA in legal, Word.RUMBA in legal
+
+
+def opponent_speaks(sit: Situation, state: HandState, numbers: list[list[float]]) -> None:
+    """Seat ``state.to_act`` (an opponent) swaps, throws in or speaks by the policy, as the kernel decides."""
+    s, rules, policy = state.to_act, sit.rules, sit.policy
+    codes = [WORD_CODE[w] for w in state.words]
+    caller = -1 if state.rumba_seat is None else state.rumba_seat
+    if state.phase is Phase.ANSWER:  # rumba-first round two: join / play or pass, knowing the outcome of round one
+        players = sum(1 for c in codes[:s] if c == P.W_PLAY)
+        ctx = P.CTX_RUMBA + min(players, 2) if state.rumba_seat is not None else P.CTX_OPEN + min(players, 3)
+        pass_ok, _ = rights(state.legal_words())
+        code = pick(row(policy, s, ctx, sit.score(state.hands[s], s), pass_ok, False), numbers[s][2])
+        state.apply(Say(CODE_WORD[code]))
+        return
+    if state.knocked:
+        turn = turn_of(s, codes, caller, True, sit.jack_forces_play, rules)
+        pass_ok, rumba_ok = rights(state.legal_words())
+        state.apply(Say(CODE_WORD[pick(row(policy, s, turn.ctx, sit.score(state.hands[s], s), pass_ok, rumba_ok),
+                                       numbers[s][1])]))
+        return
+    if state.may_swap() and policy.swaps(s):
+        state.apply(SwapTwo())
+    legal = state.legal_words()
+    if legal == [Word.NO_RUMBA]:  # Decision: no round-one turn after a Rumba, he answers in round two
+        state.apply(Say(Word.NO_RUMBA))
+        return
+    turn = turn_of(s, codes, caller, False, sit.jack_forces_play, rules)
+    score = sit.score(state.hands[s], s)
+    if Word.THROW_IN in legal and numbers[s][0] < policy.throws[s, turn.ctx, score]:
+        state.apply(Say(Word.THROW_IN))  # [D-4]
+        return
+    pass_ok, rumba_ok = rights(legal)
+    code = pick(row(policy, s, turn.ctx, score, pass_ok, rumba_ok), numbers[s][1])
+    word = CODE_WORD[code]
+    if state.rumba_first and word is not Word.RUMBA:
+        word = Word.NO_RUMBA  # round one: not said play or pass yet
+    state.apply(Say(word))
+
+
+def hero_speaks(state: HandState, hero_choice: str) -> bool:
+    """The hero's word for his choice (pass, play or rumba); True when the rules refused his Rumba."""
+    legal = state.legal_words()
+    if hero_choice == RUMBA and Word.RUMBA in legal:
+        state.apply(Say(Word.RUMBA))
+        return False
+    refused = (hero_choice == RUMBA and state.phase is Phase.SPEAK and not state.knocked
+               and state.rumba_seat is None)  # a lone flemish dealer cannot call Rumba (§5.5): he plays alone
+    if state.phase is Phase.SPEAK and state.rumba_first:
+        state.apply(Say(Word.NO_RUMBA))  # round one: his play or pass comes in round two
+    else:
+        state.apply(Say(Word.PASS if hero_choice == PASS else Word.PLAY))
+    return refused
+
+
+def speak_on(sit: Situation, state: HandState, numbers: list[list[float]], hero_choice: str,
+             hero_swaps: bool = True) -> Speaking:
+    """From the hero's turn to the end of speaking; the hero swaps the two of trump when he can [D-9]."""
+    refused = False
+    while state.phase in (Phase.SPEAK, Phase.ANSWER):
+        if state.to_act == sit.seat:
+            if hero_swaps and state.may_swap():
+                state.apply(SwapTwo())
+            refused = hero_speaks(state, hero_choice) or refused
+        else:
+            opponent_speaks(sit, state, numbers)
+    return Speaking(state, refused)
 
 
 def speak(sit: Situation, hands: list[set[int]], earlier: list[int], numbers: list[list[float]], hero_choice: str,
-          table_card: int | None, rumba_seat: int) -> Speaking:
+          table_card: int | None, rumba_seat: int = -1, stock=(), saved_state: int = 0, passes: int = 0) -> Speaking:
     """Speaking from the hero's seat to the dealer; ``hands`` change in place by swaps.
 
-    ``earlier``: the words of the seats before the hero (W_* codes); ``numbers``:
-    every seat's four decision numbers; ``hero_choice``: pass, play or rumba.
+    ``hands``: every seat's cards with the knock and an earlier swap made (``table_card`` the card face up);
+    ``earlier``: the words of the seats before the hero (W_* codes); ``numbers``: every seat's four decision
+    numbers; ``hero_choice``: pass, play or rumba. ``stock`` and ``saved_state`` (the stream position of the
+    passers' shuffle) are the hand's, for what follows (``finish_hand``). ``rumba_seat`` is read from ``earlier``.
     """
-    n, seat, rules, policy = sit.players, sit.seat, sit.rules, sit.policy
-    codes: list[int] = list(earlier) + [P.W_NONE] * (n - seat)
-    if sit.knocked:
-        rumba_seat = sit.dealer
-        codes[sit.dealer] = P.W_RUMBA
-    for s in range(seat, n):
-        if s == seat:
-            if hero_choice == RUMBA and rumba_seat < 0:
-                rumba_seat = s
-                codes[s] = P.W_RUMBA
-            elif sit.rumba_first:
-                codes[s] = P.W_NONE
-            else:
-                codes[s] = P.W_PASS if hero_choice == PASS else P.W_PLAY
-            continue
-        if sit.knocked:
-            if s == sit.dealer:
-                continue
-            turn = turn_of(s, codes, sit.dealer, True, sit.jack_forces_play, rules)
-            codes[s] = pick(row(policy, s, turn.ctx, sit.score(hands[s], s), turn.pass_ok, False), numbers[s][1])
-            continue
-        if sit.may_swap(hands[s], table_card) and policy.swaps(s):
-            two = two_of_trump(sit.trump_card)
-            hands[s].remove(two)
-            hands[s].add(sit.trump_card)
-            table_card = two
-        if sit.rumba_first and rumba_seat >= 0:
-            codes[s] = P.W_NONE  # Decision: no round-one turn after a Rumba, he answers in round two
-            continue
-        turn = turn_of(s, codes, rumba_seat, False, sit.jack_forces_play, rules)
-        score = sit.score(hands[s], s)
-        if turn.throw_ok and may_throw_in(hands[s], rules) and numbers[s][0] < policy.throws[s, turn.ctx, score]:
-            return Speaking(_names(codes), rumba_seat if rumba_seat >= 0 else None, True, table_card)  # [D-4]
-        rumba_ok = turn.rumba_ok
-        if not sit.rumba_first and s == sit.dealer and not rules.lone_rumba_allowed \
-                and not any(c == P.W_PLAY for c in codes[:s]):
-            rumba_ok = False  # a lone player cannot call Rumba (flemish §5.5)
-        word = pick(row(policy, s, turn.ctx, score, turn.pass_ok, rumba_ok), numbers[s][1])
-        if word == P.W_RUMBA:
-            rumba_seat = s
-        codes[s] = word if not sit.rumba_first or word == P.W_RUMBA else P.W_NONE
-    called = rumba_seat if rumba_seat >= 0 else None
-    if sit.rumba_first:
-        # round two: everybody but the caller, seat 0 first, says play (join) or pass knowing the outcome
-        for s in range(n):
-            if s == rumba_seat:
-                continue
-            if s == seat:
-                codes[s] = P.W_PASS if hero_choice == PASS else P.W_PLAY
-                continue
-            players = sum(1 for c in codes[:s] if c == P.W_PLAY)
-            if rumba_seat >= 0:
-                ctx = P.CTX_RUMBA + min(players, 2)
-                # Decision: "must play" binds the players after the caller (RULES.md §5.4)
-                pass_ok = not (sit.jack_forces_play or (rules.others_after_rumba == "must-play" and s > rumba_seat))
-            else:
-                ctx = P.CTX_OPEN + min(players, 3)
-                pass_ok = not sit.jack_forces_play
-            codes[s] = pick(row(policy, s, ctx, sit.score(hands[s], s), pass_ok, False), numbers[s][2])
-    if rumba_seat >= 0 and not rules.lone_rumba_allowed and not sit.knocked \
-            and not any(c == P.W_PLAY for i, c in enumerate(codes) if i != rumba_seat):
-        # a Rumba the rules forbid (nobody else plays) is a lone play: lone_player_score
-        codes[rumba_seat] = P.W_PLAY
-        rumba_seat = -1
-    return Speaking(_names(codes), rumba_seat if rumba_seat >= 0 else None, False, table_card, called)
-
-
-def _names(codes: list[int]) -> list[str]:
-    return [WORD.get(c) or PASS for c in codes]
+    state = HandState.resume(sit.rules, hands, sit.trump_card, [CODE_WORD[int(c)] for c in earlier], stock=stock,
+                             knocked=sit.knocked, table_card=table_card,
+                             passes_in_a_row=[passes if s == sit.seat else 0 for s in range(sit.players)],
+                             rng=stream_at(saved_state))
+    spoken = speak_on(sit, state, numbers, hero_choice)
+    for s in range(sit.players):
+        hands[s].clear()
+        hands[s].update(state.hands[s])
+    return spoken
 
 
 # =============================================================================
 # Exchange (SIMULATION.md step 6)
 # =============================================================================
+def exchange_by_policy(sit: Situation, state: HandState, hero_discards: int, numbers: list[list[float]]) -> None:
+    """Normal game: active seats in seat order throw their lowest keep values and draw from the stock top.
+
+    The stock (the state's, with the swiss passers' cards shuffled under it) cuts a wish: nobody discards more
+    than the stock can still replace (the state refuses more).
+    """
+    while state.phase is Phase.EXCHANGE:
+        s = state.to_act
+        players_before = sum(1 for e in range(s) if state.words[e] is Word.PLAY)
+        wish = hero_discards if s == sit.seat else sit.exchange_wish(s, state.hands[s], numbers[s], players_before)
+        count = min(wish, len(state.stock))
+        state.apply(Exchange(tuple(keep_order(state.hands[s], sit.trump, sit.top)[:count])))
+
+
 def exchange(sit: Situation, hands: list[set[int]], words: list[str], stock: list[int], hero_discards: int,
              numbers: list[list[float]], saved_state: int) -> None:
-    """Normal game: active seats in seat order discard and draw from the stock top (hands change in place).
+    """The exchange of a normal game whose words are ``words`` (hands change in place).
 
     Swiss: the passers' cards (seat order, each hand low card id first) are
     shuffled from the saved stream position and put under the stock. Flemish
-    puts them away. Nobody discards more than the stock can still replace.
+    puts them away.
     """
-    stock = list(stock)
-    if sit.rules.passer_cards == "stock-bottom":
-        passers = [c for s in range(sit.players) if words[s] == PASS for c in sorted(hands[s])]
-        shuffle(passers, stream_at(saved_state))
-        stock += passers
+    state = HandState.resume(sit.rules, hands, sit.trump_card, [Word(w) for w in words], stock=stock,
+                             rng=stream_at(saved_state))
+    exchange_by_policy(sit, state, hero_discards, numbers)
     for s in range(sit.players):
-        if words[s] != PLAY:
-            continue
-        players_before = sum(1 for e in range(s) if words[e] == PLAY)
-        wish = hero_discards if s == sit.seat else sit.exchange_wish(s, hands[s], numbers[s], players_before)
-        count = min(wish, len(stock))
-        thrown = keep_order(hands[s], sit.trump, sit.top)[:count]
-        hands[s] -= set(thrown)  # out of play
-        hands[s] |= set(stock[:count])
-        stock = stock[count:]
+        hands[s].clear()
+        hands[s].update(state.hands[s])
 
 
 # =============================================================================
@@ -328,6 +351,20 @@ def expert_card(hand, unseen, trump: int, follow: int, *, led_suit: int | None =
     return weakest(legal, trump)
 
 
+def chosen_card(tricks: Tricks, policy: str, universe: set[int], on_table: set[int], rumba_player: int | None) -> int:
+    """The card of the player to play in ``tricks`` by the ``greedy`` or ``expert`` play."""
+    p, trump = tricks.to_play, tricks.trump
+    if policy == "greedy":
+        return greedy_card(tricks.legal_cards(), tricks.led_suit, tricks.win_card, trump)
+    unseen = universe - tricks.hands[p] - tricks.played - on_table
+    rumba_played = any(i == rumba_player for i, _ in tricks.trick)
+    partner_wins = (rumba_player is not None and p != rumba_player and rumba_played
+                    and tricks.win_index != rumba_player)
+    return expert_card(tricks.hands[p], unseen, trump, tricks.follow, led_suit=tricks.led_suit,
+                       win_card=tricks.win_card, is_rumba_player=p == rumba_player, partner_wins=partner_wins,
+                       last_to_play=len(tricks.trick) == len(tricks.hands) - 1)
+
+
 def play_tricks(hands, leader: int, trump: int, follow: int, policy: str, rumba_player: int | None = None,
                 turned_card_on_table: int | None = None, deck=None, log: list | None = None) -> list[int]:
     """Tricks per seat of the active seats (``hands`` in seat order, ``leader`` and ``rumba_player`` index them).
@@ -339,44 +376,23 @@ def play_tricks(hands, leader: int, trump: int, follow: int, policy: str, rumba_
     """
     if policy not in POLICIES:
         raise ValueError(f"unknown play policy {policy!r} (use {' or '.join(POLICIES)})")
-    hands = [set(h) for h in hands]
-    n = len(hands)
-    if len({len(h) for h in hands}) != 1:
-        raise ValueError("all hands must hold the same number of cards")
+    tricks = Tricks(hands, leader, trump, follow)
     universe = set(full_deck() if deck is None else deck)
     on_table = set() if turned_card_on_table is None else {turned_card_on_table}
-    played: set[int] = set()
-    tricks = [0] * n
-    for _ in range(len(hands[0])):
-        led_suit = win_card = win_seat = None
-        rumba_played = False
-        trick = []
-        for k in range(n):
-            p = (leader + k) % n
-            if policy == "greedy":
-                legal = legal_cards(hands[p], led_suit, win_card, trump, follow)
-                card = greedy_card(legal, led_suit, win_card, trump)
-            else:
-                unseen = universe - hands[p] - played - on_table
-                partner_wins = (rumba_player is not None and p != rumba_player and rumba_played
-                                and win_seat != rumba_player)
-                card = expert_card(hands[p], unseen, trump, follow, led_suit=led_suit, win_card=win_card,
-                                   is_rumba_player=p == rumba_player, partner_wins=partner_wins,
-                                   last_to_play=k == n - 1)
-            hands[p].remove(card)
-            played.add(card)
-            trick.append((p, card))
-            if p == rumba_player:
-                rumba_played = True
-            if led_suit is None:
-                led_suit, win_card, win_seat = suit_of(card), card, p
-            elif card_beats(card, win_card, trump):
-                win_card, win_seat = card, p
-        tricks[win_seat] += 1
-        if log is not None:
-            log.append((leader, trick, win_seat))
-        leader = win_seat
-    return tricks
+    while not tricks.done:
+        tricks.play(chosen_card(tricks, policy, universe, on_table, rumba_player))
+    if log is not None:
+        log.extend(tricks.log)
+    return tricks.won
+
+
+def play_out(state: HandState, policy: str) -> None:
+    """The tricks of a hand state, every card by the play ``policy`` (the state checks each one, §3)."""
+    universe = set(state.rules.deck)
+    on_table = set() if state.table_card is None else {state.table_card}
+    rumba = None if state.rumba_seat is None else state.active.index(state.rumba_seat)
+    while state.phase is Phase.PLAY:
+        state.apply(Play(chosen_card(state.tricks, policy, universe, on_table, rumba)))
 
 
 # =============================================================================
@@ -384,7 +400,7 @@ def play_tricks(hands, leader: int, trump: int, follow: int, policy: str, rumba_
 # =============================================================================
 def score_changes(rules: RuleSet, players: int, words, tricks, rumba_seat: int | None = None, knocked: bool = False,
                   passes_in_a_row=None) -> list[int]:
-    """Score change per seat for one finished hand.
+    """Score change per seat for one finished hand, by the game's score tables (``game.score``).
 
     ``words`` per seat: ``pass``, ``play``, ``rumba`` (``knock`` is read as
     ``rumba``; any ``throw-in`` makes the hand void). ``tricks`` per seat:
@@ -402,92 +418,34 @@ def score_changes(rules: RuleSet, players: int, words, tricks, rumba_seat: int |
     passes = [0] * players if passes_in_a_row is None else list(passes_in_a_row)
     if rumba_seat is None:
         rumba_seat = players - 1 if knocked else next((s for s, w in enumerate(words) if w == RUMBA), None)
-    changes = [0] * players
     active = [s for s, w in enumerate(words) if w in (PLAY, RUMBA)]
-    if THROW_IN in words:  # [D-4]: void, nobody's pass
-        return changes
-    if not active:  # [D-6]: void; a pass only where the rule set counts it
-        if rules.void_counts_as_pass:
-            changes = [passer_change(rules, passes[s]) for s in range(players)]
-        return changes
-    for s, w in enumerate(words):
-        if w == PASS:
-            changes[s] = passer_change(rules, passes[s])
-    if len(active) == 1:
-        lone = active[0]
-        if lone == rumba_seat and rules.lone_rumba_allowed:
-            changes[lone] = rules.lone_rumba_score
-        else:
-            # [D-7] lone player; also a Rumba nobody joined where the rules
-            # forbid a lone Rumba (it is a lone play).
-            changes[lone] = rules.lone_player_score
-        return changes
-    if sum(tricks[s] for s in active) != rules.hand_size:
+    if len(active) >= 2 and THROW_IN not in words and sum(tricks[s] for s in active) != rules.hand_size:
         raise ValueError(f"tricks {[tricks[s] for s in active]} of the active seats do not add up to {rules.hand_size}")
-    for s in active:
-        k = tricks[s]
-        if s == rumba_seat:
-            if k >= rules.rumba_min_tricks:
-                changes[s] = rules.rumba_success_flat + rules.rumba_success_per_trick * k
-            else:
-                changes[s] = rules.rumba_fail_score
-        elif rumba_seat is not None:
-            changes[s] = rules.rumba_others_per_trick * k if k >= 1 else rules.rumba_others_no_trick
-        else:
-            changes[s] = rules.normal_per_trick * k if k >= 1 else rules.normal_no_trick
-    return changes
+    return hand_returns(rules, [w == PASS for w in words], active, rumba_seat, tricks, not active,
+                        THROW_IN in words, passes)
 
 
 # =============================================================================
 # One hand after speaking: outcome, exchange, lead, tricks, score
 # =============================================================================
-def leader_of(rules: RuleSet, dealer: int, active: list[int], rumba_seat: int | None) -> int:
-    """Step 7: the Rumba player (swiss) or the first active from seat 0 [D-10]; a normal game: the dealer
-    (swiss [D-8]) or the first active from seat 0 on (flemish §5.7); an inactive dealer: the first active."""
-    if rumba_seat is not None:
-        return rumba_seat if rules.rumba_lead == "rumba-player" else active[0]
-    if rules.normal_lead == "dealer" and dealer in active:
-        return dealer
-    return active[0]
-
-
-def finish_hand(sit: Situation, hands: list[set[int]], spoken: Speaking, stock: list[int], hero_discards: int,
-                numbers: list[list[float]], saved_state: int, policy: str, passes: int) -> tuple[int, int, bool]:
+def finish_hand(sit: Situation, spoken: Speaking, hero_discards: int, numbers: list[list[float]], policy: str,
+                passes: int) -> tuple[int, int, bool]:
     """(score change of seat ``sit.seat``, his tricks or -1, contested) of one hand after speaking."""
-    n, seat, rules = sit.players, sit.seat, sit.rules
-    active = spoken.active
-    if spoken.void:  # step 5: a throw-in, void, nobody's pass [D-4]
+    state, seat = spoken.state, sit.seat
+    if state.thrown_in_by is not None:  # step 5: a throw-in, void, nobody's pass [D-4]
         return 0, -1, False
-    if not active:  # nobody plays: void [D-6]; a pass only where the rule set counts it
-        counts = rules.void_counts_as_pass and spoken.words[seat] == PASS
-        return (passer_change(rules, passes) if counts else 0), -1, False
-    contested = len(active) >= 2
-    if spoken.words[seat] == PASS:
+    state.passes_in_a_row = [passes if s == seat else 0 for s in range(sit.players)]
+    if not state.active:  # nobody plays: void [D-6]; a pass only where the rule set counts it
+        return state.returns()[seat], -1, False
+    if state.words[seat] is Word.PASS:
         # Decision: the hero's score as a passer does not depend on the tricks,
         # so they are not played: (penalty or 0, -1, False).
-        return passer_change(rules, passes), -1, False
-    passes_in_a_row = [passes if s == seat else 0 for s in range(n)]
-    if not contested:  # lone Rumba / knock or lone player: no tricks
-        change = score_changes(rules, n, spoken.words, [None] * n, spoken.rumba_seat, sit.knocked, passes_in_a_row)
-        return change[seat], -1, False
-    if spoken.rumba_seat is None:
-        exchange(sit, hands, spoken.words, stock, hero_discards, numbers, saved_state)
-    leader = leader_of(rules, sit.dealer, active, spoken.rumba_seat)
-    won = play_tricks(
-        [hands[s] for s in active],
-        active.index(leader),
-        sit.trump,
-        rules.follow_code,
-        policy,
-        None if spoken.rumba_seat is None else active.index(spoken.rumba_seat),
-        spoken.table_card,
-        deck=rules.deck,
-    )
-    tricks = [None] * n
-    for s, k in zip(active, won, strict=False):
-        tricks[s] = k
-    change = score_changes(rules, n, spoken.words, tricks, spoken.rumba_seat, sit.knocked, passes_in_a_row)
-    return change[seat], tricks[seat], True
+        return passer_change(sit.rules, passes), -1, False
+    if len(state.active) < 2:  # lone Rumba / knock or lone player: no tricks
+        return state.returns()[seat], -1, False
+    exchange_by_policy(sit, state, hero_discards, numbers)
+    play_out(state, policy)
+    return state.returns()[seat], state.tricks_won[seat], True
 
 
 # =============================================================================
@@ -549,28 +507,32 @@ def simulate_sample(rules: RuleSet, players: int, seat: int, hand, trump_card: i
     stock = [renamed(c, rename) for c in stock]
     saved_state = stream.state
 
-    table_card: int | None = two if swapper >= 0 else trump_card
+    # Step 3: the hand as dealt, the knock [D-3], and the earlier seats' swap [D-9] and words, by the rules.
+    if swapper >= 0:  # he was dealt the two and swapped it for the turned card at his turn
+        hands[swapper] = (hands[swapper] - {trump_card}) | {two}
+    state = HandState(rules, hands, trump_card, stock, [passes if s == seat else 0 for s in range(players)])
     if knocked:  # the knocking dealer takes the turned card for his weakest card if it is stronger [D-3]
-        table_card = knocker_takes_turned_card(hands[sit.dealer], trump_card, sit.trump)
-    if sit.may_swap(hands[seat], table_card):  # step 3: the hero swaps the two of trump before he speaks
-        hands[seat].remove(two)
-        hands[seat].add(trump_card)
-        table_card = two
+        state.apply(Knock(knock_discard(state.hands[sit.dealer], trump_card, sit.trump)))
+    for s in range(seat):
+        if s == swapper:
+            state.apply(SwapTwo())
+        state.apply(Say(CODE_WORD[int(earlier.words[s])]))
 
     results = {}
     for choice in choices:
         if choice == THROW_IN:  # [D-4]: void, nobody's pass
             results[choice] = (0, VOID, False, -1)
             continue
-        my_hands = [set(h) for h in hands]
+        mine = state.copy()
+        mine.rng = stream_at(saved_state)
         word, discards = (PLAY, int(choice[len(PLAY):])) if choice.startswith(PLAY) else (choice, 0)
-        spoken = speak(sit, my_hands, earlier.words, numbers, word, table_card, earlier.rumba_seat)
+        spoken = speak_on(sit, mine, numbers, word)
         caller = spoken.called if sit.rumba_first and not spoken.void and spoken.called is not None else -1
-        outcome = finish_hand(sit, my_hands, spoken, stock, discards, numbers, saved_state, card_play, passes)
+        outcome = finish_hand(sit, spoken, discards, numbers, card_play, passes)
         if spoken.void:  # a throw-in after he spoke: reported apart from "no tricks played"
             outcome = (outcome[0], VOID, outcome[2])
-        elif word == RUMBA and spoken.called == seat and spoken.rumba_seat != seat:  # refused: he plays alone
-            outcome = (outcome[0], LONE_PLAY, outcome[2])
+        elif word == RUMBA and (spoken.called == seat or spoken.refused) and spoken.rumba_seat != seat:
+            outcome = (outcome[0], LONE_PLAY, outcome[2])  # refused: he plays alone
         results[choice] = (*outcome, caller)
     return earlier.tries, earlier.weight, results
 
@@ -593,13 +555,11 @@ def simulate_knock_sample(rules: RuleSet, players: int, trump_card: int, policy:
     stock = shuffled[size * players:]
     numbers = [four_numbers(stream) for _ in range(dealer)] + [[0.0] * 4]
     sit = Situation(rules, players, dealer, trump_card, policy, knocked=True)
-    table_card = knocker_takes_turned_card(hands[dealer], trump_card, sit.trump)
-    codes: list[int] = []
-    for s in range(dealer):  # everybody else joins or not, in seat order (the knock context)
-        turn = turn_of(s, codes, dealer, True, sit.jack_forces_play, rules)
-        codes.append(pick(row(policy, s, turn.ctx, sit.score(hands[s], s), turn.pass_ok, False), numbers[s][1]))
-    spoken = Speaking(_names(codes) + [RUMBA], dealer, False, table_card)
-    return finish_hand(sit, hands, spoken, stock, 0, numbers, stream.state, card_play, 0)
+    state = HandState(rules, hands, trump_card, stock, rng=stream_at(stream.state))
+    state.apply(Knock(knock_discard(state.hands[dealer], trump_card, sit.trump)))
+    while state.phase is Phase.SPEAK:  # everybody else joins or not, in seat order (the knock context)
+        opponent_speaks(sit, state, numbers)
+    return finish_hand(sit, Speaking(state), 0, numbers, card_play, 0)
 
 
 __all__ = [
@@ -608,8 +568,12 @@ __all__ = [
     "simulate_knock_sample",
     "score_changes",
     "play_tricks",
+    "play_out",
     "expert_card",
     "speak",
+    "speak_on",
     "exchange",
-    "leader_of",
+    "exchange_by_policy",
+    "finish_hand",
+    "knock_discard",
 ]

@@ -1,52 +1,21 @@
-"""Plain-Python twins of the kernels: the readable specification.
+"""Plain-Python twins of the small kernels (trick play, random numbers, dealing): the readable specification.
 
 Written for clarity, not speed: hands are Python sets of card ids, tricks are
-lists. Tests run kernel and twin on the same inputs and require equal answers.
-Card ids are ``suit * 16 + rank`` (cards.py).
+lists. The trick rules themselves (who may play what, who wins) are the game's
+(``rumbaodds.game.tricks``, RULES.md §3); this module adds the greedy policy
+(§6) and the twin of ``engine/rng.py``. Tests run kernel and twin on the same
+inputs and require equal answers. Card ids are ``suit * 16 + rank`` (cards.py).
 """
 
 from __future__ import annotations
 
+from ..game.tricks import Tricks, card_beats, legal_cards, rank_of, suit_of
+from ..rules import FOLLOW_FLEMISH as FLEMISH
+from ..rules import FOLLOW_STECHZWANG as STECHZWANG
+
 MASK64 = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
 STREAM = 0xD1B54A32D192ED03
-
-STECHZWANG = 0
-FLEMISH = 1
-
-
-def suit_of(card: int) -> int:
-    return card // 16
-
-
-def rank_of(card: int) -> int:
-    return card % 16
-
-
-def card_beats(card: int, win_card: int, trump: int) -> bool:
-    """Would ``card`` take the trick from ``win_card``?"""
-    if suit_of(card) == suit_of(win_card):
-        return rank_of(card) > rank_of(win_card)
-    return suit_of(card) == trump
-
-
-def legal_cards(hand: set[int], led_suit: int | None, win_card: int | None, trump: int, follow: int) -> set[int]:
-    """RULES.md §3, clause by clause."""
-    if led_suit is None:
-        return set(hand)
-    winners = {c for c in hand if card_beats(c, win_card, trump)}
-    same_suit = {c for c in hand if suit_of(c) == led_suit}
-    if same_suit:  # clause 1 of both rules: follow suit, winning if able
-        return (same_suit & winners) or same_suit
-    trumps = {c for c in hand if suit_of(c) == trump}
-    if follow == STECHZWANG:
-        if trumps:  # swiss clause 2: must trump, overtrump if able
-            return (trumps & winners) or trumps
-        return set(hand)  # swiss clause 3
-    winning_trumps = trumps & winners
-    if winning_trumps:  # [D-1]: no losing trump while holding a winning one
-        return (set(hand) - trumps) | winning_trumps
-    return set(hand)
 
 
 def strength(card: int, trump: int) -> tuple[int, int, int]:
@@ -73,25 +42,11 @@ def trick_winner(cards: list[int], leader: int, trump: int) -> int:
 
 
 def play_greedy(hands: list[set[int]], leader: int, trump: int, follow: int) -> list[int]:
-    """Tricks per seat when every seat plays greedy."""
-    hands = [set(h) for h in hands]
-    n = len(hands)
-    tricks = [0] * n
-    for _ in range(len(hands[0])):
-        played: list[int] = []
-        led_suit = win_card = None
-        for k in range(n):
-            seat = (leader + k) % n
-            card = greedy_card(legal_cards(hands[seat], led_suit, win_card, trump, follow), led_suit, win_card, trump)
-            hands[seat].remove(card)
-            played.append(card)
-            if led_suit is None:
-                led_suit, win_card = suit_of(card), card
-            elif card_beats(card, win_card, trump):
-                win_card = card
-        leader = trick_winner(played, leader, trump)
-        tricks[leader] += 1
-    return tricks
+    """Tricks per seat when every seat plays greedy (the game's trick rules, §3)."""
+    play = Tricks(hands, leader, trump, follow)
+    while not play.done:
+        play.play(greedy_card(play.legal_cards(), play.led_suit, play.win_card, trump))
+    return play.won
 
 
 # -- random numbers and dealing (twin of rng.py) -------------------------------
@@ -140,3 +95,7 @@ def deal(deck: list[int], players: int, hand_size: int, seed: int, index: int):
     stream.state = (stream.state + GOLDEN) & MASK64
     leader = ((mix64(stream.state) & 0xFFFFFFFF) * players) >> 32
     return hands, trump_card, leader
+
+
+__all__ = ["STECHZWANG", "FLEMISH", "suit_of", "rank_of", "card_beats", "legal_cards", "strength", "greedy_card",
+           "trick_winner", "play_greedy", "mix64", "Stream", "deal"]

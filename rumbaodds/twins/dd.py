@@ -1,7 +1,7 @@
 """Plain-Python twin of the double-dummy solver (RULES.md §6 "double-dummy value").
 
 Written for reading, not for speed: an exhaustive minimax over every legal
-card, built on the trick rules of ``twin.py``. The chosen seat maximises its
+card, built on the trick rules of ``rumbaodds.game.tricks``. The chosen seat maximises its
 tricks; all other seats, playing as one side, minimise them. The only
 shortcut is a cache on the state at trick boundaries (the hands still held and
 the leader), which makes 5-card deals at 3 players usable in tests.
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from .twin import card_beats, legal_cards, suit_of
+from .common import card_beats, legal_cards, suit_of
 
 
 def dd_tricks(hands: list[set[int]], leader: int, trump: int, follow: int, seat: int) -> int:

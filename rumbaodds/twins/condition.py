@@ -12,10 +12,11 @@ import math
 from dataclasses import dataclass
 
 from ..cards import RANKS
+from ..engine import policy as P
+from ..game import speaking
 from ..policies import Policy
 from ..rules import RuleSet
-from . import policy as P
-from .twin import Stream, rank_of
+from .common import Stream, rank_of
 
 MAX_TRIES = 1_000_000
 
@@ -32,17 +33,21 @@ class Turn:
 
 
 def turn_of(s: int, words: list[int], rumba_seat: int, knocked: bool, jack_forced: bool, rules: RuleSet) -> Turn:
-    """docs/SIMULATION.md "Opponent policies": the context counts the players before him."""
+    """docs/SIMULATION.md "Opponent policies": the context counts the players before him; what he may say is the
+    game's speaking rules (``rumbaodds.game.speaking``) before his hand is known (the throw-in still needs his
+    cards all below ``throw_in_below``, and a lone flemish dealer's Rumba is the caller's check)."""
     players = sum(1 for w in words[:s] if w == P.W_PLAY)
+    caller = None if rumba_seat < 0 else rumba_seat
+    pass_ok = not speaking.must_play(rules, s, caller, knocked, jack_forced)
     if knocked:
-        return Turn(P.CTX_KNOCK + min(players, 2), not jack_forced, False, False)
-    throw_ok = rules.throw_in and (rumba_seat < 0 or rules.throw_in_after_rumba)
-    if rules.speaking_order == "rumba-first":
-        return Turn(P.CTX_ROUND1, True, rumba_seat < 0, throw_ok)
-    if rumba_seat >= 0:
-        forced = jack_forced or rules.others_after_rumba == "must-play"
-        return Turn(P.CTX_RUMBA + min(players, 2), not forced, False, throw_ok)
-    return Turn(P.CTX_OPEN + min(players, 3), not jack_forced, True, throw_ok)
+        return Turn(P.CTX_KNOCK + min(players, 2), pass_ok, False, False)
+    throw_ok = speaking.throw_in_open(rules, False, caller is not None)
+    rumba_ok = speaking.may_call_rumba(rules, s + 1, s, caller, False, all_before_passed=False)  # no lone check
+    if speaking.rumba_first(rules, knocked):
+        return Turn(P.CTX_ROUND1, True, rumba_ok, throw_ok)
+    if caller is not None:
+        return Turn(P.CTX_RUMBA + min(players, 2), pass_ok, False, throw_ok)
+    return Turn(P.CTX_OPEN + min(players, 3), pass_ok, rumba_ok, throw_ok)
 
 
 def row(policy: Policy, s: int, ctx: int, score: int, pass_ok: bool, rumba_ok: bool) -> tuple[float, float, float]:
@@ -81,9 +86,8 @@ def pick_not_rumba(q: tuple[float, float, float], u: float) -> int:
 
 
 def may_throw_in(cards, rules: RuleSet) -> bool:
-    """All cards below ``throw_in_below`` (swiss: 6..9) [D-4]."""
-    limit = RANKS.index(rules.throw_in_below)
-    return all(rank_of(c) < limit for c in cards)
+    """All cards below ``throw_in_below`` (swiss: 6..9) [D-4]: the game's rule."""
+    return speaking.all_below(rules, cards)
 
 
 def top_of(rules: RuleSet) -> int:
