@@ -375,7 +375,6 @@ class HandState:
                             not self.active, self.thrown_in_by is not None, self.passes_in_a_row)
 
 
-__all__ = ["HandState", "two_of_trump", "shuffle_in_place"]
 
 
 def lead_seat(rules: RuleSet, dealer: int, active: list[int], rumba_seat: int | None) -> int:
@@ -386,3 +385,6 @@ def lead_seat(rules: RuleSet, dealer: int, active: list[int], rumba_seat: int | 
     if rules.normal_lead == "dealer" and dealer in active:
         return dealer
     return active[0]
+
+
+__all__ = ["HandState", "lead_seat", "two_of_trump", "shuffle_in_place"]
