@@ -375,8 +375,6 @@ class HandState:
                             not self.active, self.thrown_in_by is not None, self.passes_in_a_row)
 
 
-
-
 def lead_seat(rules: RuleSet, dealer: int, active: list[int], rumba_seat: int | None) -> int:
     """Who leads trick one (§4.7 / §5.7): the Rumba player (swiss) or the first active from seat 0 [D-10]; a
     normal game: the dealer (swiss), else the first active player clockwise from the dealer, seat 0, 1, ... [D-8]."""
