@@ -16,11 +16,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from .cards import format_card, mask_of
-from .choices import Choice
 from .conditioning import Plan, make_plan
 from .engine import exact as exact_kernel
 from .engine import hand as kernel
 from .engine.devices import Device, ask_batch, resolve_device
+from .game import Choice
 from .opponents import opponent_policy
 from .policies import Policy
 from .results import SCORE_SIGN, Accumulator, AskResult, ChoiceResult, RumbaOutcomes

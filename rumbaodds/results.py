@@ -15,8 +15,8 @@ import numpy as np
 import pandas as pd
 
 from .cards import format_card
-from .choices import Choice
 from .engine import hand as kernel
+from .game import Choice
 from .situation import Situation
 from .stats import Estimate
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from .cards import RANKS, CardError, format_card, parse_card, parse_hand
 from .conditioning import WORD_CODES, two_of_trump
-from .game import Choice, Word, speaking
+from .game import Choice, speaking
 from .rules import RulesError, RuleSet, get_rules
 
 
@@ -60,7 +60,7 @@ class Situation:
         return speaking.may_call_rumba(self.rules, self.players, self.seat, None, False,
                                        all(w == "pass" for w in self.before))
 
-    def choice_values(self) -> list[Choice]:
+    def choices(self) -> list[Choice]:
         """The choices open to the hero, by the game's speaking rules (``rumbaodds.game.speaking``).
 
         A choice is his word with, for ``play``, the cards he will exchange in a normal game: pass, play with
@@ -68,23 +68,19 @@ class Situation:
         """
         rules, knocked = self.rules, self.dealer_knocked
         caller = self.players - 1 if knocked else (self.before.index("rumba") if self.rumba_called_before else None)
-        out = [] if speaking.must_play(rules, self.seat, caller, knocked, self.jack_forced) else [Choice(Word.PASS)]
+        out = [] if speaking.must_play(rules, self.seat, caller, knocked, self.jack_forced) else [Choice.PASS]
         if knocked:  # join the knock or pass (§4.2)
-            return out + [Choice(Word.PLAY)]
+            return out + [Choice.PLAY0]
         if caller is not None:  # no exchange in a Rumba (§4.6, §5.6)
-            out.append(Choice(Word.PLAY))
+            out.append(Choice.PLAY0)
         else:
-            out += [Choice(Word.PLAY, k) for k in speaking.exchange_counts(rules)]
+            out += [Choice.play(k) for k in speaking.exchange_counts(rules)]
             if self.rumba_allowed():
-                out.append(Choice(Word.RUMBA))
+                out.append(Choice.RUMBA)
         # throw-in: at his turn, on the hand he speaks with, unless the dealer knocked [D-4]
         if speaking.may_throw_in(rules, self.spoken_hand(), knocked, caller is not None):
-            out.append(Choice(Word.THROW_IN))
+            out.append(Choice.THROW_IN)
         return out
-
-    def choices(self) -> list[str]:
-        """Choice names open to the hero: pass, play0..playK, rumba, throw-in (see :meth:`choice_values`)."""
-        return [c.name for c in self.choice_values()]
 
     def before_codes(self) -> list[int]:
         return [WORD_CODES[w] for w in self.before]

@@ -10,6 +10,8 @@ rule set that change the legal moves the way the book says.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from golden_hands import golden_files, greedy_card, keep_value, load, read, strength
 from golden_hands import legal_cards as book_legal
@@ -436,10 +438,15 @@ def test_a_deal_that_cannot_be_is_refused():
 
 def test_choice_names_round_trip():
     names = ["pass", "play0", "play3", "rumba", "throw-in"]
-    assert [Choice.of(n).name for n in names] == names
-    assert Choice.of("play2") == Choice(Word.PLAY, 2)
+    assert [Choice(n) for n in names] == names  # a str enum: equal to the names documents and tables use
+    assert Choice("play2") is Choice.play(2) and Choice.PLAY2.exchanged == 2 and Choice.PLAY2.action == "play"
+    assert Choice.PLAY2.word is Word.PLAY and Choice.THROW_IN.word is Word.THROW_IN and not Choice.RUMBA.is_play
+    assert json.dumps({Choice.PASS: Choice.PLAY1}) == '{"pass": "play1"}'
+    for bad in ("play", "play9", "Pass"):
+        with pytest.raises(ValueError):
+            Choice(bad)
     with pytest.raises(ValueError):
-        Choice.of("play")
+        Choice.play(6)
 
 
 # =============================================================================

@@ -61,27 +61,50 @@ class Play:
 Action = Knock | SwapTwo | Say | Exchange | Play
 
 
-@dataclass(frozen=True, order=True)
-class Choice:
-    """The asking player's choice as the API names it: a word, and for ``play`` how many cards he exchanges."""
+class Choice(enum.StrEnum):
+    """The asking player's choice as the API names it: his word, and for ``play`` how many cards he exchanges.
 
-    word: Word
-    discards: int = 0
+    ``play2`` is "play, exchanging the two cards of lowest keep value" (docs/SIMULATION.md, "Keep value"): each
+    count is simulated and valued on its own. A ``str`` enum, so its value is the name that JSON documents, tables
+    and the page have always used (``Choice.PLAY2 == "play2"``); a name read back is ``Choice(name)``.
+    """
 
-    @property
-    def name(self) -> str:
-        """``pass``, ``play0``..``play4``, ``rumba``, ``throw-in`` (the names of the API and the tables)."""
-        return f"play{self.discards}" if self.word is Word.PLAY else self.word.value
+    PASS = "pass"
+    PLAY0 = "play0"
+    PLAY1 = "play1"
+    PLAY2 = "play2"
+    PLAY3 = "play3"
+    PLAY4 = "play4"
+    PLAY5 = "play5"  # rules.RuleSet.exchange_limit is 0..hand_size, at most 5
+    RUMBA = "rumba"
+    THROW_IN = "throw-in"
+    NO_RUMBA = "no-rumba"  # rumba-first: round two's best answer to every round-one outcome (an ask result)
 
     @classmethod
-    def of(cls, name: str) -> Choice:
-        """The typed value of a choice name (for callers that still hold names)."""
-        if name.startswith("play") and name[4:].isdigit():
-            return cls(Word.PLAY, int(name[4:]))
-        word = Word(name)
-        if word in (Word.PLAY, Word.NO_RUMBA):
-            raise ValueError(f"unknown choice {name!r}")
-        return cls(word)
+    def play(cls, exchanged: int) -> Choice:
+        """Play, exchanging ``exchanged`` cards."""
+        if not 0 <= exchanged <= 5:
+            raise ValueError(f"a player exchanges 0..5 cards, not {exchanged}")
+        return cls(f"play{exchanged}")
+
+    @property
+    def is_play(self) -> bool:
+        return self.value.startswith("play")
+
+    @property
+    def exchanged(self) -> int:
+        """How many cards a play exchanges (0 for every other choice)."""
+        return int(self.value[4:]) if self.is_play else 0
+
+    @property
+    def action(self) -> str:
+        """The action a player names at the table: every discard count is ``play``."""
+        return "play" if self.is_play else self.value
+
+    @property
+    def word(self) -> Word:
+        """What he says when he speaks (``no-rumba`` is round one's "no Rumba")."""
+        return Word.PLAY if self.is_play else Word.NO_RUMBA if self is Choice.NO_RUMBA else Word(self.value)
 
 
 class IllegalAction(ValueError):

@@ -22,6 +22,7 @@ import pyarrow.parquet as pq
 
 from ..analysis import AskResult, ChoiceResult, Situation, discard_cards
 from ..cards import format_card, mask_of
+from ..game import Choice
 from ..handclasses import canonical_hand, enumerate_trump_rank_pairs
 from ..opponents import opponent_policy
 from ..policies import Policy
@@ -185,26 +186,22 @@ def penalised(situation: Situation) -> bool:
     return rules.sit_out_limit > 0 and situation.passes_in_a_row + 1 >= rules.sit_out_limit
 
 
-def kind(name: str) -> str:
-    return "play" if name.startswith("play") else name
-
-
 def assemble_answer(situation: Situation, opponents, play: str, options: dict[str, ChoiceResult],
                     stored: tuple[str, str, Estimate] | None, seed: int, n: int, tries: float, meta: dict) -> AskResult:
     """An AskResult from per-choice estimates; ``stored`` = (best kind, runner-up kind, paired margin)."""
     ranked = sorted(options, key=lambda name: options[name].ev.mean)
     best = ranked[0]
-    runner = next((x for x in ranked[1:] if kind(x) != kind(best)), None)
+    runner = next((x for x in ranked[1:] if Choice(x).action != Choice(best).action), None)
     margin = None
     if runner is not None:
-        if stored is not None and (kind(best), kind(runner)) == stored[:2]:
+        if stored is not None and (Choice(best).action, Choice(runner).action) == stored[:2]:
             margin = stored[2]
         else:  # the stored margin is for another pair of choices; give the unpaired difference
             a, b = options[runner].ev, options[best].ev
             half = float(np.hypot(a.half_width, b.half_width))
             margin = Estimate(a.mean - b.mean, a.mean - b.mean - half, a.mean - b.mean + half, n)
-    result = AskResult(situation, opponents, play, seed, n, tries, options, kind(best),
-                       None if runner is None else kind(runner), margin)
+    result = AskResult(situation, opponents, play, seed, n, tries, options, Choice(best).action,
+                       None if runner is None else Choice(runner).action, margin)
     result.meta = meta
     return result
 
@@ -239,7 +236,7 @@ def answer_from_table(table: Table, situation: Situation, opponents, play: str) 
                                        float(row["p_void"]), float(row["p_lone_play"])),
                 tricks=tuple(float(row[f"tricks_{t}"]) for t in range(6)))
         else:
-            k = int(name[4:])
+            k = Choice(name).exchanged
             options[name] = ChoiceResult(name, est(f"ev_play{k}"),
                                          discard=discard_cards(situation.hand, k, situation.trump, situation.rules))
     stored = None if pen else (str(row["best"]), str(row["runner_up"]), est("margin"))

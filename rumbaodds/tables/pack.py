@@ -37,6 +37,7 @@ import pyarrow.parquet as pq
 
 from ..analysis import AskResult, ChoiceResult, Situation, discard_cards
 from ..cards import format_card
+from ..game import Choice
 from ..handclasses import enumerate_trump_rank_pairs
 from ..rules import RuleSet
 from ..stats import Estimate
@@ -213,7 +214,7 @@ def answer_from_packed(packed: PackedTable, situation: Situation, opponents, pla
         return Estimate(mean, mean - half, mean + half, n)
 
     best, runner, k = KINDS[code & 3], KINDS[(code >> 2) & 3], (code >> 4) & 7
-    allowed = {"play" if name.startswith("play") else name for name in situation.choices()}
+    allowed = {choice.action for choice in situation.choices()}
     if best not in allowed or runner not in allowed:  # e.g. pass is not open to him: another decision
         return None
     margin = est("margin")
@@ -235,7 +236,7 @@ def answer_from_packed(packed: PackedTable, situation: Situation, opponents, pla
             options[name] = ChoiceResult(name, known["pass"])
         elif name == "rumba" and "rumba" in known:  # its success probability is in ``meta`` (no outcomes kept)
             options[name] = ChoiceResult(name, known["rumba"])
-        elif name == f"play{k}" and "play" in known:
+        elif name.is_play and name.exchanged == k and "play" in known:
             options[name] = ChoiceResult(name, known["play"], discard=discard)
     result = AskResult(situation, opponents, play, int(packed.manifest["seed"]), n, None, options, best, runner,
                        margin)
