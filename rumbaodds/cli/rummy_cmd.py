@@ -8,12 +8,15 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from .. import limits
 from ..rummy.cards import format_cards, format_type, parse_rummy_hand, parse_token
 from ..rummy.odds import POLICIES, odds
 from ..rummy.opening import opening
 from ..rummy.rules import get_rummy_rules
-from . import UserError, friendly_errors, main
-from .ask_cmd import progress_bar
+from .errors import friendly_errors
+from .group import main
+from .options import dpi_option, int_option, json_option, players_option, progress_option, samples_option, seed_option
+from .render import progress_bar
 
 RULES_HELP = "Rule set: romme, rummi, romme40, or a house-rule TOML file (base = \"romme\" plus fields)."
 
@@ -30,7 +33,7 @@ def rummy() -> None:
 @rummy.command("open")
 @click.argument("hand")
 @click.option("--rules", "rules_arg", default="romme", show_default=True, help=RULES_HELP)
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@json_option("Print one JSON object.")
 @friendly_errors
 def open_cmd(hand, rules_arg, as_json):
     """Can I open with HAND? Its opening value, the melds, and the penalty left.
@@ -73,18 +76,16 @@ def open_cmd(hand, rules_arg, as_json):
 @rummy.command("odds")
 @click.argument("hand")
 @click.option("--rules", "rules_arg", default="romme", show_default=True, help=RULES_HELP)
-@click.option("--players", type=int, default=4, show_default=True,
-              help="Players at the table (the others draw from the stock too; matters once it runs out).")
-@click.option("--turns", type=int, default=10, show_default=True, help="Your next K draws.")
-@click.option("--samples", type=int, default=100_000, show_default=True, help="Simulated deals.")
-@click.option("--seed", type=int, default=None, help="Seed for an exactly reproducible run (printed when omitted).")
+@players_option(False, 4, help="Players at the table (the others draw from the stock too; matters once it runs out).")
+@int_option("--turns", limit=limits.RUMMY_TURNS, default=10, show_default=True, help="Your next K draws.")
+@samples_option(limits.RUMMY_SAMPLES, 100_000)
+@seed_option()
 @click.option("--discard", "discard", default=None,
               help="The open discard card: also says whether taking it as your first draw opens (exact).")
 @click.option("--policy", type=click.Choice(sorted(POLICIES)), default="keep-high", show_default=True,
               help="Your discard policy's tie-break: keep high cards, or shed penalty points (docs/RUMMY.md).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.option("--progress/--no-progress", default=None,
-              help="Progress bar on stderr [default: when stderr is a terminal].")
+@json_option("Print one JSON object.")
+@progress_option()
 @friendly_errors
 def odds_cmd(hand, rules_arg, players, turns, samples, seed, discard, policy, as_json, progress):
     """How likely can I open after each of my next draws? Monte Carlo with 95% intervals.
@@ -127,12 +128,12 @@ def odds_cmd(hand, rules_arg, players, turns, samples, seed, discard, policy, as
 
 @rummy.command("tables")
 @click.option("--rules", "rules_arg", default="romme", show_default=True, help=RULES_HELP)
-@click.option("--samples", type=int, default=100_000, show_default=True, help="Random deals (and as many pairs).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed.")
-@click.option("--turns", type=int, default=15, show_default=True, help="Turns simulated (k = 0..turns).")
-@click.option("--players", type=int, default=4, show_default=True, help="Players at the table.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.option("--progress/--no-progress", default=None, help="Progress bar on stderr.")
+@samples_option(limits.RUMMY_SAMPLES, 100_000, help="Random deals (and as many pairs).")
+@seed_option(0)
+@int_option("--turns", limit=limits.RUMMY_TURNS, default=15, show_default=True, help="Turns simulated (k = 0..turns).")
+@players_option(False, 4)
+@json_option("Print one JSON object.")
+@progress_option()
 @friendly_errors
 def tables_cmd(rules_arg, samples, seed, turns, players, as_json, progress):
     """P(can open by turn k) over random dealt hands, by jokers held and by the value at the deal.
@@ -170,17 +171,15 @@ def tables_cmd(rules_arg, samples, seed, turns, players, as_json, progress):
 @rummy.command("report")
 @click.option("--out", "out", type=click.Path(file_okay=False), default="reports", show_default=True,
               help="Reports folder: writes OUT/rummy/index.html and relinks OUT/index.html.")
-@click.option("--samples", type=int, default=None, help="Random deals per rule set [default: 100,000].")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed.")
-@click.option("--dpi", type=int, default=None, help="Resolution of the charts.")
+@samples_option(limits.RUMMY_SAMPLES, help="Random deals per rule set [default: 100,000].")
+@seed_option(0)
+@dpi_option(None, help="Resolution of the charts.")
 @click.option("--quiet", is_flag=True, help="No progress lines on stderr.")
 @friendly_errors
 def report_cmd(out, samples, seed, dpi, quiet):
     """Write the rummy page of the reports: opening odds of random deals for romme, rummi and romme40."""
     from ..rummy.report import DPI, SAMPLES, make_rummy_report
 
-    if dpi is not None and dpi < 20:
-        raise UserError(f"--dpi must be at least 20, got {dpi}")
     say = (lambda s: None) if quiet else (lambda s: click.echo(s, err=True))
-    page = make_rummy_report(out, samples or SAMPLES, seed, dpi or DPI, say)
+    page = make_rummy_report(out, SAMPLES if samples is None else samples, seed, DPI if dpi is None else dpi, say)
     click.echo(f"report written: {page}")

@@ -12,15 +12,11 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from ..engine import policy as P
+from .. import limits
 from ..rules import get_rules
-from . import friendly_errors, main
-
-CONTEXTS = {P.CTX_OPEN: "nobody played yet", P.CTX_OPEN + 1: "one earlier seat plays",
-            P.CTX_OPEN + 2: "two earlier seats play", P.CTX_OPEN + 3: "three or more play",
-            P.CTX_RUMBA: "after a Rumba call", P.CTX_RUMBA + 1: "after a Rumba, one joined",
-            P.CTX_RUMBA + 2: "after a Rumba, two or more joined", P.CTX_KNOCK: "after a knock",
-            P.CTX_KNOCK + 1: "after a knock, one joined", P.CTX_KNOCK + 2: "after a knock, two or more joined"}
+from .errors import friendly_errors
+from .group import main
+from .options import int_option, json_option, players_option, progress_option, rules_option, seed_option
 
 
 @main.group()
@@ -29,19 +25,21 @@ def strategy() -> None:
 
 
 @strategy.command()
-@click.option("--rules", "rules", default="swiss", show_default=True, help="swiss, flemish or a house-rule TOML file.")
-@click.option("--players", type=int, required=True)
-@click.option("--iterations", type=int, default=80, show_default=True, help="Regret-matching iterations in all.")
-@click.option("--samples", type=int, default=40_000, show_default=True, help="Deals per seat and iteration.")
-@click.option("--eval-samples", type=int, default=200_000, show_default=True,
-              help="Deals per seat for the final exploitability (a quarter at each check).")
-@click.option("--check-every", type=int, default=10, show_default=True,
-              help="Measure the exploitability every this many iterations.")
-@click.option("--seed", type=int, default=0, show_default=True)
+@rules_option(help="swiss, flemish or a house-rule TOML file.")
+@players_option()
+@int_option("--iterations", limit=limits.ITERATIONS, default=80, show_default=True,
+            help="Regret-matching iterations in all.")
+@int_option("--samples", limit=limits.SOLVE_SAMPLES, default=40_000, show_default=True,
+            help="Deals per seat and iteration.")
+@int_option("--eval-samples", limit=limits.EVAL_SAMPLES, default=200_000, show_default=True,
+            help="Deals per seat for the final exploitability (a quarter at each check).")
+@int_option("--check-every", limit=limits.ITERATIONS, default=10, show_default=True,
+            help="Measure the exploitability every this many iterations.")
+@seed_option(0)
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="Strategy file [default: the package's for a preset, the cache for a house rule].")
-@click.option("--json", "as_json", is_flag=True)
-@click.option("--progress/--no-progress", default=None)
+@json_option()
+@progress_option()
 @friendly_errors
 def solve(rules, players, iterations, samples, eval_samples, check_every, seed, out, as_json, progress):
     """Solve the game of RULES at PLAYERS players; resumable (run the same command again after a kill)."""
@@ -68,10 +66,10 @@ def solve(rules, players, iterations, samples, eval_samples, check_every, seed, 
 
 
 @strategy.command()
-@click.option("--rules", "rules", default="swiss", show_default=True)
-@click.option("--players", type=int, required=True)
+@rules_option()
+@players_option()
 @click.option("--plot", type=click.Path(dir_okay=False), default=None, help="Also draw the strategy to this PNG.")
-@click.option("--json", "as_json", is_flag=True)
+@json_option()
 @friendly_errors
 def show(rules, players, plot, as_json):
     """How a good player at each seat decides, in words (and a chart with --plot), with its exploitability."""
