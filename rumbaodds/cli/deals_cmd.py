@@ -20,13 +20,14 @@ from ..deals import BATCH, POLICIES, Deal, DealError, check_seat, deal_to_json, 
 from ..rules import get_rules
 from .errors import UserError, friendly_errors
 from .group import main
-from .options import int_option, players_option, seed_option
+from .options import int_option, not_empty, players_option, seed_option
 
 _RULES_HELP = "Rule set: a preset (swiss, flemish) or a house-rule TOML file."
 
 
 def rules_option(help_text: str = _RULES_HELP):
-    return click.option("--rules", "rules_name", default="swiss", show_default=True, metavar="R", help=help_text)
+    return click.option("--rules", "rules_name", default="swiss", show_default=True, metavar="R", callback=not_empty,
+                        help=help_text)
 
 
 skip_option = click.option(

@@ -11,7 +11,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-from click.core import ParameterSource
 
 from .. import limits
 from ..limits import Limit, LimitError
@@ -69,27 +68,34 @@ def float_option(*decls, limit: Limit, **kwargs):
     return click.option(*decls, type=Bounded(limit), **kwargs)
 
 
-def explicit(ctx: click.Context, name: str) -> bool:
-    """The user gave option ``name`` (not its default)."""
-    return ctx.get_parameter_source(name) not in (ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP, None)
+def _existing_folder(default: str):
+    """A callback: a table folder named by the user must exist and be a folder; the default one may be absent."""
 
-
-def _existing_folder(ctx, param, value):
-    """A table folder named by the user must exist and be a folder; the default one may be absent."""
-    if value is None or not explicit(ctx, param.name):
+    def check(ctx, param, value):
+        if value is None:  # not given: the default folder, searched when it exists (then the shipped tables)
+            return default
+        path = Path(value)
+        if not path.exists():
+            raise click.BadParameter(f"{param.opts[0]} {value}: no such folder", ctx, param)
+        if not path.is_dir():
+            raise click.BadParameter(f"{param.opts[0]} {value}: not a folder (name the folder of the tables)", ctx,
+                                     param)
         return value
-    path = Path(value)
-    if not path.exists():
-        raise click.BadParameter(f"{param.opts[0]} {value}: no such folder", ctx, param)
-    if not path.is_dir():
-        raise click.BadParameter(f"{param.opts[0]} {value}: not a folder (name the folder of the tables)", ctx, param)
-    return value
+
+    return check
 
 
 # -- the shared options ---------------------------------------------------------------------------------------------
+def not_empty(ctx, param, value):
+    """A name or a file that must be given as text: an empty one is an error (not the current folder)."""
+    if value is not None and not str(value).strip():
+        raise click.BadParameter(f"{param.opts[0]} is empty: name one (see --help)", ctx, param)
+    return value
+
+
 def rules_option(default: str = "swiss", help: str = "Rule set: swiss, flemish, or a house-rule TOML file.",  # noqa: A002
                  dest: str = "rules"):
-    return click.option("--rules", dest, default=default, show_default=True, help=help)
+    return click.option("--rules", dest, default=default, show_default=True, callback=not_empty, help=help)
 
 
 def players_option(required: bool = True, default: int | None = None, help: str = "Players at the table."):  # noqa: A002
@@ -132,8 +138,8 @@ def progress_option(help: str = "Progress bar on stderr [default: when stderr is
 def tables_option(default: str = "tables", dest: str = "tables_root",
                   help: str = "Answer instantly from a built table here when one covers the situation."):  # noqa: A002
     """A folder of tables to read: when named, it must exist (no silent fallback to the shipped tables)."""
-    return click.option("--tables", dest, type=click.Path(), default=default, show_default=True,
-                        callback=_existing_folder, help=f"{help} A folder named here must exist.")
+    return click.option("--tables", dest, type=click.Path(), default=None, show_default=default,
+                        callback=_existing_folder(default), help=f"{help} A folder named here must exist.")
 
 
 def out_folder_option(default: str | None, help: str):  # noqa: A002
@@ -146,6 +152,6 @@ def dpi_option(default: int | None, help: str = "Resolution of the chart PNGs.")
                       help=f"{help} {limits.DPI.describe()}.")
 
 
-__all__ = ["Bounded", "PlayerCounts", "int_option", "float_option", "explicit", "rules_option", "players_option",
+__all__ = ["Bounded", "PlayerCounts", "not_empty", "int_option", "float_option", "rules_option", "players_option",
            "seat_option", "passes_option", "seed_option", "samples_option", "precision_option", "json_option",
            "progress_option", "tables_option", "out_folder_option", "dpi_option"]

@@ -15,7 +15,16 @@ from ..rummy.opening import opening
 from ..rummy.rules import get_rummy_rules
 from .errors import friendly_errors
 from .group import main
-from .options import dpi_option, int_option, json_option, players_option, progress_option, samples_option, seed_option
+from .options import (
+    dpi_option,
+    int_option,
+    json_option,
+    players_option,
+    progress_option,
+    rules_option,
+    samples_option,
+    seed_option,
+)
 from .render import progress_bar
 
 RULES_HELP = "Rule set: romme, rummi, romme40, or a house-rule TOML file (base = \"romme\" plus fields)."
@@ -32,7 +41,7 @@ def rummy() -> None:
 
 @rummy.command("open")
 @click.argument("hand")
-@click.option("--rules", "rules_arg", default="romme", show_default=True, help=RULES_HELP)
+@rules_option("romme", RULES_HELP, "rules_arg")
 @json_option("Print one JSON object.")
 @friendly_errors
 def open_cmd(hand, rules_arg, as_json):
@@ -75,7 +84,7 @@ def open_cmd(hand, rules_arg, as_json):
 
 @rummy.command("odds")
 @click.argument("hand")
-@click.option("--rules", "rules_arg", default="romme", show_default=True, help=RULES_HELP)
+@rules_option("romme", RULES_HELP, "rules_arg")
 @players_option(False, 4, help="Players at the table (the others draw from the stock too; matters once it runs out).")
 @int_option("--turns", limit=limits.RUMMY_TURNS, default=10, show_default=True, help="Your next K draws.")
 @samples_option(limits.RUMMY_SAMPLES, 100_000)
@@ -127,7 +136,7 @@ def odds_cmd(hand, rules_arg, players, turns, samples, seed, discard, policy, as
 
 
 @rummy.command("tables")
-@click.option("--rules", "rules_arg", default="romme", show_default=True, help=RULES_HELP)
+@rules_option("romme", RULES_HELP, "rules_arg")
 @samples_option(limits.RUMMY_SAMPLES, 100_000, help="Random deals (and as many pairs).")
 @seed_option(0)
 @int_option("--turns", limit=limits.RUMMY_TURNS, default=15, show_default=True, help="Turns simulated (k = 0..turns).")
