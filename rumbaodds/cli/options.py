@@ -58,6 +58,29 @@ class PlayerCounts(click.ParamType):
         return text
 
 
+class Scheduler(click.ParamType):
+    """``local``, ``dask`` or the address of a Dask scheduler, ``SCHEME://HOST[:PORT]`` (a scheme Dask knows)."""
+
+    name = "scheduler"
+    SCHEMES = ("tcp", "tls", "inproc", "ucx", "ws", "wss")
+
+    def convert(self, value, param, ctx):
+        text = str(value).strip()
+        if text in ("local", "dask"):
+            return text
+        scheme, sep, rest = text.partition("://")
+        host, _, port = rest.rpartition(":") if ":" in rest else (rest, "", "")
+        if not sep or scheme not in self.SCHEMES or not host:
+            self.fail(f"--scheduler {text!r}: use local, dask or a Dask scheduler's address such as tcp://HOST:8786 "
+                      f"(schemes {', '.join(self.SCHEMES)})", param, ctx)
+        if port:
+            try:
+                limits.PORT.parse(port, "--scheduler's port")
+            except LimitError as exc:
+                self.fail(str(exc), param, ctx)
+        return text
+
+
 def int_option(*decls, limit: Limit, **kwargs):
     """``click.option`` of a whole number within ``limit``."""
     return click.option(*decls, type=Bounded(limit), **kwargs)
@@ -152,6 +175,6 @@ def dpi_option(default: int | None, help: str = "Resolution of the chart PNGs.")
                       help=f"{help} {limits.DPI.describe()}.")
 
 
-__all__ = ["Bounded", "PlayerCounts", "not_empty", "int_option", "float_option", "rules_option", "players_option",
+__all__ = ["Bounded", "PlayerCounts", "Scheduler", "not_empty", "int_option", "float_option", "rules_option", "players_option",
            "seat_option", "passes_option", "seed_option", "samples_option", "precision_option", "json_option",
            "progress_option", "tables_option", "out_folder_option", "dpi_option"]

@@ -9,8 +9,10 @@ import click
 
 from .. import limits
 from ..models import ModelError
-from ..report import DPI, Budget
+from ..report import DPI, Budget, parse_players
 from ..report import make_report as _make_report
+from ..report import model_players as default_model_players
+from ..rules import get_rules
 from .errors import UserError, friendly_errors
 from .group import main
 from .options import PlayerCounts, dpi_option, int_option, out_folder_option, rules_option, seed_option
@@ -59,6 +61,11 @@ def report(rules, players, tables, out, cells, samples_per_cell, model_cells, kn
     """
     budget = Budget(cells, samples_per_cell, model_cells, knock_samples, knock_inner, ask_hands, ask_samples, seed)
     names = None if models is None else [m.strip() for m in models.split(",") if m.strip()]
+    if names == []:
+        raise UserError(f"--models {models!r} names no opponent model (e.g. default,bold)")
+    rule_set = get_rules(rules)  # the rule set and player counts at the door, before any folder is made
+    counts = parse_players(players, rule_set)
+    rule_set.check_players(model_players if model_players is not None else default_model_players(rule_set, counts))
     say = (lambda s: None) if quiet else (lambda s: click.echo(s, err=True))
     for folder in (out, tables):  # before any table is built: a folder that cannot be written is a one-line error
         _check_writable(Path(folder))

@@ -105,6 +105,7 @@ def odds_cmd(hand, rules_arg, players, turns, samples, seed, discard, policy, as
     discards. With --discard CARD, also whether taking that open card opens.
     """
     rules = get_rummy_rules(rules_arg)
+    rules.check_players(players)
     cards = parse_rummy_hand(hand, rules, (rules.hand_size,))
     if discard is not None:
         parse_token(discard)
@@ -152,6 +153,7 @@ def tables_cmd(rules_arg, samples, seed, turns, players, as_json, progress):
     """
     from ..rummy.tables import build_table, by_jokers, by_value, joker_value_rows, table_dict
 
+    get_rummy_rules(rules_arg).check_players(players)  # at the door, before the kernels load
     with progress_bar(progress, "dealing") as update:
         table = build_table(rules_arg, samples, seed, turns, players, progress=update)
     if as_json:

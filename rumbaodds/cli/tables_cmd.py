@@ -22,6 +22,7 @@ from ..tables.spec import DEFAULT_MAX_SAMPLES, DEFAULT_MIN_SAMPLES
 from .errors import UserError, friendly_errors, interrupted
 from .group import main
 from .options import (
+    Scheduler,
     float_option,
     int_option,
     json_option,
@@ -83,7 +84,7 @@ def tables() -> None:
                    "--samples-per-cell].")
 @int_option("--chunk-cells", limit=limits.CHUNK_CELLS, default=DEFAULT_CHUNK_CELLS, show_default=True,
             help="Cells per chunk: the unit of resuming and of Dask tasks.")
-@click.option("--scheduler", default="local", show_default=True,
+@click.option("--scheduler", type=Scheduler(), default="local", show_default=True,
               help="local (this process, every core), dask (a Dask LocalCluster here, --workers processes) or "
                    "the address of a running Dask scheduler, e.g. tcp://HOST:8786.")
 @int_option("--workers", limit=limits.WORKERS, default=None,
