@@ -175,6 +175,6 @@ def dpi_option(default: int | None, help: str = "Resolution of the chart PNGs.")
                       help=f"{help} {limits.DPI.describe()}.")
 
 
-__all__ = ["Bounded", "PlayerCounts", "Scheduler", "not_empty", "int_option", "float_option", "rules_option", "players_option",
-           "seat_option", "passes_option", "seed_option", "samples_option", "precision_option", "json_option",
-           "progress_option", "tables_option", "out_folder_option", "dpi_option"]
+__all__ = ["Bounded", "PlayerCounts", "Scheduler", "not_empty", "int_option", "float_option", "rules_option",
+           "players_option", "seat_option", "passes_option", "seed_option", "samples_option", "precision_option",
+           "json_option", "progress_option", "tables_option", "out_folder_option", "dpi_option"]
