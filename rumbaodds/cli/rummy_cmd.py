@@ -5,11 +5,9 @@ from __future__ import annotations
 import json
 
 import click
-from rich.console import Console
-from rich.table import Table
 
 from .. import limits
-from ..rummy.cards import format_cards, format_type, parse_rummy_hand, parse_token
+from ..rummy.cards import parse_rummy_hand, parse_token
 from ..rummy.odds import POLICIES, odds
 from ..rummy.opening import opening
 from ..rummy.rules import get_rummy_rules
@@ -25,7 +23,7 @@ from .options import (
     samples_option,
     seed_option,
 )
-from .render import progress_bar
+from .render import print_rummy_odds, print_rummy_opening, print_rummy_table, progress_bar
 
 RULES_HELP = "Rule set: romme, rummi, romme40, or a house-rule TOML file (base = \"romme\" plus fields)."
 
@@ -57,29 +55,7 @@ def open_cmd(hand, rules_arg, as_json):
     if as_json:
         click.echo(json.dumps(d))
         return
-    rules = get_rummy_rules(rules_arg)
-    console = Console()
-    console.print(f"[bold]{' '.join(d['hand'])}[/bold]: {rules.name} ({rules.summary()})")
-    verdict = "[green]can open[/green]" if d["can_open"] else "[red]cannot open yet[/red]"
-    console.print(f"Opening value [bold]{d['opening_value']}[/bold]: {verdict} (needs {d['threshold']}; "
-                  f"melds of at most {d['lay_limit']} of the {d['cards']} cards, one kept to discard).")
-    if d["melds"]:
-        table = Table()
-        table.add_column("meld")
-        table.add_column("value", justify="right")
-        for tokens, value, stands in zip(d["melds"], d["meld_values"], d["jokers_stand_for"]):
-            shown, it = [], iter(stands)
-            for t in tokens:
-                shown.append(f"JK(={next(it)})" if t == "JK" else t)
-            table.add_row(" ".join(shown), str(value))
-        console.print(table)
-    left = " ".join(d["left"]) or "nothing"
-    console.print(f"Left in hand: {left} = {d['left_penalty']} penalty points.")
-    if d["penalty_left"] < d["left_penalty"]:
-        console.print(f"Fewest penalty points any melds leave: {d['penalty_left']} (laying "
-                      f"{'; '.join(' '.join(m) for m in d['penalty_melds'])}).")
-    else:
-        console.print(f"Fewest penalty points any melds leave: {d['penalty_left']} (these melds).")
+    print_rummy_opening(d, get_rummy_rules(rules_arg))
 
 
 @rummy.command("odds")
@@ -115,25 +91,7 @@ def odds_cmd(hand, rules_arg, players, turns, samples, seed, discard, policy, as
     if as_json:
         click.echo(json.dumps(result.to_dict()))
         return
-    console = Console()
-    console.print(f"[bold]{format_cards(cards)}[/bold]: {rules.name}, {players} players, you draw first")
-    if result.can_open_now:
-        console.print(f"Opening value now {result.deal_value} (needs {rules.opening_threshold}): you can already "
-                      f"open, so every draw keeps it: P = 1 (exact, no simulation).")
-    else:
-        console.print(f"Opening value now {result.deal_value} (needs {rules.opening_threshold}): cannot open yet.")
-        table = Table(title=f"{samples:,} deals, seed {result.seed}, discard policy {policy}")
-        table.add_column("after draw", justify="right")
-        table.add_column("P(can open by then)", justify="right")
-        table.add_column("95% interval", justify="right")
-        for t, e in enumerate(result.by_turn, 1):
-            table.add_row(str(t), f"{e.mean:.1%}", f"[{e.low:.1%}, {e.high:.1%}]")
-        console.print(table)
-    if result.discard is not None:
-        card = format_type(result.discard)
-        word = "opens" if result.discard_opens else "does not open"
-        console.print(f"Taking the open card {card} as your first draw: opening value {result.discard_value}, "
-                      f"{word} (exact: the card is known).")
+    print_rummy_odds(result, cards, rules, players, samples, policy)
 
 
 @rummy.command("tables")
@@ -159,24 +117,7 @@ def tables_cmd(rules_arg, samples, seed, turns, players, as_json, progress):
     if as_json:
         click.echo(json.dumps(table_dict(table)))
         return
-    console = Console()
-    rules = table.rules
-    console.print(f"[bold]{rules.name}[/bold]: {rules.summary()}; {table.samples:,} random deals, seed {seed}, "
-                  f"{players} players")
-    shown = [k for k in (0, 1, 2, 3, 5, 8, 10, 15) if k <= turns]
-    for title, groups in (("by jokers held", by_jokers(table)), ("by opening value at the deal", by_value(table))):
-        t = Table(title=f"P(can open by turn k), {title} (95% half-width at most "
-                        f"{max(e.half_width for _, _, c in groups for e in c):.1%})")
-        t.add_column("hand")
-        t.add_column("deals", justify="right")
-        for k in shown:
-            t.add_column(f"k={k}", justify="right")
-        for label, n, c in groups:
-            t.add_row(label, f"{n:,}", *(f"{c[k].mean:.0%}" for k in shown))
-        console.print(t)
-    for label, e in joker_value_rows(table):
-        console.print(f"A joker more, {label}: opens {e.mean:.2f} turns sooner [{e.low:.2f}, {e.high:.2f}] "
-                      f"({e.samples:,} paired deals)")
+    print_rummy_table(table, seed, players, turns, by_jokers(table), by_value(table), joker_value_rows(table))
 
 
 @rummy.command("report")
