@@ -10,6 +10,7 @@ overrides fields of a preset.
 from __future__ import annotations
 
 import dataclasses
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +39,21 @@ GAME_DEFAULTS = {"goal_score": 0, "winners": "at-goal", "score_floor": True, "pa
 
 class RulesError(ValueError):
     """A rule set that cannot work; the message names the field."""
+
+
+# A rule set's name becomes part of folder and file names (tables, reports, strategies): letters, digits, + - _ .
+SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9+_.-]{0,63}")
+
+
+def is_safe_name(name: str) -> bool:
+    """``name`` can be one path component anywhere: no separator, no leading dot, nothing a shell would mangle."""
+    return isinstance(name, str) and SAFE_NAME.fullmatch(name) is not None
+
+
+def _safe_stem(stem: str) -> str:
+    """A file's stem made a safe name (the default name of a house rule without ``name = ...``)."""
+    cleaned = re.sub(r"[^A-Za-z0-9+_.-]+", "-", stem).strip("-.")[:40]
+    return cleaned or "house"
 
 
 @dataclass(frozen=True)
@@ -313,7 +329,10 @@ def rules_from_dict(data: dict, source: str = "rules") -> RuleSet:
         if expected is str and not isinstance(value, str):
             raise RulesError(f"{source}: field {key}: expected a string, got {value!r}")
         changes[key] = value
-    changes.setdefault("name", f"{base_name}+{Path(source).stem}" if source != "rules" else base_name)
+    changes.setdefault("name", f"{base_name}+{_safe_stem(Path(source).stem)}" if source != "rules" else base_name)
+    if not is_safe_name(changes["name"]):
+        raise RulesError(f"{source}: field name: {changes['name']!r} must be 1-64 letters, digits, + - _ or . "
+                         "(it names folders and files), starting with a letter or digit")
     return dataclasses.replace(base, **changes)
 
 
@@ -329,6 +348,7 @@ __all__ = [
     "get_rules",
     "load_rules",
     "rules_from_dict",
+    "is_safe_name",
     "FOLLOW_STECHZWANG",
     "FOLLOW_FLEMISH",
     "SUIT_BITS",

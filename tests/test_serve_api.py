@@ -141,7 +141,15 @@ def test_bad_input_is_a_400_with_the_cli_message(app, change, cli_change):
                  id="no-files-by-path"),
     pytest.param({**README, "opponents": "/etc/passwd"}, ["unknown opponent model", "default, cautious"],
                  id="no-model-files"),
-    pytest.param({**README, "samples": 10**9}, ["samples", "at most"], id="too-many-samples"),
+    pytest.param({**README, "samples": 10**9}, ["--samples", "20,000,000"], id="too-many-samples"),
+    pytest.param({**README, "passes_in_a_row": "99999999999999999999"}, ["--passes-in-a-row", "0..99"],
+                 id="passes-overflow"),
+    pytest.param({**README, "precision": "1e-300"}, ["--precision", "0.01..100"], id="precision-tiny"),
+    pytest.param({**README, "precision": "inf"}, ["precision", "finite"], id="precision-inf"),
+    pytest.param({**README, "seed": str(2**63)}, ["--seed", "2**63-1"], id="seed-too-big"),
+    pytest.param({**README, "samples": "1" + "0" * 40}, ["--samples"], id="samples-41-digits"),
+    pytest.param({**README, "players": "-1"}, ["--players", "2..52"], id="players-negative"),
+    pytest.param({**README, "seat": "1e3"}, ["seat", "whole number"], id="seat-float"),
 ])
 def test_bad_parameters_are_named(app, params, words):
     response = app.handle("GET", "/api/ask", query(**params))
@@ -256,9 +264,18 @@ def test_a_job_reports_the_progress_of_ask_and_gives_the_same_document(app, monk
 def test_a_bad_job_is_refused_at_once_or_ends_in_an_error(app):
     response = app.handle("POST", "/api/jobs", query(**{**README, "hand": "HA HK"}))
     assert response.status == 400 and "has 5 cards, got 2" in json.loads(response.body)["error"]
-    response = app.handle("POST", "/api/jobs", query(**README, samples=0))  # found by ask itself, in the job
+    response = app.handle("POST", "/api/jobs", query(**README, samples=0))  # a range: refused at the door too
+    assert response.status == 400 and "--samples must be 1..20,000,000" in json.loads(response.body)["error"]
+
+
+def test_an_error_found_in_the_job_ends_it_as_a_400(app, monkeypatch):
+    def impossible(*args, **kwargs):
+        raise analysis.RulesError("no deal matches what the earlier seats did")
+
+    monkeypatch.setattr(analysis, "ask", impossible)
+    response = app.handle("POST", "/api/jobs", query(**README, samples=100, seed=1))
     snap = wait(app, json.loads(response.body)["id"])
-    assert snap["state"] == "error" and snap["status"] == 400 and "--samples must be positive" in snap["error"]
+    assert snap["state"] == "error" and snap["status"] == 400 and "no deal matches" in snap["error"]
 
 
 def test_a_cancelled_job_stops_after_its_batch(app):

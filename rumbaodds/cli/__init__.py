@@ -1,67 +1,18 @@
 """The ``rumbaodds`` command line: a thin layer over the Python API.
 
-Every command reports bad input as one line on stderr and exit code 2, never a
-traceback: :class:`UserError` (and the ``ValueError`` subclasses of the API,
-which name the offending token or field) are turned into that line here.
+This module only assembles it: the group is in :mod:`.group`, the one-line
+errors in :mod:`.errors`, the shared options and their range checks in
+:mod:`.options`, all printing in :mod:`.render`; each command module adds its
+commands to the group and is imported below. Every command reports bad input
+as one line on stderr and exit code 2, never a traceback.
 """
 
 from __future__ import annotations
 
-import functools
 import sys
 
-import click
-
-from ..cards import CardError
-from ..rules import RulesError
-
-
-class UserError(click.ClickException):
-    """Bad input: printed as ``rumbaodds: error: ...``, exit code 2."""
-
-    exit_code = 2
-
-    def show(self, file=None) -> None:
-        click.echo(f"rumbaodds: error: {self.format_message()}", err=True)
-
-
-def interrupted(exc: BaseException) -> bool:
-    """Ctrl-C, also when it lands inside a Numba kernel (then a SystemError caused by it)."""
-    while exc is not None:
-        if isinstance(exc, KeyboardInterrupt):
-            return True
-        exc = exc.__cause__ or exc.__context__
-    return False
-
-
-def friendly_errors(func):
-    """Turn the API's input errors into one-line :class:`UserError`s, and Ctrl-C into exit code 130."""
-
-    @functools.wraps(func)
-    def wrapper(*args, **kwargs):
-        try:
-            return func(*args, **kwargs)
-        except (CardError, RulesError) as exc:
-            raise UserError(str(exc)) from None
-        except OSError as exc:  # a folder or file that cannot be written or read: say which and why
-            where = exc.filename if exc.filename is not None else ""
-            raise UserError(f"{where}: {exc.strerror or exc}" if where else str(exc)) from None
-        except (KeyboardInterrupt, SystemError) as exc:
-            if not interrupted(exc):
-                raise
-            click.echo("rumbaodds: interrupted", err=True)
-            raise SystemExit(130) from None
-
-    return wrapper
-
-
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="rumbaodds")
-def main() -> None:
-    """Rumba odds: should I call Rumba with this hand?
-
-    Scores follow the score sheet: they count down, so a negative change is good.
-    """
+from .errors import UserError, friendly_errors, interrupted
+from .group import main
 
 
 def _register() -> None:
@@ -82,3 +33,6 @@ _register()
 
 def run() -> None:  # pragma: no cover - console entry helper
     sys.exit(main())
+
+
+__all__ = ["main", "run", "UserError", "friendly_errors", "interrupted"]

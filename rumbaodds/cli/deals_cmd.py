@@ -15,15 +15,19 @@ from collections.abc import Callable
 
 import click
 
+from .. import limits
 from ..deals import BATCH, POLICIES, Deal, DealError, check_seat, deal_to_json, generate_deals, play_deals, read_deals
 from ..rules import get_rules
-from . import UserError, friendly_errors, main
+from .errors import UserError, friendly_errors
+from .group import main
+from .options import int_option, not_empty, players_option, seed_option
 
 _RULES_HELP = "Rule set: a preset (swiss, flemish) or a house-rule TOML file."
 
 
 def rules_option(help_text: str = _RULES_HELP):
-    return click.option("--rules", "rules_name", default="swiss", show_default=True, metavar="R", help=help_text)
+    return click.option("--rules", "rules_name", default="swiss", show_default=True, metavar="R", callback=not_empty,
+                        help=help_text)
 
 
 skip_option = click.option(
@@ -144,11 +148,11 @@ def solve_cmd(file: str, seat_text: str, rules_name: str, skip_invalid: bool) ->
 
 @deals.command("generate")
 @rules_option()
-@click.option("--players", type=int, required=True, help="Hands per deal (2 up to the rule set's table size).")
-@click.option("--count", type=click.IntRange(min=0), required=True, help="Number of deals.")
-@click.option("--cards", "hand_size", type=int, default=5, show_default=True, help="Cards per hand.")
-@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=None,
-              help="Random seed; the same seed gives the same file. Without it a seed is picked and printed on stderr.")
+@players_option(help="Hands per deal (2 up to the rule set's table size).")
+@int_option("--count", limit=limits.DEAL_COUNT, required=True, help="Number of deals.")
+@int_option("--cards", "hand_size", limit=limits.HAND_SIZE, default=5, show_default=True, help="Cards per hand.")
+@seed_option(limit=limits.DEAL_SEED,
+             help="Random seed; the same seed gives the same file. Without it a seed is picked and printed on stderr.")
 @friendly_errors
 def generate_cmd(rules_name: str, players: int, count: int, hand_size: int, seed: int | None) -> None:
     """Write --count random deals as JSON Lines: shuffle, deal, turn the next card for trump, random leader."""

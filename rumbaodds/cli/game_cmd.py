@@ -11,7 +11,8 @@ from rich.table import Table
 from ..analysis import POLICIES
 from ..match.api import DEFAULT_GAMES, DEFAULT_SEED, Z95, game_values
 from ..rules import get_rules
-from . import UserError, friendly_errors, main
+from .errors import UserError, friendly_errors
+from .group import main
 
 
 def int_list(text: str | None, name: str) -> list[int] | None:

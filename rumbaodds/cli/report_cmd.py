@@ -7,44 +7,49 @@ from pathlib import Path
 
 import click
 
+from .. import limits
 from ..models import ModelError
-from ..report import DPI, Budget
+from ..report import DPI, Budget, parse_players
 from ..report import make_report as _make_report
-from ..seeds import check_seed
-from . import UserError, friendly_errors, main
+from ..report import model_players as default_model_players
+from ..rules import get_rules
+from .errors import UserError, friendly_errors
+from .group import main
+from .options import PlayerCounts, dpi_option, int_option, out_folder_option, rules_option, seed_option
 
 _DEFAULT = Budget()
 
 
 @main.command("report")
-@click.option("--rules", default="swiss", show_default=True, help="Rule set: swiss, flemish or a TOML file.")
-@click.option("--players", default=None, help="Player counts, e.g. 3-7, 5 or 3,5 [default: all the rules allow].")
+@rules_option()
+@click.option("--players", type=PlayerCounts(), default=None,
+              help="Player counts, e.g. 3-7, 5 or 3,5 [default: all the rules allow].")
 @click.option("--tables", "tables", type=click.Path(file_okay=False), default="tables", show_default=True,
               help="Folder of tables; a missing table is built there as a quick table and reused next time.")
-@click.option("--out", "out", type=click.Path(file_okay=False), default="reports", show_default=True,
-              help="Reports folder: writes OUT/<rules>/index.html, its cards (PNG, PDF) and charts, OUT/index.html.")
-@click.option("--cells", type=int, default=_DEFAULT.cells, show_default=True,
-              help="Quick tables: (trump rank, hand class) pairs per seat, drawn by how often they occur.")
-@click.option("--samples-per-cell", type=int, default=_DEFAULT.samples_per_cell, show_default=True,
-              help="Quick tables: simulated deals per cell.")
-@click.option("--model-cells", type=int, default=_DEFAULT.model_cells, show_default=True,
-              help="Quick tables of the opponent-model comparison: cells per seat.")
-@click.option("--knock-samples", type=int, default=_DEFAULT.knock_samples, show_default=True,
-              help="Swiss: deals per trump rank for the knock values.")
-@click.option("--knock-inner", type=int, default=_DEFAULT.knock_inner, show_default=True,
-              help="Swiss: inner deals per knock deal for the dealer's no-knock choice.")
-@click.option("--ask-hands", type=int, default=_DEFAULT.ask_hands, show_default=True,
-              help="After earlier words: sampled hands per box, each asked with --ask-samples deals.")
-@click.option("--ask-samples", type=int, default=_DEFAULT.ask_samples, show_default=True,
-              help="Deals per sampled hand after earlier words.")
+@out_folder_option("reports", help="Reports folder: writes OUT/<rules>/index.html, its cards (PNG, PDF) and charts, "
+                                   "OUT/index.html.")
+@int_option("--cells", limit=limits.REPORT_COUNT, default=_DEFAULT.cells, show_default=True,
+            help="Quick tables: (trump rank, hand class) pairs per seat, drawn by how often they occur.")
+@int_option("--samples-per-cell", limit=limits.REPORT_SAMPLES, default=_DEFAULT.samples_per_cell, show_default=True,
+            help="Quick tables: simulated deals per cell.")
+@int_option("--model-cells", limit=limits.REPORT_COUNT, default=_DEFAULT.model_cells, show_default=True,
+            help="Quick tables of the opponent-model comparison: cells per seat.")
+@int_option("--knock-samples", limit=limits.REPORT_COUNT, default=_DEFAULT.knock_samples, show_default=True,
+            help="Swiss: deals per trump rank for the knock values.")
+@int_option("--knock-inner", limit=limits.REPORT_COUNT, default=_DEFAULT.knock_inner, show_default=True,
+            help="Swiss: inner deals per knock deal for the dealer's no-knock choice.")
+@int_option("--ask-hands", limit=limits.REPORT_COUNT, default=_DEFAULT.ask_hands, show_default=True,
+            help="After earlier words: sampled hands per box, each asked with --ask-samples deals.")
+@int_option("--ask-samples", limit=limits.REPORT_SAMPLES, default=_DEFAULT.ask_samples, show_default=True,
+            help="Deals per sampled hand after earlier words.")
 @click.option("--models", default=None,
               help="Opponent models compared with the base opponents of the cards (the equilibrium, or the "
                    "default style for a house rule without a solved strategy), comma separated [default: "
                    "default, cautious, bold, all].")
-@click.option("--model-players", type=int, default=None,
-              help="Player count of the comparisons [default: 5 swiss, 4 flemish].")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of quick tables and sampled hands.")
-@click.option("--dpi", type=int, default=DPI, show_default=True, help="Resolution of the chart PNGs.")
+@int_option("--model-players", limit=limits.PLAYERS, default=None,
+            help="Player count of the comparisons [default: 5 swiss, 4 flemish].")
+@seed_option(0, help="Seed of quick tables and sampled hands.")
+@dpi_option(DPI)
 @click.option("--quiet", is_flag=True, help="No progress lines on stderr.")
 @friendly_errors
 def report(rules, players, tables, out, cells, samples_per_cell, model_cells, knock_samples, knock_inner, ask_hands,
@@ -54,11 +59,13 @@ def report(rules, players, tables, out, cells, samples_per_cell, model_cells, kn
 
     Scores count down: a negative expected change is good.
     """
-    if dpi < 20:
-        raise UserError(f"--dpi must be at least 20, got {dpi}")
-    budget = Budget(cells, samples_per_cell, model_cells, knock_samples, knock_inner, ask_hands, ask_samples,
-                    check_seed(seed))
+    budget = Budget(cells, samples_per_cell, model_cells, knock_samples, knock_inner, ask_hands, ask_samples, seed)
     names = None if models is None else [m.strip() for m in models.split(",") if m.strip()]
+    if names == []:
+        raise UserError(f"--models {models!r} names no opponent model (e.g. default,bold)")
+    rule_set = get_rules(rules)  # the rule set and player counts at the door, before any folder is made
+    counts = parse_players(players, rule_set)
+    rule_set.check_players(model_players if model_players is not None else default_model_players(rule_set, counts))
     say = (lambda s: None) if quiet else (lambda s: click.echo(s, err=True))
     for folder in (out, tables):  # before any table is built: a folder that cannot be written is a one-line error
         _check_writable(Path(folder))

@@ -5,15 +5,25 @@ from __future__ import annotations
 import json
 
 import click
-from rich.console import Console
-from rich.table import Table
 
-from ..rummy.cards import format_cards, format_type, parse_rummy_hand, parse_token
+from .. import limits
+from ..rummy.cards import parse_rummy_hand, parse_token
 from ..rummy.odds import POLICIES, odds
 from ..rummy.opening import opening
 from ..rummy.rules import get_rummy_rules
-from . import UserError, friendly_errors, main
-from .ask_cmd import progress_bar
+from .errors import friendly_errors
+from .group import main
+from .options import (
+    dpi_option,
+    int_option,
+    json_option,
+    players_option,
+    progress_option,
+    rules_option,
+    samples_option,
+    seed_option,
+)
+from .render import print_rummy_odds, print_rummy_opening, print_rummy_table, progress_bar
 
 RULES_HELP = "Rule set: romme, rummi, romme40, or a house-rule TOML file (base = \"romme\" plus fields)."
 
@@ -29,8 +39,8 @@ def rummy() -> None:
 
 @rummy.command("open")
 @click.argument("hand")
-@click.option("--rules", "rules_arg", default="romme", show_default=True, help=RULES_HELP)
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@rules_option("romme", RULES_HELP, "rules_arg")
+@json_option("Print one JSON object.")
 @friendly_errors
 def open_cmd(hand, rules_arg, as_json):
     """Can I open with HAND? Its opening value, the melds, and the penalty left.
@@ -45,46 +55,22 @@ def open_cmd(hand, rules_arg, as_json):
     if as_json:
         click.echo(json.dumps(d))
         return
-    rules = get_rummy_rules(rules_arg)
-    console = Console()
-    console.print(f"[bold]{' '.join(d['hand'])}[/bold]: {rules.name} ({rules.summary()})")
-    verdict = "[green]can open[/green]" if d["can_open"] else "[red]cannot open yet[/red]"
-    console.print(f"Opening value [bold]{d['opening_value']}[/bold]: {verdict} (needs {d['threshold']}; "
-                  f"melds of at most {d['lay_limit']} of the {d['cards']} cards, one kept to discard).")
-    if d["melds"]:
-        table = Table()
-        table.add_column("meld")
-        table.add_column("value", justify="right")
-        for tokens, value, stands in zip(d["melds"], d["meld_values"], d["jokers_stand_for"]):
-            shown, it = [], iter(stands)
-            for t in tokens:
-                shown.append(f"JK(={next(it)})" if t == "JK" else t)
-            table.add_row(" ".join(shown), str(value))
-        console.print(table)
-    left = " ".join(d["left"]) or "nothing"
-    console.print(f"Left in hand: {left} = {d['left_penalty']} penalty points.")
-    if d["penalty_left"] < d["left_penalty"]:
-        console.print(f"Fewest penalty points any melds leave: {d['penalty_left']} (laying "
-                      f"{'; '.join(' '.join(m) for m in d['penalty_melds'])}).")
-    else:
-        console.print(f"Fewest penalty points any melds leave: {d['penalty_left']} (these melds).")
+    print_rummy_opening(d, get_rummy_rules(rules_arg))
 
 
 @rummy.command("odds")
 @click.argument("hand")
-@click.option("--rules", "rules_arg", default="romme", show_default=True, help=RULES_HELP)
-@click.option("--players", type=int, default=4, show_default=True,
-              help="Players at the table (the others draw from the stock too; matters once it runs out).")
-@click.option("--turns", type=int, default=10, show_default=True, help="Your next K draws.")
-@click.option("--samples", type=int, default=100_000, show_default=True, help="Simulated deals.")
-@click.option("--seed", type=int, default=None, help="Seed for an exactly reproducible run (printed when omitted).")
+@rules_option("romme", RULES_HELP, "rules_arg")
+@players_option(False, 4, help="Players at the table (the others draw from the stock too; matters once it runs out).")
+@int_option("--turns", limit=limits.RUMMY_TURNS, default=10, show_default=True, help="Your next K draws.")
+@samples_option(limits.RUMMY_SAMPLES, 100_000)
+@seed_option()
 @click.option("--discard", "discard", default=None,
               help="The open discard card: also says whether taking it as your first draw opens (exact).")
 @click.option("--policy", type=click.Choice(sorted(POLICIES)), default="keep-high", show_default=True,
               help="Your discard policy's tie-break: keep high cards, or shed penalty points (docs/RUMMY.md).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.option("--progress/--no-progress", default=None,
-              help="Progress bar on stderr [default: when stderr is a terminal].")
+@json_option("Print one JSON object.")
+@progress_option()
 @friendly_errors
 def odds_cmd(hand, rules_arg, players, turns, samples, seed, discard, policy, as_json, progress):
     """How likely can I open after each of my next draws? Monte Carlo with 95% intervals.
@@ -95,6 +81,7 @@ def odds_cmd(hand, rules_arg, players, turns, samples, seed, discard, policy, as
     discards. With --discard CARD, also whether taking that open card opens.
     """
     rules = get_rummy_rules(rules_arg)
+    rules.check_players(players)
     cards = parse_rummy_hand(hand, rules, (rules.hand_size,))
     if discard is not None:
         parse_token(discard)
@@ -104,35 +91,17 @@ def odds_cmd(hand, rules_arg, players, turns, samples, seed, discard, policy, as
     if as_json:
         click.echo(json.dumps(result.to_dict()))
         return
-    console = Console()
-    console.print(f"[bold]{format_cards(cards)}[/bold]: {rules.name}, {players} players, you draw first")
-    if result.can_open_now:
-        console.print(f"Opening value now {result.deal_value} (needs {rules.opening_threshold}): you can already "
-                      f"open, so every draw keeps it: P = 1 (exact, no simulation).")
-    else:
-        console.print(f"Opening value now {result.deal_value} (needs {rules.opening_threshold}): cannot open yet.")
-        table = Table(title=f"{samples:,} deals, seed {result.seed}, discard policy {policy}")
-        table.add_column("after draw", justify="right")
-        table.add_column("P(can open by then)", justify="right")
-        table.add_column("95% interval", justify="right")
-        for t, e in enumerate(result.by_turn, 1):
-            table.add_row(str(t), f"{e.mean:.1%}", f"[{e.low:.1%}, {e.high:.1%}]")
-        console.print(table)
-    if result.discard is not None:
-        card = format_type(result.discard)
-        word = "opens" if result.discard_opens else "does not open"
-        console.print(f"Taking the open card {card} as your first draw: opening value {result.discard_value}, "
-                      f"{word} (exact: the card is known).")
+    print_rummy_odds(result, cards, rules, players, samples, policy)
 
 
 @rummy.command("tables")
-@click.option("--rules", "rules_arg", default="romme", show_default=True, help=RULES_HELP)
-@click.option("--samples", type=int, default=100_000, show_default=True, help="Random deals (and as many pairs).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed.")
-@click.option("--turns", type=int, default=15, show_default=True, help="Turns simulated (k = 0..turns).")
-@click.option("--players", type=int, default=4, show_default=True, help="Players at the table.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.option("--progress/--no-progress", default=None, help="Progress bar on stderr.")
+@rules_option("romme", RULES_HELP, "rules_arg")
+@samples_option(limits.RUMMY_SAMPLES, 100_000, help="Random deals (and as many pairs).")
+@seed_option(0)
+@int_option("--turns", limit=limits.RUMMY_TURNS, default=15, show_default=True, help="Turns simulated (k = 0..turns).")
+@players_option(False, 4)
+@json_option("Print one JSON object.")
+@progress_option()
 @friendly_errors
 def tables_cmd(rules_arg, samples, seed, turns, players, as_json, progress):
     """P(can open by turn k) over random dealt hands, by jokers held and by the value at the deal.
@@ -142,45 +111,27 @@ def tables_cmd(rules_arg, samples, seed, turns, players, as_json, progress):
     """
     from ..rummy.tables import build_table, by_jokers, by_value, joker_value_rows, table_dict
 
+    get_rummy_rules(rules_arg).check_players(players)  # at the door, before the kernels load
     with progress_bar(progress, "dealing") as update:
         table = build_table(rules_arg, samples, seed, turns, players, progress=update)
     if as_json:
         click.echo(json.dumps(table_dict(table)))
         return
-    console = Console()
-    rules = table.rules
-    console.print(f"[bold]{rules.name}[/bold]: {rules.summary()}; {table.samples:,} random deals, seed {seed}, "
-                  f"{players} players")
-    shown = [k for k in (0, 1, 2, 3, 5, 8, 10, 15) if k <= turns]
-    for title, groups in (("by jokers held", by_jokers(table)), ("by opening value at the deal", by_value(table))):
-        t = Table(title=f"P(can open by turn k), {title} (95% half-width at most "
-                        f"{max(e.half_width for _, _, c in groups for e in c):.1%})")
-        t.add_column("hand")
-        t.add_column("deals", justify="right")
-        for k in shown:
-            t.add_column(f"k={k}", justify="right")
-        for label, n, c in groups:
-            t.add_row(label, f"{n:,}", *(f"{c[k].mean:.0%}" for k in shown))
-        console.print(t)
-    for label, e in joker_value_rows(table):
-        console.print(f"A joker more, {label}: opens {e.mean:.2f} turns sooner [{e.low:.2f}, {e.high:.2f}] "
-                      f"({e.samples:,} paired deals)")
+    print_rummy_table(table, seed, players, turns, by_jokers(table), by_value(table), joker_value_rows(table))
 
 
 @rummy.command("report")
 @click.option("--out", "out", type=click.Path(file_okay=False), default="reports", show_default=True,
               help="Reports folder: writes OUT/rummy/index.html and relinks OUT/index.html.")
-@click.option("--samples", type=int, default=None, help="Random deals per rule set [default: 100,000].")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed.")
-@click.option("--dpi", type=int, default=None, help="Resolution of the charts.")
+@samples_option(limits.RUMMY_SAMPLES, help="Random deals per rule set [default: 100,000].")
+@seed_option(0)
+@dpi_option(None, help="Resolution of the charts.")
 @click.option("--quiet", is_flag=True, help="No progress lines on stderr.")
 @friendly_errors
 def report_cmd(out, samples, seed, dpi, quiet):
     """Write the rummy page of the reports: opening odds of random deals for romme, rummi and romme40."""
     from ..rummy.report import DPI, SAMPLES, make_rummy_report
 
-    if dpi is not None and dpi < 20:
-        raise UserError(f"--dpi must be at least 20, got {dpi}")
     say = (lambda s: None) if quiet else (lambda s: click.echo(s, err=True))
-    page = make_rummy_report(out, samples or SAMPLES, seed, dpi or DPI, say)
+    page = make_rummy_report(out, SAMPLES if samples is None else samples, seed, DPI if dpi is None else dpi, say)
     click.echo(f"report written: {page}")

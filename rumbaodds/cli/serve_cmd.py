@@ -7,9 +7,12 @@ import signal
 
 import click
 
+from .. import limits
 from ..models import MODELS, ModelError, get_model
 from ..rules import PRESETS, get_rules
-from . import UserError, friendly_errors, main
+from .errors import UserError, friendly_errors
+from .group import main
+from .options import int_option, tables_option
 
 
 def _stop(signum, frame):
@@ -27,11 +30,11 @@ def _named(items, presets, what: str) -> dict:
 
 
 @main.command()
-@click.option("--port", type=int, default=8000, show_default=True, help="Port to listen on (0: any free port).")
+@int_option("--port", limit=limits.PORT, default=8000, show_default=True,
+            help=f"Port to listen on, {limits.PORT.describe()} (0: any free port).")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on; 0.0.0.0 lets other machines of the network use the page.")
-@click.option("--tables", "tables_root", type=click.Path(), default="tables", show_default=True,
-              help="Answer instantly from a built table here when one covers the question (like `ask`).")
+@tables_option(help="Answer instantly from a built table here when one covers the question (like `ask`).")
 @click.option("--rules", "rule_files", multiple=True, type=click.Path(dir_okay=False),
               help="A house-rule TOML file to offer on the page besides swiss and flemish (repeatable).")
 @click.option("--opponents", "model_files", multiple=True, type=click.Path(dir_okay=False),

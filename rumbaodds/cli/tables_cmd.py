@@ -10,27 +10,41 @@ import click
 import numpy as np
 import pyarrow.parquet as pq
 
-from .. import analysis
-from ..answer import document, lookup
-from ..cards import format_card
+from .. import analysis, limits
+from ..answer import lookup
 from ..engine import NUMBERS_TAG
 from ..engine.devices import DEVICE_CHOICES, resolve_device
 from ..models import ModelError
 from ..opponents import DEFAULT_HELP, opponent_policy
 from ..rules import get_rules
-from ..seeds import check_seed
 from ..tables import DEFAULT_CHUNK_CELLS, DEFAULT_PRECISION, TableSpec, build_table
 from ..tables.spec import DEFAULT_MAX_SAMPLES, DEFAULT_MIN_SAMPLES
-from . import UserError, friendly_errors, interrupted, main
-from .ask_cmd import _print_ask, progress_bar
+from .errors import UserError, friendly_errors, interrupted
+from .group import main
+from .options import (
+    Scheduler,
+    float_option,
+    int_option,
+    json_option,
+    passes_option,
+    players_option,
+    progress_option,
+    rules_option,
+    seat_option,
+    seed_option,
+    tables_option,
+)
+from .paths import safe_part
+from .render import progress_bar, show_answer
 
 DEFAULT_ROOT = "tables"
 
 
 def default_folder(spec: TableSpec) -> Path:
     subset = f"-{spec.cells}cells" if spec.cells else ""
-    return Path(DEFAULT_ROOT) / (f"{spec.rules.name}-{spec.players}p-{spec.policy.name}-{spec.play}"
-                                 f"-{spec.label()}{subset}-seed{spec.seed}-{NUMBERS_TAG}")
+    name = (f"{safe_part(spec.rules.name, 'rule set')}-{spec.players}p-{safe_part(spec.policy.name, 'opponent model')}"
+            f"-{spec.play}-{safe_part(spec.label(), 'label')}{subset}-seed{spec.seed}-{NUMBERS_TAG}")
+    return Path(DEFAULT_ROOT) / name
 
 
 def _model(name: str, rules, players: int):
@@ -47,38 +61,38 @@ def tables() -> None:
 
 
 @tables.command("build")
-@click.option("--rules", default="swiss", show_default=True, help="Rule set: swiss, flemish or a TOML file.")
-@click.option("--players", type=int, required=True, help="Players at the table.")
-@click.option("--precision", type=float, default=None,
+@rules_option()
+@players_option()
+@float_option("--precision", limit=limits.TABLE_PRECISION, default=None,
               help=f"Adaptive (the default, {DEFAULT_PRECISION:g}): simulate each cell until its decision is "
                    f"resolved or every expected value's 95% half-width is below this many points.")
-@click.option("--min-samples", type=int, default=DEFAULT_MIN_SAMPLES, show_default=True,
-              help="Adaptive: fewest deals per cell.")
-@click.option("--max-samples", type=int, default=DEFAULT_MAX_SAMPLES, show_default=True,
-              help="Adaptive: most deals per cell.")
-@click.option("--samples-per-cell", type=int, default=None,
-              help="Instead of adaptive precision: exactly this many deals per (seat, trump rank, hand class).")
-@click.option("--seed", type=int, default=None,
-              help="Seed: the same seed gives the same table [default: derived from the rule set and player count].")
+@int_option("--min-samples", limit=limits.CELL_SAMPLES, default=DEFAULT_MIN_SAMPLES, show_default=True,
+            help="Adaptive: fewest deals per cell.")
+@int_option("--max-samples", limit=limits.CELL_SAMPLES, default=DEFAULT_MAX_SAMPLES, show_default=True,
+            help="Adaptive: most deals per cell.")
+@int_option("--samples-per-cell", limit=limits.CELL_SAMPLES, default=None,
+            help="Instead of adaptive precision: exactly this many deals per (seat, trump rank, hand class).")
+@seed_option(help="Seed: the same seed gives the same table [default: derived from the rule set and player count].")
 @click.option("--out", "out", type=click.Path(file_okay=False), default=None,
               help=f"Folder for the table [default: {DEFAULT_ROOT}/<rules>-<players>p-<model>-<play>-...].")
 @click.option("--opponents", default=None, help=f"Opponent model, equilibrium or a TOML file {DEFAULT_HELP}.")
 @click.option("--play", type=click.Choice(sorted(analysis.POLICIES)), default="expert", show_default=True)
-@click.option("--cells", type=int, default=None,
-              help="Only this many (trump rank, hand class) pairs, drawn by how often they occur (quick tables).")
-@click.option("--knock-samples", type=int, default=None,
-              help="Deals per trump rank of the dealer's knock values (knock.parquet) [default: 2,000, or 4 x "
+@int_option("--cells", limit=limits.CELLS, default=None,
+            help="Only this many (trump rank, hand class) pairs, drawn by how often they occur (quick tables).")
+@int_option("--knock-samples", limit=limits.KNOCK_SAMPLES, default=None,
+            help="Deals per trump rank of the dealer's knock values (knock.parquet) [default: 2,000, or 4 x "
                    "--samples-per-cell].")
-@click.option("--chunk-cells", type=int, default=DEFAULT_CHUNK_CELLS, show_default=True,
-              help="Cells per chunk: the unit of resuming and of Dask tasks.")
-@click.option("--scheduler", default="local", show_default=True,
+@int_option("--chunk-cells", limit=limits.CHUNK_CELLS, default=DEFAULT_CHUNK_CELLS, show_default=True,
+            help="Cells per chunk: the unit of resuming and of Dask tasks.")
+@click.option("--scheduler", type=Scheduler(), default="local", show_default=True,
               help="local (this process, every core), dask (a Dask LocalCluster here, --workers processes) or "
                    "the address of a running Dask scheduler, e.g. tcp://HOST:8786.")
-@click.option("--workers", type=int, default=None, help="Worker processes of --scheduler dask [default: cores].")
+@int_option("--workers", limit=limits.WORKERS, default=None,
+            help="Worker processes of --scheduler dask [default: cores].")
 @click.option("--device", type=click.Choice(DEVICE_CHOICES), default="cpu", show_default=True,
               help="Simulate the cells on the CPU or a CUDA GPU (auto: the GPU if one works; with Dask, each "
                    "worker's own); the same table.")
-@click.option("--progress/--no-progress", default=None, help="Progress bar [default: when stderr is a terminal].")
+@progress_option()
 @friendly_errors
 def build(rules, players, precision, min_samples, max_samples, samples_per_cell, seed, out, opponents, play, cells,
           knock_samples, chunk_cells, scheduler, workers, device, progress):
@@ -86,11 +100,8 @@ def build(rules, players, precision, min_samples, max_samples, samples_per_cell,
     rule_set = get_rules(rules)
     rule_set.check_players(players)
     model = _model(opponents, rule_set, players)
-    if chunk_cells < 1:
-        raise UserError(f"--chunk-cells must be positive, got {chunk_cells}")
-    if workers is not None and workers < 1:
-        raise UserError(f"--workers must be positive, got {workers}")
-    seed = None if seed is None else check_seed(seed)
+    if min_samples > max_samples:
+        raise UserError(f"--min-samples {min_samples} is above --max-samples {max_samples}")
     engine = resolve_device(device) if scheduler == "local" else device  # Dask: resolved on each worker
     spec = TableSpec(rule_set, players, model, play, samples_per_cell, seed, cells, precision, min_samples,
                      max_samples, knock_samples)
@@ -118,16 +129,15 @@ def build(rules, players, precision, min_samples, max_samples, samples_per_cell,
 @tables.command("query")
 @click.argument("hand")
 @click.option("--trump", required=True, help="The turned trump card, e.g. H9.")
-@click.option("--players", type=int, required=True)
-@click.option("--seat", type=int, required=True, help="0 speaks first; players-1 is the dealer.")
-@click.option("--rules", default="swiss", show_default=True)
-@click.option("--passes-in-a-row", type=int, default=0, show_default=True)
+@players_option()
+@seat_option(help="0 speaks first; players-1 is the dealer.")
+@rules_option()
+@passes_option()
 @click.option("--opponents", default=None, help=f"As in build {DEFAULT_HELP}.")
 @click.option("--play", type=click.Choice(sorted(analysis.POLICIES)), default="expert", show_default=True)
-@click.option("--tables", "root", type=click.Path(), default=DEFAULT_ROOT, show_default=True,
-              help="A table folder, or a folder of table folders and packed tables (the shipped ones are also "
-                   "searched).")
-@click.option("--json", "as_json", is_flag=True)
+@tables_option(DEFAULT_ROOT, "root", help="A table folder, or a folder of table folders and packed tables (the "
+                                         "shipped ones are also searched).")
+@json_option()
 @friendly_errors
 def query(hand, trump, players, seat, rules, passes_in_a_row, opponents, play, root, as_json):
     """Answer from a built table, instantly (no simulation)."""
@@ -137,33 +147,35 @@ def query(hand, trump, players, seat, rules, passes_in_a_row, opponents, play, r
     if result is None:
         raise UserError(f"no table under {root} covers this situation; build one with `rumbaodds tables build "
                         f"--rules {situation.rules.name} --players {players}` or use `rumbaodds ask`")
-    show(result, as_json)
+    show_answer(result, as_json)
 
 
 @tables.command("plan")
-@click.option("--rules", default="swiss", show_default=True, help="Rule set: swiss, flemish or a TOML file.")
-@click.option("--workers", type=int, default=16, show_default=True,
-              help="Estimate the time on this many single-core workers too.")
-@click.option("--players", "players", type=int, multiple=True, help="Only these player counts [default: all].")
-@click.option("--sample-cells", type=int, default=1_000, show_default=True,
-              help="Cells simulated per player count to measure the deals and time per cell.")
-@click.option("--precision", type=float, default=None, help=f"As in build [default: {DEFAULT_PRECISION:g}].")
-@click.option("--min-samples", type=int, default=None, help=f"As in build [default: {DEFAULT_MIN_SAMPLES}].")
-@click.option("--max-samples", type=int, default=None, help=f"As in build [default: {DEFAULT_MAX_SAMPLES}].")
+@rules_option()
+@int_option("--workers", limit=limits.WORKERS, default=16, show_default=True,
+            help="Estimate the time on this many single-core workers too.")
+@int_option("--players", "players", limit=limits.PLAYERS, multiple=True,
+            help="Only these player counts [default: all].")
+@int_option("--sample-cells", limit=limits.CELLS, default=1_000, show_default=True,
+            help="Cells simulated per player count to measure the deals and time per cell.")
+@float_option("--precision", limit=limits.TABLE_PRECISION, default=None,
+              help=f"As in build [default: {DEFAULT_PRECISION:g}].")
+@int_option("--min-samples", limit=limits.CELL_SAMPLES, default=None,
+            help=f"As in build [default: {DEFAULT_MIN_SAMPLES}].")
+@int_option("--max-samples", limit=limits.CELL_SAMPLES, default=None,
+            help=f"As in build [default: {DEFAULT_MAX_SAMPLES}].")
 @click.option("--opponents", default=None, help=f"As in build {DEFAULT_HELP}.")
 @click.option("--play", type=click.Choice(sorted(analysis.POLICIES)), default="expert", show_default=True)
-@click.option("--json", "as_json", is_flag=True)
-@click.option("--progress/--no-progress", default=None, help="Progress bar [default: when stderr is a terminal].")
+@json_option()
+@progress_option()
 @friendly_errors
 def plan(rules, workers, players, sample_cells, precision, min_samples, max_samples, opponents, play, as_json,
          progress):
     """How big and how long: the full table of every player count, measured on a sample of cells."""
     from ..tables.plan import plan_tables, totals
 
-    if workers < 1:
-        raise UserError(f"--workers must be positive, got {workers}")
-    if sample_cells < 1:
-        raise UserError(f"--sample-cells must be positive, got {sample_cells}")
+    if min_samples is not None and max_samples is not None and min_samples > max_samples:
+        raise UserError(f"--min-samples {min_samples} is above --max-samples {max_samples}")
     rule_set = get_rules(rules)
     for n in players:
         rule_set.check_players(n)
@@ -204,31 +216,3 @@ def pack(folder, out):
     size = packed_size(path)
     click.echo(f"packed: {path} ({size['cells']:,} cells, {size['bytes'] / 1e6:,.2f} MB, "
                f"{size['bytes_per_cell']:.2f} bytes per cell)")
-
-
-def show(result, as_json: bool) -> None:
-    packed = result.meta.get("source") == "packed table"
-    if as_json:
-        click.echo(json.dumps(document(result)))
-        return
-    if not packed:
-        click.echo(f"From the table {result.meta['table']} (no simulation run):")
-        _print_ask(result)
-        return
-    s = result.situation
-    meta = result.meta
-    click.echo(f"From the packed table {meta['table']} (no simulation run; {result.samples:,} deals, seed "
-               f"{result.seed}):")
-    click.echo(f"{' '.join(format_card(c) for c in s.hand)}, trump card {format_card(s.trump_card)},"
-               f" seat {s.seat} of {s.players}, {s.rules.name} rules")
-    for name, choice in result.actions.items():
-        click.echo(f"  {name:<8} {choice.ev.mean:+.2f} [{choice.ev.low:+.2f}, {choice.ev.high:+.2f}]")
-    p = meta["p_success"]
-    exchange = ("exchange " + " ".join(meta["discard"])) if meta["discard"] else "keep all cards"
-    click.echo(f"  {'play':<8} with the best exchange: {exchange}")
-    click.echo(f"  {'rumba':<8} succeeds {p[0]:.1%} [{p[1]:.1%}, {p[2]:.1%}]")
-    m = result.margin
-    click.echo(f"Recommendation: {result.recommendation}, better than {result.runner_up} by {m.mean:.2f} points per "
-               f"hand (95% interval {m.low:.2f} to {m.high:.2f}).")
-    click.echo("Scores count down: a negative change is good. The packed table keeps the decision, not every "
-               "choice's value: `rumbaodds ask --simulate` gives them all.")

@@ -10,6 +10,12 @@ from .game import A_PASS, A_PLAY, A_RUMBA
 from .store import Solved
 
 SEAT_WORDS = ("first to speak", "second", "third", "fourth", "fifth", "sixth", "seventh")
+# The words of each decision context of the strategy (engine/policy.py CTX_*): what the earlier seats did.
+CONTEXTS = {P.CTX_OPEN: "nobody played yet", P.CTX_OPEN + 1: "one earlier seat plays",
+            P.CTX_OPEN + 2: "two earlier seats play", P.CTX_OPEN + 3: "three or more play",
+            P.CTX_RUMBA: "after a Rumba call", P.CTX_RUMBA + 1: "after a Rumba, one joined",
+            P.CTX_RUMBA + 2: "after a Rumba, two or more joined", P.CTX_KNOCK: "after a knock",
+            P.CTX_KNOCK + 1: "after a knock, one joined", P.CTX_KNOCK + 2: "after a knock, two or more joined"}
 
 
 def strength_shares(solved: Solved, hands: int = 100_000, seed: int = 5) -> np.ndarray:
@@ -94,8 +100,6 @@ def describe_seats(solved: Solved) -> list[dict]:
 
 
 def _ctx_text(ctx: int) -> str:
-    from ..cli.strategy_cmd import CONTEXTS
-
     return CONTEXTS.get(ctx, f"context {ctx}")
 
 

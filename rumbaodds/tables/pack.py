@@ -37,7 +37,6 @@ import pyarrow.parquet as pq
 
 from ..analysis import AskResult, ChoiceResult, Situation, discard_cards
 from ..cards import format_card
-from ..game import Choice
 from ..handclasses import enumerate_trump_rank_pairs
 from ..rules import RuleSet
 from ..stats import Estimate

@@ -1,7 +1,8 @@
 """The query string of ``/api/ask`` and ``/api/jobs``: named like ``rumbaodds ask``'s options, checked here.
 
-Only the form of each value (a whole number, a yes/no, a known name) is
-checked here; everything about the game (cards, seats, earlier words) is
+The form of each value (a whole number, a yes/no, a known name) and the range
+of every number (rumbaodds.limits, the command line's own ranges) are checked
+here; everything about the game (cards, seats, earlier words) is
 checked by :func:`rumbaodds.analysis.make_situation`, so the page gives the
 command line's own one-line messages. Rule sets and opponent models are
 chosen by name only (a page must not open files by path); house-rule files
@@ -10,11 +11,11 @@ are named to ``rumbaodds serve --rules FILE`` instead.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from .. import analysis
+from .. import limits
+from ..limits import Limit, LimitError
 from ..models import OpponentModel
 from ..rules import RuleSet
 
@@ -29,22 +30,23 @@ class Param:
     kind: str  # text, int, float, flag
     required: bool = False
     example: str = ""
+    limit: Limit | None = None  # the range of a number (int, float), shared with the command line
 
 
 PARAMS: tuple[Param, ...] = (
     Param("hand", "text", True, "HA+HK+HQ+S6+C7"),
     Param("trump", "text", True, "H9"),
-    Param("players", "int", True, "5"),
-    Param("seat", "int", True, "2"),
+    Param("players", "int", True, "5", limits.PLAYERS),
+    Param("seat", "int", True, "2", limits.SEAT),
     Param("rules", "text"),
-    Param("passes_in_a_row", "int"),
+    Param("passes_in_a_row", "int", limit=limits.PASSES_IN_A_ROW),
     Param("before", "text"),
     Param("dealer_knocked", "flag"),
     Param("opponents", "text"),
     Param("play", "text"),
-    Param("samples", "int"),
-    Param("precision", "float"),
-    Param("seed", "int"),
+    Param("samples", "int", limit=limits.ASK_SAMPLES),
+    Param("precision", "float", limit=limits.ASK_PRECISION),
+    Param("seed", "int", limit=limits.SEED),
     Param("simulate", "flag"),
 )
 BY_NAME = {p.name: p for p in PARAMS}
@@ -61,14 +63,10 @@ def _convert(param: Param, text: str):
         if text.lower() in FALSE:
             return False
         raise ParamError(f"{param.name}: {text!r} is not a yes/no value (use 1 or 0)")
-    try:
-        value = int(text) if param.kind == "int" else float(text)
-    except ValueError:
-        kind = "a whole number" if param.kind == "int" else "a number"
-        raise ParamError(f"{param.name}: {text!r} is not {kind}") from None
-    if param.kind == "float" and not math.isfinite(value):
-        raise ParamError(f"{param.name}: {text!r} is not a finite number")
-    return value
+    try:  # named like the command line's option, so that both give the very same message
+        return param.limit.parse(text, "--" + param.name.replace("_", "-"))
+    except LimitError as exc:
+        raise ParamError(str(exc)) from None
 
 
 def _pick(name: str, table: Mapping, what: str, option: str):
@@ -100,9 +98,6 @@ def parse_query(query: Mapping[str, list[str]], rule_sets: Mapping[str, RuleSet]
             raise ParamError(f"missing parameter {param.name!r} (e.g. {param.name}={param.example})")
     values["rules"] = _pick(values.get("rules", "swiss"), rule_sets, "rule set", "--rules")
     values["opponents"] = _pick(values.get("opponents", "equilibrium"), models, "opponent model", "--opponents")
-    if values.get("samples") is not None and values["samples"] > analysis.MAX_SAMPLES:
-        raise ParamError(f"samples: at most {analysis.MAX_SAMPLES:,} from the page (use `rumbaodds ask` for "
-                         f"longer runs)")
     if values.get("samples") is not None and values.get("precision") is not None:
         raise ParamError("give --samples or --precision, not both")
     return values

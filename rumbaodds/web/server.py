@@ -14,6 +14,7 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
+from ..limits import PORT
 from .app import App, Response
 
 log = logging.getLogger("rumbaodds.web")
@@ -98,5 +99,6 @@ class RumbaServer(ThreadingHTTPServer):
 
 
 def make_server(app: App, host: str = "127.0.0.1", port: int = 8000) -> RumbaServer:
-    """A bound server (port 0: any free port); call ``serve_forever()`` to run it."""
+    """A bound server (port 0: any free port); call ``serve_forever()`` to run it. A port out of range: LimitError."""
+    PORT.check(port, "--port")
     return RumbaServer((host, port), app)

@@ -1,0 +1,300 @@
+"""Everything the command line prints: the answers of ask, knock and the tables, and the progress bar.
+
+The JSON documents are the API's own (``to_dict`` / answer.document); this
+module only lays out the human-readable tables. Scores count down like the
+score sheet: a negative change is good.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from contextlib import contextmanager
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from ..answer import document
+from ..cards import format_card
+from ..opponents import describe
+from ..rummy.cards import format_cards, format_type
+
+SIGN_NOTE = "Scores count down like the score sheet: negative is good; the best choice has the lowest value."
+
+
+@contextmanager
+def progress_bar(enabled: bool | None, label: str):
+    """A rich progress bar with rate and time left, or a no-op callback."""
+    if enabled is None:
+        enabled = sys.stderr.isatty()
+    if not enabled:
+        yield None
+        return
+    columns = [TextColumn(label), BarColumn(), TextColumn("{task.completed:,}/{task.total:,} deals"),
+               TimeElapsedColumn(), TimeRemainingColumn()]
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(label, total=None)
+
+        def update(done: int, planned: int) -> None:
+            bar.update(task, completed=done, total=planned)
+
+        yield update
+
+
+def seat_role(seat: int, players: int) -> str:
+    if seat == players - 1:
+        return "the dealer, last to speak"
+    ordinals = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh"]
+    return f"{ordinals[seat]} to speak"
+
+
+def _rumba_detail(c) -> str:
+    o = c.outcomes
+    text = (f"succeeds {c.p_success.mean:.1%} [{c.p_success.low:.1%}, {c.p_success.high:.1%}] of the Rumbas "
+            f"played; made {o.made:.1%}, lost {o.lost:.1%}, nobody joins {o.uncontested:.1%}")
+    if o.void:
+        text += f", void (a later player threw in) {o.void:.1%}"
+    if o.not_allowed:
+        text += f", not allowed (nobody else plays: you play alone) {o.not_allowed:.1%}"
+    return text + "; tricks 0-5 when played: " + " ".join(f"{p:.0%}" for p in c.tricks)
+
+
+def _plan_detail(c) -> str:
+    return "then " + "; ".join(f"{when}: {part['choice']} ({part['share']:.0%} of deals)"
+                               for when, part in c.plan.items())
+
+
+def print_ask(result) -> None:
+    s = result.situation
+    console = Console()
+    extra = ""
+    if s.swapped_by is not None:
+        extra = f", seat {s.swapped_by} swapped the two of trump for it"
+    console.print(f"[bold]{' '.join(format_card(c) for c in s.hand)}[/bold], trump card "
+                  f"[bold]{format_card(s.trump_card)}[/bold]{extra}, seat {s.seat} of {s.players} "
+                  f"({seat_role(s.seat, s.players)}), {s.rules.name} rules")
+    ess = result.effective_samples
+    effective = f" (effective {ess:,.0f})" if ess is not None and ess < result.samples - 0.5 else ""
+    table = Table(title=f"{result.samples:,} deals{effective}, seed {result.seed}")
+    table.add_column("choice")
+    table.add_column("expected score change", justify="right")
+    table.add_column("95% interval", justify="right")
+    table.add_column("detail")
+    for name, c in result.actions.items():
+        detail = ""
+        if name == "play":
+            detail = ("exchange " + " ".join(format_card(x) for x in c.discard)) if c.discard else "keep all cards"
+        if name == "rumba" and c.p_success is not None:
+            detail = _rumba_detail(c)
+        if name == "no-rumba" and c.plan:
+            detail = _plan_detail(c)
+        style = "bold green" if name == result.recommendation else None
+        table.add_row(name, f"{c.ev.mean:+.2f}", f"[{c.ev.low:+.2f}, {c.ev.high:+.2f}]", detail, style=style)
+    console.print(table)
+    if result.margin is not None:
+        m = result.margin
+        console.print(f"Recommendation: [bold green]{result.recommendation}[/bold green], better than "
+                      f"{result.runner_up} by {m.mean:.2f} points per hand (95% interval {m.low:.2f} to "
+                      f"{m.high:.2f}).")
+    else:
+        console.print(f"Recommendation: [bold green]{result.recommendation}[/bold green] (the only choice).")
+    for note in result.notes:
+        console.print(f"[yellow]Note: {note}.[/yellow]")
+    console.print(f"[dim]{SIGN_NOTE} Opponents {describe(result.opponents)}; card play {result.play}.[/dim]")
+
+
+def print_knock(result, others: dict) -> None:
+    """The dealer's knock question as a table (and the same deals against each named model)."""
+    console = Console()
+    table = Table(title=f"Dealer, trump card {format_card(result.trump_card)}, {result.players} players, "
+                        f"{result.rules.name}: {result.samples:,} deals, seed {result.seed}")
+    table.add_column("choice")
+    table.add_column("expected score change", justify="right")
+    table.add_column("95% interval", justify="right")
+    table.add_column("detail")
+    for name, est, detail in (
+        ("knock", result.knock, f"Rumba succeeds {result.p_success.mean:.1%} "
+                                f"[{result.p_success.low:.1%}, {result.p_success.high:.1%}]"),
+        ("no knock", result.no_knock, "then: " + ", ".join(f"{k} {v:.0%}" for k, v in
+                                                           result.no_knock_choices.items())),
+    ):
+        style = "bold green" if name == result.recommendation else None
+        table.add_row(name, f"{est.mean:+.2f}", f"[{est.low:+.2f}, {est.high:+.2f}]", detail, style=style)
+    console.print(table)
+    m = result.margin
+    console.print(f"Recommendation: [bold green]{result.recommendation}[/bold green]; knocking changes the expected "
+                  f"score by {-m.mean:+.2f} points (95% interval {-m.high:+.2f} to {-m.low:+.2f}); "
+                  f"nobody joins {result.p_uncontested:.0%} of knocks.")
+    if others:
+        moved = Table(title="The same deals against each named model")
+        for column in ("opponents", "knock", "no knock", "knocking gains", "nobody joins", "answer"):
+            moved.add_column(column, justify="right" if column not in ("opponents", "answer") else "left")
+        for name, r in others.items():
+            gain = r.margin
+            moved.add_row(name, f"{r.knock.mean:+.2f}", f"{r.no_knock.mean:+.2f}",
+                          f"{gain.mean:+.2f} [{gain.low:+.2f}, {gain.high:+.2f}]", f"{r.p_uncontested:.0%}",
+                          r.recommendation)
+        console.print(moved)
+    console.print(f"[dim]{SIGN_NOTE} Opponents {describe(result.opponents)}; card play {result.play}.[/dim]")
+
+
+def show_answer(result, as_json: bool) -> None:
+    packed = result.meta.get("source") == "packed table"
+    if as_json:
+        click.echo(json.dumps(document(result)))
+        return
+    if not packed:
+        click.echo(f"From the table {result.meta['table']} (no simulation run):")
+        print_ask(result)
+        return
+    s = result.situation
+    meta = result.meta
+    click.echo(f"From the packed table {meta['table']} (no simulation run; {result.samples:,} deals, seed "
+               f"{result.seed}):")
+    click.echo(f"{' '.join(format_card(c) for c in s.hand)}, trump card {format_card(s.trump_card)},"
+               f" seat {s.seat} of {s.players}, {s.rules.name} rules")
+    for name, choice in result.actions.items():
+        click.echo(f"  {name:<8} {choice.ev.mean:+.2f} [{choice.ev.low:+.2f}, {choice.ev.high:+.2f}]")
+    p = meta["p_success"]
+    exchange = ("exchange " + " ".join(meta["discard"])) if meta["discard"] else "keep all cards"
+    click.echo(f"  {'play':<8} with the best exchange: {exchange}")
+    click.echo(f"  {'rumba':<8} succeeds {p[0]:.1%} [{p[1]:.1%}, {p[2]:.1%}]")
+    m = result.margin
+    click.echo(f"Recommendation: {result.recommendation}, better than {result.runner_up} by {m.mean:.2f} points per "
+               f"hand (95% interval {m.low:.2f} to {m.high:.2f}).")
+    click.echo("Scores count down: a negative change is good. The packed table keeps the decision, not every "
+               "choice's value: `rumbaodds ask --simulate` gives them all.")
+
+
+# -- strategy ---------------------------------------------------------------------------------------------------------
+@contextmanager
+def solve_progress(enabled: bool | None, iterations: int):
+    """The solver's progress bar with the last exploitability; yields its callback."""
+    enabled = sys.stderr.isatty() if enabled is None else enabled
+    columns = [TextColumn("solving"), BarColumn(), TextColumn("{task.completed}/{task.total} iterations"),
+               TextColumn("{task.fields[exploit]}"), TimeElapsedColumn(), TimeRemainingColumn()]
+    with Progress(*columns, console=Console(stderr=True), transient=True, disable=not enabled) as bar:
+        task = bar.add_task("solve", total=iterations, exploit="")
+
+        def update(done, total, last):
+            text = "" if last is None else f"exploitability {last.mean:.3f} [{last.low:.3f}, {last.high:.3f}]"
+            bar.update(task, completed=done, total=total, exploit=text)
+
+        yield update
+
+
+def print_strategy(solved, rule_set, players: int, lines: list, plot) -> None:
+    """`strategy show`: each seat's decisions in words, the exploitability and the styles' gains."""
+    console = Console()
+    console.print(f"[bold]{rule_set.name}, {players} players[/bold]: solved strategies "
+                  f"({solved.meta['iterations']} iterations, {solved.meta['seconds']:.0f} s); "
+                  f"{solved.abstraction.describe()}")
+    for seat in lines:
+        console.print(f"[bold]{seat['title']}[/bold]")
+        for line in seat["lines"]:
+            console.print(f"  {line}")
+    print_exploitability(solved, console)
+    styles = solved.meta.get("exploit_styles", {})
+    if styles:
+        table = Table(title="Reading your table: what the best response to a whole table of one style gains over "
+                            "playing the equilibrium (points per hand)")
+        table.add_column("style")
+        for s in range(players):
+            table.add_column(f"seat {s}", justify="right")
+        for name, per_seat in styles.items():
+            table.add_row(name, *[f"{per_seat[str(s)]['mean']:.2f}" for s in range(players)])
+        console.print(table)
+    if plot:
+        console.print(f"chart written: {plot}")
+
+
+def print_exploitability(solved, console: Console | None = None) -> None:
+    """The solver's exploitability check as a table."""
+    console = console or Console()
+    ex = solved.exploitability
+    table = Table(title="Exploitability: what a best response (same abstraction) gains, points per hand")
+    table.add_column("seat")
+    table.add_column("gain", justify="right")
+    table.add_column("95% interval", justify="right")
+    for key in [k for k in ex if k != "total"] + ["total"]:
+        e = ex[key]
+        table.add_row(key if key == "total" else f"seat {key}", f"{e['mean']:+.3f}",
+                      f"[{e['low']:+.3f}, {e['high']:+.3f}]")
+    console.print(table)
+    console.print(f"[dim]{ex['total']['samples']:,} deals; the response is chosen on half the deals and scored on "
+                  f"the other half (docs/STRATEGY.md).[/dim]")
+
+
+# -- rummy ------------------------------------------------------------------------------------------------------------
+def print_rummy_opening(d: dict, rules) -> None:
+    """`rummy open`: the opening value, the melds and the penalty left."""
+    console = Console()
+    console.print(f"[bold]{' '.join(d['hand'])}[/bold]: {rules.name} ({rules.summary()})")
+    verdict = "[green]can open[/green]" if d["can_open"] else "[red]cannot open yet[/red]"
+    console.print(f"Opening value [bold]{d['opening_value']}[/bold]: {verdict} (needs {d['threshold']}; "
+                  f"melds of at most {d['lay_limit']} of the {d['cards']} cards, one kept to discard).")
+    if d["melds"]:
+        table = Table()
+        table.add_column("meld")
+        table.add_column("value", justify="right")
+        for tokens, value, stands in zip(d["melds"], d["meld_values"], d["jokers_stand_for"]):
+            shown, it = [], iter(stands)
+            for t in tokens:
+                shown.append(f"JK(={next(it)})" if t == "JK" else t)
+            table.add_row(" ".join(shown), str(value))
+        console.print(table)
+    left = " ".join(d["left"]) or "nothing"
+    console.print(f"Left in hand: {left} = {d['left_penalty']} penalty points.")
+    if d["penalty_left"] < d["left_penalty"]:
+        console.print(f"Fewest penalty points any melds leave: {d['penalty_left']} (laying "
+                      f"{'; '.join(' '.join(m) for m in d['penalty_melds'])}).")
+    else:
+        console.print(f"Fewest penalty points any melds leave: {d['penalty_left']} (these melds).")
+
+
+def print_rummy_odds(result, cards, rules, players: int, samples: int, policy: str) -> None:
+    """`rummy odds`: P(can open by each draw), and the open card's verdict."""
+    console = Console()
+    console.print(f"[bold]{format_cards(cards)}[/bold]: {rules.name}, {players} players, you draw first")
+    if result.can_open_now:
+        console.print(f"Opening value now {result.deal_value} (needs {rules.opening_threshold}): you can already "
+                      f"open, so every draw keeps it: P = 1 (exact, no simulation).")
+    else:
+        console.print(f"Opening value now {result.deal_value} (needs {rules.opening_threshold}): cannot open yet.")
+        table = Table(title=f"{samples:,} deals, seed {result.seed}, discard policy {policy}")
+        table.add_column("after draw", justify="right")
+        table.add_column("P(can open by then)", justify="right")
+        table.add_column("95% interval", justify="right")
+        for t, e in enumerate(result.by_turn, 1):
+            table.add_row(str(t), f"{e.mean:.1%}", f"[{e.low:.1%}, {e.high:.1%}]")
+        console.print(table)
+    if result.discard is not None:
+        card = format_type(result.discard)
+        word = "opens" if result.discard_opens else "does not open"
+        console.print(f"Taking the open card {card} as your first draw: opening value {result.discard_value}, "
+                      f"{word} (exact: the card is known).")
+
+
+def print_rummy_table(table, seed: int, players: int, turns: int, jokers, values, joker_rows) -> None:
+    """`rummy tables`: P(can open by turn k) by jokers held and by value at the deal; a joker's worth."""
+    console = Console()
+    rules = table.rules
+    console.print(f"[bold]{rules.name}[/bold]: {rules.summary()}; {table.samples:,} random deals, seed {seed}, "
+                  f"{players} players")
+    shown = [k for k in (0, 1, 2, 3, 5, 8, 10, 15) if k <= turns]
+    for title, groups in (("by jokers held", jokers), ("by opening value at the deal", values)):
+        t = Table(title=f"P(can open by turn k), {title} (95% half-width at most "
+                        f"{max(e.half_width for _, _, c in groups for e in c):.1%})")
+        t.add_column("hand")
+        t.add_column("deals", justify="right")
+        for k in shown:
+            t.add_column(f"k={k}", justify="right")
+        for label, n, c in groups:
+            t.add_row(label, f"{n:,}", *(f"{c[k].mean:.0%}" for k in shown))
+        console.print(t)
+    for label, e in joker_rows:
+        console.print(f"A joker more, {label}: opens {e.mean:.2f} turns sooner [{e.low:.2f}, {e.high:.2f}] "
+                      f"({e.samples:,} paired deals)")
+
