@@ -1,4 +1,5 @@
-"""The package's import structure (issue 18): no circles, the engine at the bottom, no private names across modules.
+"""The package's import structure (issue 18): no circles, the bottom layers import nothing above them, no private
+names across modules.
 
 Every ``import`` / ``from ... import`` of ``rumbaodds/`` is read from the
 source, at the top of a module and inside functions alike (an import inside a
@@ -17,11 +18,16 @@ import ast
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pytest
+
 import rumbaodds
 
 PACKAGE = Path(rumbaodds.__file__).resolve().parent
-# What ``engine/`` may import besides itself: the card and rule-set records it is built on.
-ENGINE_MAY_IMPORT = ("cards", "rules")
+# The bottom layers, the kernels (``engine/``) and the rule book in code (``game/``), may import only themselves
+# and the card and rule-set records they are built on. The twins, which import policies and the conditioning plan,
+# live above them in ``twins/``.
+BOTTOM_LAYERS = ("engine", "game")
+BOTTOM_MAY_IMPORT = ("cards", "rules")
 
 
 @dataclass
@@ -135,19 +141,22 @@ def circles(graph: Graph) -> list[list[str]]:
     return found
 
 
-def upward_from_engine(graph: Graph) -> list[tuple[str, str]]:
-    engine = f"{graph.root}.engine"
-    allowed = {f"{graph.root}.{name}" for name in ENGINE_MAY_IMPORT}
-    return sorted((a, b) for a, targets in graph.edges.items() if a == engine or a.startswith(engine + ".")
-                  for b in targets if not (b == engine or b.startswith(engine + ".") or b in allowed))
+def upward_from(graph: Graph, layer: str) -> list[tuple[str, str]]:
+    """(importer, imported) pairs where a module of ``layer`` imports a package module outside it and its base."""
+    own = f"{graph.root}.{layer}"
+    allowed = {f"{graph.root}.{name}" for name in BOTTOM_MAY_IMPORT}
+    inside = lambda name: name == own or name.startswith(own + ".")  # noqa: E731
+    return sorted((a, b) for a, targets in graph.edges.items() if inside(a)
+                  for b in targets if not (inside(b) or b in allowed))
 
 
 def test_no_import_circles():
     assert circles(import_graph(PACKAGE, "rumbaodds")) == []
 
 
-def test_engine_imports_nothing_above_it():
-    assert upward_from_engine(import_graph(PACKAGE, "rumbaodds")) == []
+@pytest.mark.parametrize("layer", BOTTOM_LAYERS)
+def test_the_bottom_layers_import_nothing_above_them(layer):
+    assert upward_from(import_graph(PACKAGE, "rumbaodds"), layer) == []
 
 
 def test_no_private_names_across_modules():
@@ -170,5 +179,5 @@ def test_the_checks_find_what_is_planted(tmp_path):
     (pkg / "views.py").write_text("from .cli import rules\n")
     graph = import_graph(pkg, "fake")
     assert circles(graph) == [["fake.engine.kernel", "fake.report"]]
-    assert upward_from_engine(graph) == [("fake.engine.kernel", "fake.report")]
+    assert upward_from(graph, "engine") == [("fake.engine.kernel", "fake.report")]
     assert sorted(graph.private) == [("fake.cli", "fake.rules", "_secret"), ("fake.report", "fake.rules", "_hidden")]
