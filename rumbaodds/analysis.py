@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import limits
 from .cards import format_card, mask_of
 from .conditioning import Plan, make_plan
 from .engine import exact as exact_kernel
@@ -23,6 +24,7 @@ from .engine.devices import Device, ask_batch, resolve_device
 from .game import Choice
 from .opponents import opponent_policy
 from .policies import Policy
+from .question import Question
 from .results import SCORE_SIGN, Accumulator, AskResult, ChoiceResult, RumbaOutcomes
 from .rules import RulesError, RuleSet
 from .seeds import check_seed
@@ -31,9 +33,9 @@ from .stats import Estimate
 
 POLICIES = {"greedy": kernel.POLICY_GREEDY, "expert": kernel.POLICY_EXPERT}
 BATCH = 50_000
-MAX_SAMPLES = 20_000_000
+MAX_SAMPLES = limits.MAX_DEALS  # the most deals one run simulates (limits: the door's caps)
 
-__all__ = ["ask", "exact_ask", "knock", "make_situation", "Situation", "AskResult", "ChoiceResult", "Job",
+__all__ = ["ask", "simulate", "exact_ask", "knock", "make_situation", "Situation", "AskResult", "ChoiceResult", "Job",
            "POLICIES", "SCORE_SIGN"]
 
 
@@ -107,24 +109,30 @@ def ask(hand, trump, players: int, seat: int, rules="swiss", opponents=None, pla
         passes_in_a_row: int = 0, dealer_knocked: bool = False, before=None, samples: int | None = None,
         precision: float | None = None, seed: int | None = None, swapped_by: int | None = None,
         progress: Callable[[int, int], None] | None = None, device: str | Device = "cpu") -> AskResult:
-    """Estimate every choice open to the player in ``seat`` holding ``hand``.
+    """Estimate every choice open to the player in ``seat`` holding ``hand`` (a simulation, never a table).
 
     ``samples`` fixes the run length (default 200,000); ``precision`` instead
     runs until the 95% half-width of every expected value is below it.
     ``swapped_by``: an earlier seat swapped the two of trump for the turned
     card ``trump`` [D-9]. ``progress(done, planned)`` is called after each batch.
     ``device``: cpu, gpu or auto (``engine.devices.resolve_device``; the same numbers on either).
+    The same question as a :class:`~.question.Question`: :func:`simulate`.
     """
-    situation = make_situation(hand, trump, players, seat, rules, passes_in_a_row, dealer_knocked, before, swapped_by)
-    job = Job.of(situation, opponents, play)
-    seed = check_seed(seed)
-    engine = resolve_device(device)
-    planned = samples if samples is not None else (None if precision is not None else 200_000)
-    if planned is not None and planned <= 0:
-        raise RulesError(f"--samples must be positive, got {planned}")
-    if precision is not None and precision <= 0:
-        raise RulesError(f"--precision must be positive, got {precision}")
-    acc = Accumulator(len(job.names), players + 1)
+    question = Question.of(hand, trump, players, seat, rules, passes_in_a_row=passes_in_a_row,
+                           dealer_knocked=dealer_knocked, before=before, swapped_by=swapped_by, opponents=opponents,
+                           play=play, samples=samples, precision=precision, seed=seed, device=device)
+    return simulate(question, progress)
+
+
+def simulate(question: Question, progress: Callable[[int, int], None] | None = None) -> AskResult:
+    """Simulate ``question``: every choice on the same conditioned deals, until its samples or its precision."""
+    situation = question.situation
+    job = Job.of(situation, question.opponents, question.play)
+    seed = check_seed(question.seed)
+    engine = resolve_device(question.device)
+    precision = question.precision
+    planned = question.samples if question.samples is not None else (None if precision is not None else 200_000)
+    acc = Accumulator(len(job.names), situation.players + 1)
     while True:
         count = min(BATCH, planned - acc.n) if planned is not None else BATCH
         if count <= 0:

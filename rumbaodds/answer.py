@@ -1,15 +1,19 @@
 """One answer to "should I call Rumba?", the same wherever it is asked.
 
-``rumbaodds ask``, ``rumbaodds tables query`` and the page of ``rumbaodds
-serve`` all answer through here: a built table when one covers the situation
-(:func:`from_table`), else a simulation by :func:`rumbaodds.analysis.ask`, and
-the JSON document of the answer is :func:`document`. So the command line and
-the page can never give different numbers or different JSON.
+``rumbaodds ask``, ``rumbaodds tables query``, the page and the JSON API of
+``rumbaodds serve`` and the Python API all answer a :class:`~.question.Question`
+through here: a built table when one covers it (:func:`from_table`), else a
+simulation (:func:`rumbaodds.analysis.simulate`); the JSON document of the
+answer is :func:`document`. So the command line and the page can never give
+different numbers or different JSON.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from . import analysis
+from .question import Question
 from .tables import find_answer
 
 
@@ -19,25 +23,22 @@ def lookup(root, situation: analysis.Situation, opponents, play: str) -> analysi
     return find_answer(root, situation, opponents, play)
 
 
-def table_allowed(samples, precision, seed, simulate: bool = False) -> bool:
-    """A table answers only when the player asked for no run of his own (samples, precision, seed)."""
-    return not simulate and samples is None and precision is None and seed is None
+def from_table(question: Question, tables_root="tables", simulate: bool = False) -> analysis.AskResult | None:
+    """The table's answer when a table under ``tables_root`` (or shipped) covers ``question``, else None.
 
-
-def from_table(hand, trump, players: int, seat: int, rules="swiss", passes_in_a_row: int = 0,
-               dealer_knocked: bool = False, before=None, opponents=None, play: str = "expert",
-               samples: int | None = None, precision: float | None = None, seed: int | None = None,
-               tables_root="tables", simulate: bool = False,
-               swapped_by: int | None = None) -> analysis.AskResult | None:
-    """The table's answer when a table under ``tables_root`` covers the question, else None (then simulate).
-
-    Bad input raises the API's own errors (CardError, RulesError, ModelError), checked before any table is read.
+    A table answers only when the player asked for no run of his own (samples, precision, seed) and not
+    ``simulate``.
     """
-    if not table_allowed(samples, precision, seed, simulate):
+    if simulate or question.own_run:
         return None
-    situation = analysis.make_situation(hand, trump, players, seat, rules, passes_in_a_row, dealer_knocked, before,
-                                        swapped_by)
-    return lookup(tables_root, situation, opponents, play)
+    return lookup(tables_root, question.situation, question.opponents, question.play)
+
+
+def answer(question: Question, tables_root="tables", simulate: bool = False,
+           progress: Callable[[int, int], None] | None = None) -> analysis.AskResult:
+    """The table's answer where there is one (see :func:`from_table`), else a simulation."""
+    found = from_table(question, tables_root, simulate)
+    return found if found is not None else analysis.simulate(question, progress)
 
 
 def document(result: analysis.AskResult) -> dict:
@@ -46,3 +47,6 @@ def document(result: analysis.AskResult) -> dict:
     if result.meta:
         data["source"] = result.meta
     return data
+
+
+__all__ = ["Question", "answer", "document", "from_table", "lookup"]

@@ -9,18 +9,19 @@ from __future__ import annotations
 
 import secrets
 
+from .limits import SEED, LimitError
 from .rules import RulesError
-
-SEED_LIMIT = 2**63  # seeds are 0..2**63-1
 
 
 def check_seed(seed: int | None) -> int:
-    """``seed`` as an int in 0..2**63-1, or a fresh random one when it is None; else a one-line RulesError."""
+    """``seed`` as an int in the stream's range (``limits.SEED``), or a fresh random one when it is None; else a
+    one-line RulesError, as the command line's own check says it."""
     if seed is None:
         return secrets.randbits(63)
-    if not 0 <= int(seed) < SEED_LIMIT:
-        raise RulesError(f"--seed must be in 0..2**63-1, got {seed}")
-    return int(seed)
+    try:
+        return SEED.parse(seed, "--seed")
+    except LimitError as exc:
+        raise RulesError(str(exc)) from None
 
 
-__all__ = ["SEED_LIMIT", "check_seed"]
+__all__ = ["check_seed"]

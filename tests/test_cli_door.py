@@ -22,6 +22,7 @@ from rumbaodds import analysis, limits
 from rumbaodds.cli import main
 from rumbaodds.cli.options import Bounded
 from rumbaodds.rules import RulesError, is_safe_name, load_rules, rules_from_dict
+from rumbaodds.seeds import check_seed
 from rumbaodds.web.params import BY_NAME
 
 HAND = "HA HK HQ S6 C7"
@@ -347,9 +348,11 @@ def test_the_caps_are_the_simulators_own():
     assert limits.MAX_DEALS == analysis.MAX_SAMPLES
     assert limits.MAX_KNOCK_DEALS == analysis.MAX_SAMPLES // 100
     assert limits.MAX_RUMMY_TURNS == MAX_TURNS
-    with pytest.raises(RulesError):
-        analysis._check_seed(limits.SEED.high + 1)
-    assert analysis._check_seed(limits.SEED.high) == limits.SEED.high
+    with pytest.raises(RulesError, match="--seed must be"):
+        check_seed(limits.SEED.high + 1)
+    with pytest.raises(RulesError, match="--seed must be"):
+        check_seed(-1)
+    assert check_seed(limits.SEED.high) == limits.SEED.high
 
 
 def test_the_web_api_and_the_command_line_share_the_ranges():

@@ -21,6 +21,7 @@ from browser import TINY_QUESTION, browser_context, build_tiny_table, running_se
 
 from rumbaodds import analysis, answer
 from rumbaodds.cards import CardError
+from rumbaodds.question import Question
 from rumbaodds.rules import RulesError, get_rules
 from rumbaodds.web.app import App
 
@@ -152,7 +153,7 @@ def test_an_answer_from_a_table_says_so(page, server):
     q = TINY_QUESTION
     setup(page, q["hand"].split(), q["trump"], q["players"], q["seat"], rules="tiny")
     shown = ask_and_read(page)
-    expected = answer.from_table(**q, rules=get_rules(rules_path), tables_root=app.tables_root)
+    expected = answer.from_table(Question.of(**q, rules=get_rules(rules_path)), app.tables_root)
     assert expected is not None
     assert shown["source"] == "table" and "From a table" in shown["source_text"]
     assert_same_numbers(shown, expected)

@@ -10,6 +10,7 @@ from .. import analysis, answer, limits
 from ..engine.devices import DEVICE_CHOICES, resolve_device
 from ..models import ModelError
 from ..opponents import DEFAULT_HELP
+from ..question import Question
 from .errors import UserError, friendly_errors
 from .group import main
 from .options import (
@@ -102,9 +103,11 @@ def ask(hand, trump, players, seat, passes_in_a_row, before, dealer_knocked, swa
     """
     _check_exclusive(samples, precision)
     engine = resolve_device(device)  # --device gpu without one: a one-line error before anything runs
+    question = Question.of(hand, trump, players, seat, rules, passes_in_a_row=passes_in_a_row,
+                           dealer_knocked=dealer_knocked, before=before, swapped_by=swapped_by, opponents=opponents,
+                           play=play, samples=samples, precision=precision, seed=seed, device=engine)
     try:
-        found = answer.from_table(hand, trump, players, seat, rules, passes_in_a_row, dealer_knocked, before,
-                                  opponents, play, samples, precision, seed, tables_root, simulate, swapped_by)
+        found = answer.from_table(question, tables_root, simulate)
     except ModelError as exc:
         raise UserError(str(exc)) from None
     if found is not None:
@@ -112,10 +115,7 @@ def ask(hand, trump, players, seat, passes_in_a_row, before, dealer_knocked, swa
         return
     try:
         with progress_bar(progress, "simulating") as update:
-            result = analysis.ask(hand, trump, players, seat, rules=rules, opponents=opponents, play=play,
-                                  passes_in_a_row=passes_in_a_row, dealer_knocked=dealer_knocked, before=before,
-                                  samples=samples, precision=precision, seed=seed, swapped_by=swapped_by,
-                                  progress=update, device=engine)
+            result = analysis.simulate(question, update)
     except ModelError as exc:
         raise UserError(str(exc)) from None
     if precision is not None and result.samples >= limits.MAX_DEALS:

@@ -22,6 +22,7 @@ from .. import analysis, answer
 from ..cards import CardError, format_card
 from ..models import MODELS, ModelError, OpponentModel, points_text
 from ..opponents import EQUILIBRIUM
+from ..question import Question
 from ..rules import PRESETS, RulesError, RuleSet
 from ..tables import find_tables, load_table
 from .jobs import BadInput, Job, JobBoard
@@ -83,7 +84,7 @@ class App:
             start = time.perf_counter()
             try:
                 analysis.ask(*WARM_HAND, samples=1_000, seed=0)
-                answer.from_table(*WARM_HAND, tables_root=self.tables_root)
+                answer.from_table(Question.of(*WARM_HAND), self.tables_root)
             except Exception as exc:  # noqa: BLE001 - the page says so; requests will still try
                 log.exception("warm-up failed")
                 self.warm.update(state="failed", error=f"{type(exc).__name__}: {exc}")
@@ -94,7 +95,8 @@ class App:
     # -- answering ---------------------------------------------------------------------------------
     def _answer(self, values: dict, job: Job | None = None) -> dict:
         """The document for parsed query ``values``: a table's answer, else a simulation under the lock."""
-        found = answer.from_table(**values, tables_root=self.tables_root)
+        question = Question.of(**ask_arguments(values))
+        found = answer.from_table(question, self.tables_root, values.get("simulate", False))
         if found is not None:
             return answer.document(found)
         progress = None
@@ -104,15 +106,13 @@ class App:
         with self.simulation_lock:
             if job is not None:
                 job.start()  # raises Cancelled when cancelled while waiting
-            result = analysis.ask(**ask_arguments(values), progress=progress)
+            result = analysis.simulate(question, progress)
         return answer.document(result)
 
     def _checked(self, query: dict[str, list[str]]) -> dict:
         """Parsed values whose situation is known to be valid (raises the API's own errors otherwise)."""
         values = parse_query(query, self.rule_sets, self.models)
-        analysis.make_situation(values["hand"], values["trump"], values["players"], values["seat"], values["rules"],
-                                values.get("passes_in_a_row", 0), values.get("dealer_knocked", False),
-                                values.get("before"))
+        Question.of(**ask_arguments(values))
         return values
 
     def _job_work(self, values: dict):

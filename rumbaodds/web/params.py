@@ -79,7 +79,7 @@ def _pick(name: str, table: Mapping, what: str, option: str):
 
 def parse_query(query: Mapping[str, list[str]], rule_sets: Mapping[str, RuleSet],
                 models: Mapping[str, OpponentModel]) -> dict:
-    """Keyword arguments for :func:`rumbaodds.answer.from_table` from a parsed query string.
+    """The checked values of a parsed query string: :func:`ask_arguments` of them build the question.
 
     An empty value counts as not given (a form's blank field). Raises ParamError naming the parameter.
     """
@@ -104,5 +104,5 @@ def parse_query(query: Mapping[str, list[str]], rule_sets: Mapping[str, RuleSet]
 
 
 def ask_arguments(values: dict) -> dict:
-    """The subset of :func:`parse_query`'s values that :func:`rumbaodds.analysis.ask` takes."""
+    """The subset of :func:`parse_query`'s values that :meth:`rumbaodds.question.Question.of` takes."""
     return {k: v for k, v in values.items() if k != "simulate"}
