@@ -195,7 +195,7 @@ def test_interrupt_inside_the_kernel_says_how_to_resume(built, monkeypatch):
 BAD = [
     ("unknown-rules", ["--rules", "nosuch", "--players", 3], ["nosuch"]),
     ("players-high", ["--players", 4], ["4 players", "2..3"]),
-    ("players-low", ["--players", 1], ["1 players"]),
+    ("players-low", ["--players", 1], ["--players", "got 1"]),
     ("samples-0", ["--players", 3, "--samples-per-cell", 0], ["--samples-per-cell"]),
     ("chunk-cells-0", ["--players", 3, "--chunk-cells", 0], ["--chunk-cells"]),
     ("cells-0", ["--players", 3, "--cells", 0], ["--cells"]),

@@ -261,7 +261,7 @@ def test_cli_builds_quick_tables_and_writes_both_reports(tmp_path):
 
 def test_cli_bad_input_is_one_line(tmp_path):
     for bad, words in ((["--players", "9"], "9 players"), (["--models", "reckless"], "unknown opponent model"),
-                       (["--cells", "0"], "--cells must be positive"), (["--dpi", "5"], "--dpi")):
+                       (["--cells", "0"], "--cells must be 1.."), (["--dpi", "5"], "--dpi")):
         result = CliRunner().invoke(main, ["report", "--tables", str(tmp_path), "--out", str(tmp_path), *bad])
         assert result.exit_code == 2, result.output
         assert result.stderr.startswith("rumbaodds: error:") and words in result.stderr
