@@ -168,6 +168,37 @@ def show_answer(result, as_json: bool) -> None:
                "choice's value: `rumbaodds ask --simulate` gives them all.")
 
 
+# -- game (RULES.md §9) ----------------------------------------------------------------------------------------------
+def print_game(values, as_json: bool) -> None:
+    """`rumbaodds game`: every player's chance to win and expected payout from a score state."""
+    from ..match.api import Z95
+
+    if as_json:
+        click.echo(json.dumps(values.to_dict()))
+        return
+    state, rule_set = values.state, values.rules
+    table = Table(title=f"{rule_set.name}, {state.players} players, payout {rule_set.payout} "
+                        f"({values.games:,} games, seed {values.seed})")
+    for name in ("player", "score", "passes", "wins the game", "expected payout"):
+        table.add_column(name, justify="right")
+    win_half = Z95 * values.p_win_se()
+    pay_half = Z95 * values.payout_se()
+    for p in range(state.players):
+        who = f"{p}" + (" (deals)" if p == state.dealer else "")
+        table.add_row(who, str(state.scores[p]), str(state.passes[p]),
+                      f"{values.p_win[p]:.1%} ± {win_half[p]:.1%}", f"{values.payout[p]:+.2f} ± {pay_half[p]:.2f}")
+    Console().print(table)
+    click.echo(f"Payout in stake units (points x stake), positive = received; ± is a 95% interval. "
+               f"The chances add up to {values.p_win.sum():.0%} (a shared win counts 1/k to each of k winners; "
+               f"{values.ties:,} tied games). Games took {values.mean_deals:.1f} deals on average"
+               + (f"; {values.unfinished} did not finish." if values.unfinished else "."))
+    if len(set(state.scores)) == 1 and len(set(state.passes)) == 1:
+        d = state.dealer
+        click.echo(f"Everybody at {state.scores[0]}: dealing first is worth {values.payout[d]:+.2f} ± "
+                   f"{pay_half[d]:.2f} stakes to player {d} and a {values.p_win[d]:.1%} chance to win (a fair share: "
+                   f"{1 / state.players:.1%}).")
+
+
 # -- strategy ---------------------------------------------------------------------------------------------------------
 @contextmanager
 def solve_progress(enabled: bool | None, iterations: int):
