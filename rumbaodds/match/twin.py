@@ -106,4 +106,40 @@ def continue_game(rules: RuleSet, n: int, scores, passes, dealer: int, policy: P
     return scores, won, payout, -deals
 
 
-__all__ = ["twin_hand", "twin_game", "continue_game", "deal_hand", "play_state", "hand_result"]
+def twin_choice_sample(rules: RuleSet, players: int, seat: int, hand, trump_card: int, policy: Policy, plan,
+                       card_play: str, choices, scores, passes, game_policy: Policy, knock_prob, seed: int, index: int,
+                       rest: int, knocked: bool = False, swapped_by: int | None = None, max_hands: int = 10_000):
+    """Twin of ``choice.choice_sample``: {choice: (kind, changes, passed, payout, win share, deals)} of one sample.
+
+    The deal is ``twins/hand.py``'s (``deal_sample``: what the hero saw, then the rest); every choice is spoken
+    (``speak_on``) and played to the end by every seat (``play_state``), also when he passes; seat ``players - 1``
+    deals; the rest of the game is ``continue_game`` from game ``index`` of the ``rest`` seed.
+    """
+    n = players
+    sit, state, numbers, saved_state, _earlier = th.deal_sample(rules, n, seat, hand, trump_card, policy, plan,
+                                                                passes[seat], knocked, swapped_by, seed, index)
+    rp = rules_array(rules)
+    out = {}
+    for choice in choices:
+        if choice == th.THROW_IN:
+            kind, changes, passed = THROWN_IN, [0] * n, [0] * n
+        else:
+            mine = state.copy()
+            mine.rng = th.stream_at(saved_state)
+            word, discards = (th.PLAY, int(choice[len(th.PLAY):])) if choice.startswith(th.PLAY) else (choice, 0)
+            th.speak_on(sit, mine, numbers, word)
+            if mine.phase is Phase.EXCHANGE:
+                th.exchange_by_policy(sit, mine, discards, numbers)
+            kind, changes, passed = hand_result(play_state(sit, mine, numbers, card_play))
+        after = np.array(scores, dtype=np.int64)
+        streaks = np.array(passes, dtype=np.int64)
+        dealer = apply_hand.py_func(after, streaks, n - 1, kind, np.array(changes, dtype=np.int64),
+                                    np.array(passed, dtype=np.int64), rp)
+        final, won, payout, deals = continue_game(rules, n, after, streaks, dealer, game_policy, knock_prob,
+                                                  card_play, Stream(rest, index).state, max_hands, deals=1)
+        winners = int(won.sum())
+        out[choice] = (kind, changes, passed, float(payout[seat]), won[seat] / winners if winners else 0.0, deals)
+    return out
+
+
+__all__ = ["twin_choice_sample", "twin_hand", "twin_game", "continue_game", "deal_hand", "play_state", "hand_result"]
