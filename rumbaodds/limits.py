@@ -116,6 +116,8 @@ HAND_SIZE = Limit(1, 5, why="the rule set's own hand size is checked next")
 DPI = Limit(20, 1200, why="dots per inch of the charts")
 REPORT_SAMPLES = Limit(2, 10_000_000)
 REPORT_COUNT = Limit(1, 10_000_000)
+GAMES = Limit(1, 10_000_000, why="the cap of one run")  # rumbaodds game: whole games simulated
+SCORE = Limit(-999, 999, why="a player's score in a game")  # --scores, one entry (the game's end is checked next)
 
 __all__ = ["Limit", "LimitError", "MAX_DEALS", "MAX_KNOCK_DEALS", "SEED", "PORT", "PLAYERS", "SEAT",
            "PASSES_IN_A_ROW", "ASK_SAMPLES", "ASK_PRECISION"]

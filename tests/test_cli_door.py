@@ -226,6 +226,18 @@ CASES = [
     ("serve-rule-name", ["serve", "--rules", "{unsafe_name}"], ["field name"]),
     ("serve-missing-model", ["serve", "--opponents", "{missing}"], ["not found"]),
     ("serve-tables-file", ["serve", "--tables", "{binary}"], ["--tables", "not a folder"]),
+    # -- game
+    ("game-scores-word", ["game", "--scores", "20,x,20"], ["--scores", "'x'", "whole number"]),
+    ("game-scores-huge", ["game", "--scores", f"20,{HUGE},20"], ["--scores", "40 digits"]),
+    ("game-scores-over", ["game", "--scores", "20,20,0"], ["--scores", "the game is over"]),
+    ("game-scores-count", ["game", "--players", "4", "--scores", "20,20,20"], ["--scores", "3 scores for 4"]),
+    ("game-passes-negative", ["game", "--scores", "20,20,20", "--passes", "0,-1,0"], ["--passes", "0..99"]),
+    ("game-dealer-beyond", ["game", "--scores", "20,20,20", "--dealer", "3"], ["--dealer", "player 3"]),
+    ("game-games-0", ["game", "--players", "3", "--games", "0"], ["--games", "got 0"]),
+    ("game-games-huge", ["game", "--players", "3", "--games", HUGE], ["--games"]),
+    ("game-players-rule-set", ["game", "--players", "9"], ["9 players"]),
+    ("game-opponents", ["game", "--players", "3", "--opponents", "nosuch"], ["nosuch"]),
+    ("game-rules", ["game", "--players", "3", "--rules", "nosuch"], ["nosuch"]),
     # -- the group itself
     ("unknown-command", ["nosuch"], ["nosuch"]),
 ]
@@ -242,6 +254,7 @@ def _tripwire(name: str):
 def no_work(monkeypatch):
     """Every simulation, build and server entry point replaced by a tripwire."""
     import rumbaodds.engine.knock
+    import rumbaodds.match.api
     import rumbaodds.rummy.report
     import rumbaodds.rummy.tables
     import rumbaodds.strategy.run
@@ -254,7 +267,8 @@ def no_work(monkeypatch):
                         (rumbaodds.tables.plan, "plan_tables"), (rumbaodds.strategy.run, "solve"),
                         (report_cmd, "_make_report"), (rummy_cmd, "odds"), (rumbaodds.rummy.tables, "build_table"),
                         (rumbaodds.rummy.report, "make_rummy_report"), (rumbaodds.web.server, "make_server"),
-                        (deals_cmd, "play_deals")]:  # generate_deals checks its arguments at the call, lazily
+                        (deals_cmd, "play_deals"),
+                        (rumbaodds.match.api, "game_batch")]:  # generate_deals checks its arguments at the call, lazily
         monkeypatch.setattr(owner, name, _tripwire(f"{getattr(owner, '__name__', owner)}.{name}"))
 
 

@@ -34,12 +34,19 @@ def test_game_table_names_the_first_dealer():
 
 @pytest.mark.parametrize("args, words", [
     (["--scores", "20,x,20"], "--scores: 'x' is not a whole number"),
+    (["--scores", "20,,20"], "--scores: '' is not a whole number"),
+    (["--scores", "20,5000,20"], "--scores must be -999..999"),
+    (["--scores", ",".join(["20"] * 60)], "--scores: 60 numbers"),
+    (["--scores", "20,20,20", "--passes", "0,-1,0"], "--passes must be 0..99"),
+    (["--scores", "20,20,20", "--dealer", "-1"], "--dealer must be 0..51"),
+    (["--players", "3", "--games", "99999999999"], "--games must be 1..10,000,000"),
+    (["--players", "3", "--seed", "-1"], "--seed must be 0..2**63-1"),
     (["--players", "4", "--scores", "20,20,20"], "--scores: 3 scores for 4 players"),
     (["--scores", "20,0,20"], "the game is over"),
     (["--scores", "20,20,20", "--dealer", "3"], "--dealer: player 3 does not exist"),
     (["--scores", "20,20,20", "--passes", "0,1"], "--passes: 2 streaks for 3 players"),
     (["--players", "9"], "9 players: rule set 'swiss' allows 3..7"),
-    (["--players", "3", "--games", "0"], "--games must be positive"),
+    (["--players", "3", "--games", "0"], "--games must be 1..10,000,000"),
     (["--rules", "nope", "--players", "3"], "unknown rule set 'nope'"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, words):

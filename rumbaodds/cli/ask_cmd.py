@@ -22,11 +22,13 @@ from .options import (
     progress_option,
     rules_option,
     samples_option,
+    scores_option,
     seat_option,
     seed_option,
+    streaks_option,
     tables_option,
 )
-from .render import print_ask, print_knock, progress_bar, show_answer
+from .render import print_ask, print_game_ask, print_knock, progress_bar, show_answer
 
 
 def _remember_seat_models(ctx, _param, value):
@@ -85,14 +87,17 @@ def _check_exclusive(samples, precision):
 @int_option("--swapped-by", limit=limits.SEAT, default=None,
             help="An earlier seat swapped the two of trump for the turned card --trump (flemish): that seat "
                    "holds it and the two lies face up.")
+@scores_option(help="Every seat's score in seat order (seat players-1 deals this hand), e.g. 20,14,7,3,18: value "
+                   "each choice by the game (expected payout, chance to win the game) beside the hand.")
+@streaks_option(help="With --scores: every seat's passes in a row in seat order (swiss rule 17), e.g. 0,2,0,0,1.")
 @tables_option(help="Answer instantly from a built table here when one covers the situation (and say so).")
 @click.option("--simulate", is_flag=True, help="Always simulate, even when a table covers the situation.")
 @click.option("--device", type=click.Choice(DEVICE_CHOICES), default="cpu", show_default=True,
               help="Simulate on the CPU or a CUDA GPU (auto: the GPU if one works); the same numbers.")
 @common_options(limits.ASK_SAMPLES, limits.ASK_PRECISION, "Number of simulated deals [default: 200,000].")
 @friendly_errors
-def ask(hand, trump, players, seat, passes_in_a_row, before, dealer_knocked, swapped_by, tables_root, simulate, device,
-        rules, samples, opponents, precision, seed, play, as_json, progress):
+def ask(hand, trump, players, seat, passes_in_a_row, before, dealer_knocked, swapped_by, scores, passes, tables_root,
+        simulate, device, rules, samples, opponents, precision, seed, play, as_json, progress):
     """Should I call Rumba with HAND? Expected score change of every choice.
 
     HAND is your cards, e.g. "HA HK HQ S6 C7" (suit then rank; 10 or T; any
@@ -102,6 +107,12 @@ def ask(hand, trump, players, seat, passes_in_a_row, before, dealer_knocked, swa
     follow --play.
     """
     _check_exclusive(samples, precision)
+    if passes is not None and scores is None:
+        raise UserError("--passes goes with --scores (your own streak alone: --passes-in-a-row)")
+    if scores is not None:
+        _ask_game(hand, trump, players, seat, passes_in_a_row, before, dealer_knocked, swapped_by, scores, passes,
+                  device, rules, samples, opponents, precision, seed, play, as_json, progress)
+        return
     engine = resolve_device(device)  # --device gpu without one: a one-line error before anything runs
     question = Question.of(hand, trump, players, seat, rules, passes_in_a_row=passes_in_a_row,
                            dealer_knocked=dealer_knocked, before=before, swapped_by=swapped_by, opponents=opponents,
@@ -129,6 +140,33 @@ def ask(hand, trump, players, seat, passes_in_a_row, before, dealer_knocked, swa
         return
     print_ask(result)
     click.echo(f"Simulated on {engine}.")
+
+
+def _ask_game(hand, trump, players, seat, passes_in_a_row, before, dealer_knocked, swapped_by, scores, passes, device,
+              rules, samples, opponents, precision, seed, play, as_json, progress):
+    """`ask --scores`: every choice by its game value (match/ask.py) beside its per-hand value."""
+    from ..match.ask import MAX_SAMPLES, ask_game
+
+    if device != "cpu":
+        raise UserError("--scores runs on the CPU (the whole-game simulator has no GPU kernel): drop --device")
+    if not 0 <= seat < players:
+        raise UserError(f"--seat: seat {seat} does not exist with {players} players (0..{players - 1})")
+    if len(scores) != players:
+        raise UserError(f"--scores: {len(scores)} scores for {players} players (every seat, seat order)")
+    if passes is None:
+        passes = tuple(passes_in_a_row if s == seat else 0 for s in range(players))
+    elif passes_in_a_row and passes_in_a_row != passes[seat]:
+        raise UserError(f"--passes-in-a-row {passes_in_a_row} and --passes (seat {seat}: {passes[seat]}) disagree")
+    if samples is not None and samples > MAX_SAMPLES:
+        raise UserError(f"--samples with --scores must be 1..{MAX_SAMPLES:,}, got {samples}")
+    try:
+        with progress_bar(progress, "simulating games") as update:
+            answer = ask_game(hand, trump, players, seat, scores, passes, rules=rules, opponents=opponents, play=play,
+                              dealer_knocked=dealer_knocked, before=before, samples=samples, precision=precision,
+                              seed=seed, swapped_by=swapped_by, progress=update)
+    except ModelError as exc:
+        raise UserError(str(exc)) from None
+    print_game_ask(answer, as_json)
 
 
 @main.command()

@@ -81,6 +81,33 @@ class Scheduler(click.ParamType):
         return text
 
 
+class IntList(click.ParamType):
+    """Comma-separated whole numbers, one per player (``20,14,7,3,18``), each within ``limit``: one-line errors."""
+
+    name = "list"
+
+    def __init__(self, limit: Limit, example: str):
+        self.limit = limit
+        self.example = example
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, tuple):
+            return value
+        name = param.opts[0] if param is not None and param.opts else "value"
+        text = str(value).replace(" ", "")
+        parts = text.split(",")
+        if len(parts) > limits.PLAYERS.high:
+            self.fail(f"{name}: {len(parts)} numbers, more than the {limits.PLAYERS.high} players of any table",
+                      param, ctx)
+        out = []
+        for part in parts:
+            try:
+                out.append(self.limit.parse(part, name))
+            except LimitError as exc:
+                self.fail(f"{exc} (write e.g. {self.example})", param, ctx)
+        return tuple(out)
+
+
 def int_option(*decls, limit: Limit, **kwargs):
     """``click.option`` of a whole number within ``limit``."""
     return click.option(*decls, type=Bounded(limit), **kwargs)
@@ -150,6 +177,16 @@ def precision_option(limit: Limit, help: str):  # noqa: A002
     return float_option("--precision", limit=limit, default=None, help=f"{help} {limit.describe()}.")
 
 
+def scores_option(help: str = "Every player's score, clockwise, e.g. 20,14,7,3,18.", dest: str = "scores"):  # noqa: A002
+    return click.option("--scores", dest, type=IntList(limits.SCORE, "20,14,7,3,18"), default=None, help=help)
+
+
+def streaks_option(help: str = "Every player's passes in a row so far (swiss rule 17), e.g. 0,2,0,0,1.",  # noqa: A002
+                   dest: str = "passes"):
+    return click.option("--passes", dest, type=IntList(limits.PASSES_IN_A_ROW, "0,2,0,0,1"), default=None,
+                        help=help)
+
+
 def json_option(help: str = "Print one JSON object instead of a table."):  # noqa: A002
     return click.option("--json", "as_json", is_flag=True, help=help)
 
@@ -175,6 +212,7 @@ def dpi_option(default: int | None, help: str = "Resolution of the chart PNGs.")
                       help=f"{help} {limits.DPI.describe()}.")
 
 
-__all__ = ["Bounded", "PlayerCounts", "Scheduler", "not_empty", "int_option", "float_option", "rules_option",
+__all__ = ["Bounded", "IntList", "scores_option", "streaks_option",
+           "PlayerCounts", "Scheduler", "not_empty", "int_option", "float_option", "rules_option",
            "players_option", "seat_option", "passes_option", "seed_option", "samples_option", "precision_option",
            "json_option", "progress_option", "tables_option", "out_folder_option", "dpi_option"]

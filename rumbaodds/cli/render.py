@@ -168,6 +168,77 @@ def show_answer(result, as_json: bool) -> None:
                "choice's value: `rumbaodds ask --simulate` gives them all.")
 
 
+# -- game (RULES.md §9) ----------------------------------------------------------------------------------------------
+def print_game(values, as_json: bool) -> None:
+    """`rumbaodds game`: every player's chance to win and expected payout from a score state."""
+    from ..match.api import Z95
+
+    if as_json:
+        click.echo(json.dumps(values.to_dict()))
+        return
+    state, rule_set = values.state, values.rules
+    table = Table(title=f"{rule_set.name}, {state.players} players, payout {rule_set.payout} "
+                        f"({values.games:,} games, seed {values.seed})")
+    for name in ("player", "score", "passes", "wins the game", "expected payout"):
+        table.add_column(name, justify="right")
+    win_half = Z95 * values.p_win_se()
+    pay_half = Z95 * values.payout_se()
+    for p in range(state.players):
+        who = f"{p}" + (" (deals)" if p == state.dealer else "")
+        table.add_row(who, str(state.scores[p]), str(state.passes[p]),
+                      f"{values.p_win[p]:.1%} ± {win_half[p]:.1%}", f"{values.payout[p]:+.2f} ± {pay_half[p]:.2f}")
+    Console().print(table)
+    click.echo(f"Payout in stake units (points x stake), positive = received; ± is a 95% interval. "
+               f"The chances add up to {values.p_win.sum():.0%} (a shared win counts 1/k to each of k winners; "
+               f"{values.ties:,} tied games). Games took {values.mean_deals:.1f} deals on average"
+               + (f"; {values.unfinished} did not finish." if values.unfinished else "."))
+    if len(set(state.scores)) == 1 and len(set(state.passes)) == 1:
+        d = state.dealer
+        click.echo(f"Everybody at {state.scores[0]}: dealing first is worth {values.payout[d]:+.2f} ± "
+                   f"{pay_half[d]:.2f} stakes to player {d} and a {values.p_win[d]:.1%} chance to win (a fair share: "
+                   f"{1 / state.players:.1%}).")
+
+
+def print_game_ask(answer, as_json: bool) -> None:
+    """`ask --scores`: the per-hand answer, then every choice by its game value, and where the score matters."""
+    from ..match.ask import PAYOUT_SIGN, closing_note
+
+    if as_json:
+        data = document(answer.hand)
+        data["game"] = answer.to_dict()
+        click.echo(json.dumps(data))
+        return
+    print_ask(answer.hand)
+    s = answer.state
+    console = Console()
+    table = Table(title=f"By the game: scores {','.join(map(str, s.scores))} (seat {s.dealer} deals), payout "
+                        f"{answer.hand.situation.rules.payout}, {answer.hand.samples:,} deals each played to the "
+                        f"end of the game")
+    for name in ("choice", "this hand (points)", "expected payout (stakes)", "95% interval", "wins the game"):
+        table.add_column(name, justify="right" if name != "choice" else "left")
+    hand_actions = answer.hand.actions
+    for action, name in answer.game_actions().items():
+        pay, win = answer.payout(name), answer.win[name]
+        per_hand = answer.hand.options[name].ev.mean
+        label = f"{action} ({name})" if name != action else str(action)
+        style = "bold green" if action == answer.recommendation else None
+        table.add_row(label, f"{per_hand:+.2f}" + (" *" if hand_actions.get(action) is not None
+                                                    and action == answer.hand.recommendation else ""),
+                      f"{pay.mean:+.2f}", f"[{pay.low:+.2f}, {pay.high:+.2f}]",
+                      f"{win.mean:.1%} [{win.low:.1%}, {win.high:.1%}]", style=style)
+    console.print(table)
+    m = answer.margin()
+    if m is not None:
+        console.print(f"By the game: [bold green]{answer.recommendation}[/bold green], better than "
+                      f"{answer.by_game.runner_up} by {m.mean:.2f} stakes of expected payout (95% interval "
+                      f"{m.low:.2f} to {m.high:.2f}).")
+    console.print(("[bold yellow]" if answer.differs else "") + closing_note(answer)
+                  + ("[/bold yellow]" if answer.differs else ""))
+    console.print(f"[dim]{PAYOUT_SIGN}; * the best choice for this hand alone (points, down is good). The rest of "
+                  f"the game: every player by the opponents' policy; {answer.mean_deals:.1f} deals per game on "
+                  f"average{f', {answer.unfinished} unfinished' if answer.unfinished else ''}.[/dim]")
+
+
 # -- strategy ---------------------------------------------------------------------------------------------------------
 @contextmanager
 def solve_progress(enabled: bool | None, iterations: int):

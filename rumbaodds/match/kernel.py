@@ -80,7 +80,6 @@ def play_dealt(pool, n, knocked, rp, pol, play, deck_mask, state, scratch, chang
     stock = pool[n * hand_size + 1:]
     stock_len = stock.shape[0]
     trump = trump_card >> 4
-    top = rp[R_TOP_RANK]
     jack_forced = rp[R_JACK_FORCES] == 1 and (trump_card & 15) == JACK
     turned = trump_card
     dealer = n - 1
@@ -103,6 +102,25 @@ def play_dealt(pool, n, knocked, rp, pol, play, deck_mask, state, scratch, chang
         if not others:
             words[rumba_seat] = W_PLAY
             rumba_seat = -1
+    return play_spoken(hands, n, words, rumba_seat, turned, trump, rp, pol, play, deck_mask, stock, stock_len, state,
+                       hands2, ints, cards, us, changes, passed, -1, 0)
+
+
+@njit(cache=True)
+def play_spoken(hands, n, words, rumba_seat, turned, trump, rp, pol, play, deck_mask, stock, stock_len, state,
+                hands2, ints, cards, us, changes, passed, hero, discard_k):
+    """A hand after speaking (``words`` final, ``turned`` the card face up or -1): outcome, exchange, lead, tricks,
+    score of every seat; returns its kind and fills ``changes`` (without the sit-out penalty) and ``passed``.
+
+    ``hero`` (-1: none) exchanges ``discard_k`` cards, every other active seat by the policy (his numbers ``us``);
+    the swiss passers' cards are shuffled from ``state``. ``hands`` change in place; ``hands2[1]``, ``ints[1:4]``
+    and ``cards`` are work space (``new_hand_scratch``).
+    """
+    top = rp[R_TOP_RANK]
+    dealer = n - 1
+    for s in range(n):
+        changes[s] = 0
+        passed[s] = 0
     active = 0
     for s in range(n):
         if words[s] == W_PLAY or words[s] == W_RUMBA:
@@ -127,9 +145,12 @@ def play_dealt(pool, n, knocked, rp, pol, play, deck_mask, state, scratch, chang
         for s in range(n):
             want = 0
             if words[s] == W_PLAY:
-                score = hand_score(hands[s], trump, top, values[s])
-                want = exchange_wish(ints_pol[s], exchanges, s, CTX_OPEN + min(players, 3), hands[s], score, trump,
-                                     top, rp[R_EXCHANGE], us[s, 3])
+                if s == hero:
+                    want = discard_k
+                else:
+                    score = hand_score(hands[s], trump, top, values[s])
+                    want = exchange_wish(ints_pol[s], exchanges, s, CTX_OPEN + min(players, 3), hands[s], score,
+                                         trump, top, rp[R_EXCHANGE], us[s, 3])
                 players += 1
             wishes[s] = want
             total += want
@@ -266,4 +287,5 @@ def hand_batch(deck, n, rp, pol, knock_prob, play, seed, start, count):
     return kinds, changes_out, passed_out
 
 
-__all__ = ["play_dealt", "play_hand", "play_game", "game_batch", "hand_batch", "new_hand_scratch", "MAX_HANDS"]
+__all__ = ["play_dealt", "play_spoken", "play_hand", "play_game", "game_batch", "hand_batch", "new_hand_scratch",
+           "MAX_HANDS"]

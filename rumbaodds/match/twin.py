@@ -1,8 +1,11 @@
-"""Plain-Python twin of the game kernel (``kernel.py``): the same games, readable, from the engine's twin.
+"""Plain-Python twin of the game kernel (``kernel.py``): the same games, readable, from the hand twin.
 
-A hand is dealt and spoken exactly as the kernel does it (the same stream
-positions), then played out by ``twins/hand.py``'s exchange, lead, card
-play and score; the score state moves by ``score.apply_hand`` (called as plain
+A hand is dealt from its stream exactly as the kernel deals it (one shuffle of
+the deck, every seat's four decision numbers, the dealer's knock number), then
+a :class:`rumbaodds.game.HandState` holds the rules of the hand while
+``twins/hand.py`` makes every seat's decisions as the kernel does (speaking by
+the policy, the exchange by keep value, the card play); no rule of a hand is
+written here. The score state moves by ``score.apply_hand`` (called as plain
 Python) and the game ends and pays by ``score.settle``.
 """
 
@@ -10,124 +13,133 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine import policy as P
 from ..engine.rules_layout import rules_array
-from ..game.state import lead_seat
+from ..game import HandState, Knock, Phase, Word
 from ..policies import Policy
 from ..rules import RuleSet
 from ..twins import hand as th
 from ..twins.common import GOLDEN, MASK64, Stream, mix64
-from ..twins.condition import four_numbers, may_throw_in, pick, row, turn_of
+from ..twins.condition import four_numbers
 from .score import PLAYED, THROWN_IN, VOID_NOBODY, apply_hand, game_array, game_over, settle
 
 
-def speak_all(sit: th.Situation, hands, numbers, table):
-    """Every seat speaks by the policy (no asking player): (codes, Rumba seat or -1, void, card on the table)."""
-    rules, policy, n = sit.rules, sit.policy, sit.players
-    codes = [P.W_NONE] * n
-    rumba_seat = n - 1 if sit.knocked else -1
-    for s in range(n):
-        if sit.knocked:
-            if s == n - 1:
-                codes[s] = P.W_RUMBA
-                continue
-            turn = turn_of(s, codes, n - 1, True, sit.jack_forces_play, rules)
-            codes[s] = pick(row(policy, s, turn.ctx, sit.score(hands[s], s), turn.pass_ok, False), numbers[s][1])
-            continue
-        if sit.may_swap(hands[s], table) and policy.swaps(s):  # [D-9]
-            two = th.two_of_trump(sit.trump_card)
-            hands[s] = (hands[s] - {two}) | {sit.trump_card}
-            table = two
-        if sit.rumba_first and rumba_seat >= 0:
-            continue  # no round-one turn after a Rumba: he answers in round two
-        turn = turn_of(s, codes, rumba_seat, False, sit.jack_forces_play, rules)
-        score = sit.score(hands[s], s)
-        if turn.throw_ok and may_throw_in(hands[s], rules) and numbers[s][0] < policy.throws[s, turn.ctx, score]:
-            return codes, rumba_seat, True, table  # [D-4]
-        rumba_ok = turn.rumba_ok
-        if not sit.rumba_first and s == n - 1 and not rules.lone_rumba_allowed and P.W_PLAY not in codes[:s]:
-            rumba_ok = False  # a lone player cannot call Rumba (flemish §5.5)
-        word = pick(row(policy, s, turn.ctx, score, turn.pass_ok, rumba_ok), numbers[s][1])
-        if word == P.W_RUMBA:
-            rumba_seat = s
-        codes[s] = word if not sit.rumba_first or word == P.W_RUMBA else P.W_NONE
-    if sit.rumba_first:  # round two: everybody but the caller, seat 0 first, joins or passes
-        for s in range(n):
-            if s == rumba_seat:
-                continue
-            players = sum(1 for c in codes[:s] if c == P.W_PLAY)
-            if rumba_seat >= 0:
-                ctx = P.CTX_RUMBA + min(players, 2)
-                pass_ok = not (sit.jack_forces_play or (rules.others_after_rumba == "must-play" and s > rumba_seat))
-            else:
-                ctx = P.CTX_OPEN + min(players, 3)
-                pass_ok = not sit.jack_forces_play
-            codes[s] = pick(row(policy, s, ctx, sit.score(hands[s], s), pass_ok, False), numbers[s][2])
-    if rumba_seat >= 0 and not rules.lone_rumba_allowed and not sit.knocked \
-            and not any(c == P.W_PLAY for i, c in enumerate(codes) if i != rumba_seat):
-        codes[rumba_seat] = P.W_PLAY  # a forbidden lone Rumba is a lone play
-        rumba_seat = -1
-    return codes, rumba_seat, False, table
+def deal_hand(rules: RuleSet, n: int, knock_prob, state: int):
+    """The deal of one hand from the stream position ``state``, as the kernel's ``play_hand`` draws it.
 
-
-def twin_hand(rules: RuleSet, n: int, policy: Policy, knock_prob, play: str, state: int):
-    """One hand from the stream position ``state``: (kind, score change per seat without penalty, passed per seat)."""
-    stream = Stream(0, 0)
-    stream.state = state
+    Returns (hands by seat, the card turned, the stock, every seat's four numbers, knocked, the stream now at
+    the position the swiss passers' cards are shuffled from).
+    """
+    stream = th.stream_at(state)
     deck = list(rules.deck)
     th.shuffle(deck, stream)
     size = rules.hand_size
     hands = [set(deck[s * size:(s + 1) * size]) for s in range(n)]
     trump_card = deck[n * size]
-    stock = deck[n * size + 1:]
     numbers = [four_numbers(stream) for _ in range(n)]
-    u_knock = stream.uniform()
-    knocked = bool(rules.knock) and u_knock < float(knock_prob[trump_card % 16])
-    saved_state = stream.state
-    sit = th.Situation(rules, n, -1, trump_card, policy, knocked)
-    table = trump_card
-    if knocked:
-        table = th.knocker_takes_turned_card(hands[n - 1], trump_card, sit.trump)
-    codes, rumba_seat, void, table = speak_all(sit, hands, numbers, table)
-    if void:
+    knocked = bool(rules.knock) and stream.uniform() < float(knock_prob[trump_card % 16])
+    return hands, trump_card, deck[n * size + 1:], numbers, knocked, stream
+
+
+def play_state(sit: th.Situation, state: HandState, numbers, play: str) -> HandState:
+    """A hand state from its current move to the end, every seat deciding as the kernel does (nobody asks)."""
+    while state.phase in (Phase.SPEAK, Phase.ANSWER):
+        th.opponent_speaks(sit, state, numbers)
+    if state.phase is Phase.EXCHANGE:
+        th.exchange_by_policy(sit, state, 0, numbers)
+    if state.phase is Phase.PLAY:
+        th.play_out(state, play)
+    return state
+
+
+def hand_result(state: HandState) -> tuple[int, list[int], list[int]]:
+    """(kind, score change per seat without the sit-out penalty, passed per seat) of a finished hand state."""
+    n = state.players
+    if state.thrown_in_by is not None:  # [D-4]
         return THROWN_IN, [0] * n, [0] * n
-    words = [th.WORD.get(c) or th.PASS for c in codes]
-    passed = [1 if w == th.PASS else 0 for w in words]
-    active = [s for s in range(n) if not passed[s]]
-    if not active:
+    passed = [0 if w in (Word.PLAY, Word.RUMBA) else 1 for w in state.words]
+    if not state.active:  # [D-6]
         return VOID_NOBODY, [0] * n, passed
-    rumba = rumba_seat if rumba_seat >= 0 else None
-    tricks: list[int | None] = [None] * n
-    if len(active) >= 2:
-        if rumba is None:
-            th.exchange(sit, hands, words, stock, 0, numbers, saved_state)
-        leader = lead_seat(rules, n - 1, active, rumba)
-        won = th.play_tricks([hands[s] for s in active], active.index(leader), sit.trump, rules.follow_code, play,
-                             None if rumba is None else active.index(rumba), table, deck=rules.deck)
-        for s, k in zip(active, won, strict=True):
-            tricks[s] = k
-    changes = th.score_changes(rules, n, words, tricks, rumba, knocked, [0] * n)
+    changes = state.returns()
     return PLAYED, [0 if passed[s] else changes[s] for s in range(n)], passed
+
+
+def twin_hand(rules: RuleSet, n: int, policy: Policy, knock_prob, play: str, state: int):
+    """One hand from the stream position ``state``: (kind, score change per seat without penalty, passed per seat)."""
+    hands, trump_card, stock, numbers, knocked, stream = deal_hand(rules, n, knock_prob, state)
+    sit = th.Situation(rules, n, -1, trump_card, policy, knocked)
+    hand = HandState(rules, hands, trump_card, stock, rng=stream)
+    if knocked:  # the knocking dealer takes the turned card for his weakest card if it is stronger [D-3]
+        hand.apply(Knock(th.knock_discard(hand.hands[n - 1], trump_card, sit.trump)))
+    return hand_result(play_state(sit, hand, numbers, play))
 
 
 def twin_game(rules: RuleSet, n: int, scores, passes, dealer: int, policy: Policy, knock_prob, play: str, seed: int,
               index: int, max_hands: int = 10_000):
     """Game ``index`` of ``seed``: (final scores, won flags, payout, deals; negative: unfinished)."""
+    return continue_game(rules, n, scores, passes, dealer, policy, knock_prob, play, Stream(seed, index).state,
+                         max_hands)
+
+
+def continue_game(rules: RuleSet, n: int, scores, passes, dealer: int, policy: Policy, knock_prob, play: str,
+                  game_state: int, max_hands: int = 10_000, deals: int = 0):
+    """The game loop of ``kernel.play_game`` from the stream position ``game_state``.
+
+    ``deals``: hands already played this game (a game resumed after a hand played elsewhere, which may have ended
+    it); with none, the first hand is played whatever the scores, as the kernel does."""
     rp, gp = rules_array(rules), game_array(rules)
     scores = np.array(scores, dtype=np.int64)
     passes = np.array(passes, dtype=np.int64)
     won = np.zeros(n, dtype=np.int64)
     payout = np.zeros(n, dtype=np.float64)
-    game_state = Stream(seed, index).state
-    for deals in range(1, max_hands + 1):
+    if deals and game_over.py_func(scores, gp):
+        settle.py_func(scores, gp, won, payout)
+        return scores, won, payout, deals
+    while deals < max_hands:
         game_state = (game_state + GOLDEN) & MASK64
         kind, changes, passed = twin_hand(rules, n, policy, knock_prob, play, mix64(game_state))
         dealer = apply_hand.py_func(scores, passes, dealer, kind, np.array(changes, dtype=np.int64),
                                     np.array(passed, dtype=np.int64), rp)
+        deals += 1
         if game_over.py_func(scores, gp):
             settle.py_func(scores, gp, won, payout)
             return scores, won, payout, deals
-    return scores, won, payout, -max_hands
+    return scores, won, payout, -deals
 
 
-__all__ = ["twin_hand", "twin_game", "speak_all"]
+def twin_choice_sample(rules: RuleSet, players: int, seat: int, hand, trump_card: int, policy: Policy, plan,
+                       card_play: str, choices, scores, passes, game_policy: Policy, knock_prob, seed: int, index: int,
+                       rest: int, knocked: bool = False, swapped_by: int | None = None, max_hands: int = 10_000):
+    """Twin of ``choice.choice_sample``: {choice: (kind, changes, passed, payout, win share, deals)} of one sample.
+
+    The deal is ``twins/hand.py``'s (``deal_sample``: what the hero saw, then the rest); every choice is spoken
+    (``speak_on``) and played to the end by every seat (``play_state``), also when he passes; seat ``players - 1``
+    deals; the rest of the game is ``continue_game`` from game ``index`` of the ``rest`` seed.
+    """
+    n = players
+    sit, state, numbers, saved_state, _earlier = th.deal_sample(rules, n, seat, hand, trump_card, policy, plan,
+                                                                passes[seat], knocked, swapped_by, seed, index)
+    rp = rules_array(rules)
+    out = {}
+    for choice in choices:
+        if choice == th.THROW_IN:
+            kind, changes, passed = THROWN_IN, [0] * n, [0] * n
+        else:
+            mine = state.copy()
+            mine.rng = th.stream_at(saved_state)
+            word, discards = (th.PLAY, int(choice[len(th.PLAY):])) if choice.startswith(th.PLAY) else (choice, 0)
+            th.speak_on(sit, mine, numbers, word)
+            if mine.phase is Phase.EXCHANGE:
+                th.exchange_by_policy(sit, mine, discards, numbers)
+            kind, changes, passed = hand_result(play_state(sit, mine, numbers, card_play))
+        after = np.array(scores, dtype=np.int64)
+        streaks = np.array(passes, dtype=np.int64)
+        dealer = apply_hand.py_func(after, streaks, n - 1, kind, np.array(changes, dtype=np.int64),
+                                    np.array(passed, dtype=np.int64), rp)
+        final, won, payout, deals = continue_game(rules, n, after, streaks, dealer, game_policy, knock_prob,
+                                                  card_play, Stream(rest, index).state, max_hands, deals=1)
+        winners = int(won.sum())
+        out[choice] = (kind, changes, passed, float(payout[seat]), won[seat] / winners if winners else 0.0, deals)
+    return out
+
+
+__all__ = ["twin_choice_sample", "twin_hand", "twin_game", "continue_game", "deal_hand", "play_state", "hand_result"]

@@ -469,22 +469,12 @@ def hero_choices(rules: RuleSet, players: int, seat: int, hand, trump_card: int,
     return make_situation(list(hand), trump_card, players, seat, rules, 0, knocked, before, swapped_by).choices()
 
 
-def simulate_sample(rules: RuleSet, players: int, seat: int, hand, trump_card: int, policy: Policy, plan,
-                    card_play: str, passes: int = 0, knocked: bool = False, swapped_by: int | None = None,
-                    seed: int = 0, index: int = 0, choices=None):
-    """(tries, weight, {choice: (score change, tricks or code, contested, round-one caller or -1)}) of one sample.
-
-    ``plan``: the conditioning plan (``rumbaodds.conditioning.make_plan``); ``choices``: names, default all.
-    """
-    if card_play not in POLICIES:
-        raise ValueError(f"unknown play policy {card_play!r} (use {' or '.join(POLICIES)})")
+def deal_sample(rules: RuleSet, players: int, seat: int, hand, trump_card: int, policy: Policy, plan,
+                passes: int = 0, knocked: bool = False, swapped_by: int | None = None, seed: int = 0, index: int = 0):
+    """Steps 1-3 of sample ``index``: (Situation, the hand state at the hero's turn, every seat's numbers, the
+    stream position of the passers' shuffle, the earlier seats' deal with its tries and weight)."""
     hand = list(hand)
     swapper = -1 if swapped_by is None else swapped_by
-    if choices is None:
-        from ..conditioning import WORD_NAMES
-
-        before = [WORD_NAMES[int(w)] for w in plan.words[:seat]]
-        choices = hero_choices(rules, players, seat, hand, trump_card, knocked, before, swapped_by)
     sit = Situation(rules, players, seat, trump_card, policy, knocked)
     two = two_of_trump(trump_card)
     known = set(hand) | {trump_card} | ({two} if swapper >= 0 else set())
@@ -517,6 +507,26 @@ def simulate_sample(rules: RuleSet, players: int, seat: int, hand, trump_card: i
         if s == swapper:
             state.apply(SwapTwo())
         state.apply(Say(CODE_WORD[int(earlier.words[s])]))
+    return sit, state, numbers, saved_state, earlier
+
+
+def simulate_sample(rules: RuleSet, players: int, seat: int, hand, trump_card: int, policy: Policy, plan,
+                    card_play: str, passes: int = 0, knocked: bool = False, swapped_by: int | None = None,
+                    seed: int = 0, index: int = 0, choices=None):
+    """(tries, weight, {choice: (score change, tricks or code, contested, round-one caller or -1)}) of one sample.
+
+    ``plan``: the conditioning plan (``rumbaodds.conditioning.make_plan``); ``choices``: names, default all.
+    """
+    if card_play not in POLICIES:
+        raise ValueError(f"unknown play policy {card_play!r} (use {' or '.join(POLICIES)})")
+    hand = list(hand)
+    if choices is None:
+        from ..conditioning import WORD_NAMES
+
+        before = [WORD_NAMES[int(w)] for w in plan.words[:seat]]
+        choices = hero_choices(rules, players, seat, hand, trump_card, knocked, before, swapped_by)
+    sit, state, numbers, saved_state, earlier = deal_sample(rules, players, seat, hand, trump_card, policy, plan,
+                                                            passes, knocked, swapped_by, seed, index)
 
     results = {}
     for choice in choices:
@@ -564,6 +574,7 @@ def simulate_knock_sample(rules: RuleSet, players: int, trump_card: int, policy:
 
 __all__ = [
     "hero_choices",
+    "deal_sample",
     "simulate_sample",
     "simulate_knock_sample",
     "score_changes",

@@ -1,0 +1,194 @@
+"""``ask`` with the score: the game value of every choice of this hand (issue 21 item 3, RULES.md §9.3).
+
+Every choice is valued by the asking player's expected payout at the end of
+the game (stake units, positive = received) and his probability of winning
+the game, each with a 95% interval: the hand is played out with that choice
+on ``ask``'s own conditioned samples (the same deals, importance weights
+included), then the rest of the game is simulated from the score state it
+leaves (``choice.py``). The per-hand answer comes from the same samples and is
+exactly what ``analysis.ask`` gives with the same seed and sample count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import analysis
+from ..analysis import Job
+from ..cards import format_card
+from ..game import Choice
+from ..results import AskResult
+from ..rules import RulesError, get_rules
+from ..seeds import check_seed
+from ..situation import make_situation
+from ..stats import Estimate
+from .api import GameState, game_policy
+from .choice import choice_batch, rest_seed
+from .kernel import MAX_HANDS
+from .score import game_array
+
+DEFAULT_SAMPLES = 20_000  # samples of a score-aware ask when neither --samples nor --precision is given
+BATCH = 5_000
+MAX_SAMPLES = 2_000_000
+PAYOUT_SIGN = "expected payout at the end of the game in stake units (points x stake), positive = received"
+
+
+@dataclass
+class GameAnswer:
+    """Every choice's game value beside its per-hand value (``hand``: the ordinary answer of ``ask``)."""
+
+    hand: AskResult
+    by_game: AskResult  # the same choices ranked by game value; its ``ev`` is minus the expected payout
+    win: dict[str, Estimate]  # per choice (and the rumba-first plan): the chance to win the game
+    state: GameState
+    rest_seed: int
+    mean_deals: float
+    unfinished: int
+
+    @property
+    def recommendation(self) -> str:
+        return self.by_game.recommendation
+
+    @property
+    def differs(self) -> bool:
+        """The score changes the best choice."""
+        return self.by_game.recommendation != self.hand.recommendation
+
+    def payout(self, name: str) -> Estimate:
+        ev = self.by_game.options[name].ev
+        return Estimate(-ev.mean, -ev.high, -ev.low, ev.samples)
+
+    def game_actions(self) -> dict[str, str]:
+        """Action -> the choice behind it when ranked by game value (``play`` is the best discard count)."""
+        return {action: c.name for action, c in self.by_game.actions.items()}
+
+    def margin(self) -> Estimate | None:
+        """Payout of the game's best choice minus the runner-up's (stakes, same deals)."""
+        m = self.by_game.margin
+        return None if m is None else Estimate(m.mean, m.low, m.high, m.samples)
+
+    def to_dict(self) -> dict:
+        s = self.state
+        actions = {}
+        for action, name in self.game_actions().items():
+            pay, win = self.payout(name), self.win[name]
+            actions[str(action)] = {"choice": str(name), "payout": pay.mean, "payout_95": [pay.low, pay.high],
+                               "p_win": win.mean, "p_win_95": [win.low, win.high]}
+        margin = self.margin()
+        return {
+            "scores": list(s.scores), "passes": list(s.passes), "dealer": s.dealer,
+            "payout_rule": self.hand.situation.rules.payout, "sign": PAYOUT_SIGN,
+            "samples": self.hand.samples, "seed": self.hand.seed, "rest_seed": self.rest_seed,
+            "recommendation": str(self.recommendation), "runner_up": self.by_game.runner_up,
+            "margin": None if margin is None else {"payout": margin.mean, "payout_95": [margin.low, margin.high]},
+            "per_hand_recommendation": str(self.hand.recommendation), "score_changes_the_choice": self.differs,
+            "actions": actions, "mean_deals": self.mean_deals, "unfinished_games": self.unfinished,
+        }
+
+
+def scores_in_seats(rules, players: int, scores, passes=None) -> GameState:
+    """The score state of a hand asked at: every seat's score and streak in seat order, seat ``players - 1`` deals."""
+    return GameState.make(rules, players, scores, passes, players - 1)
+
+
+def ask_game(hand, trump, players: int, seat: int, scores, passes=None, rules="swiss", opponents=None,
+             play="expert", dealer_knocked: bool = False, before=None, samples: int | None = None,
+             precision: float | None = None, seed: int | None = None, swapped_by: int | None = None,
+             progress: Callable[[int, int], None] | None = None) -> GameAnswer:
+    """The game value of every choice open to the player in ``seat``, beside its per-hand value.
+
+    ``scores``/``passes``: every seat's score and passes in a row in seat order (seat ``players - 1`` deals this
+    hand); his own streak is ``passes[seat]``. ``samples`` fixes the run (default 20,000); ``precision`` runs until
+    the 95% half-width of every choice's expected payout is below it (stake units). The rest of the game: every
+    player by the opponents' policy (the shipped equilibrium by default, its knock too) and the card play ``play``.
+    """
+    rules_ = get_rules(rules)
+    state = scores_in_seats(rules_, players, scores, passes)
+    situation = make_situation(hand, trump, players, seat, rules_, state.passes[seat], dealer_knocked, before,
+                               swapped_by)
+    job = Job.of(situation, opponents, play)
+    seed = check_seed(seed)
+    planned = samples if samples is not None else (None if precision is not None else DEFAULT_SAMPLES)
+    if planned is not None and not 1 <= planned <= MAX_SAMPLES:
+        raise RulesError(f"--samples with --scores must be 1..{MAX_SAMPLES:,}, got {planned}")
+    if precision is not None and precision <= 0:
+        raise RulesError(f"--precision must be positive, got {precision}")
+    game_pol, knock = game_policy(rules_, players, opponents)
+    args = job.args()
+    rest = rest_seed(seed)
+    accs = [analysis.Accumulator(len(job.names), players + 1) for _ in range(3)]  # hand, -payout, win share
+    deals = unfinished = 0
+    while True:
+        count = min(BATCH, planned - accs[0].n) if planned is not None else BATCH
+        if count <= 0:
+            break
+        results, tries, weights, _kinds, _changes, _passed, pays, wins, taken = choice_batch(
+            *args[:7], game_array(rules_), *args[7:], np.uint64(seed), rules_.deck_array(), game_pol.as_tuple(),
+            knock, np.array(state.scores, np.int64), np.array(state.passes, np.int64), np.uint64(rest), MAX_HANDS,
+            accs[0].n, count)
+        if (tries < 0).any():
+            raise RulesError("no deal matches what the earlier seats did: this situation is impossible under the "
+                             "opponent model")
+        accs[0].add(results, tries, weights)
+        for acc, values in ((accs[1], -pays), (accs[2], wins)):
+            as_results = results.astype(np.float64)
+            as_results[:, :, 0] = values
+            acc.add(as_results, tries, weights)
+        deals += int(np.abs(taken).sum())
+        unfinished += int((taken < 0).sum())
+        if progress is not None:
+            progress(accs[0].n, planned or accs[0].n)
+        if planned is None and max(accs[1].estimate(c).half_width for c in range(len(job.names))) < precision:
+            break
+        if accs[0].n >= MAX_SAMPLES:
+            break
+    hand_result = analysis._ask_result(job, seed, accs[0])
+    by_game = analysis._ask_result(job, seed, accs[1])
+    plans = {name: c for c, name in enumerate(job.names)}
+    win = {name: accs[2].estimate(c) for name, c in plans.items()}
+    if Choice.NO_RUMBA in by_game.options:
+        plan, _ = analysis._round_two_plan(job, accs[1])
+        win[Choice.NO_RUMBA] = accs[2].estimate(plan)
+    return GameAnswer(hand_result, by_game, win, state, rest, deals / max(1, accs[0].n * len(job.names)),
+                      unfinished)
+
+
+def closing_note(answer: GameAnswer) -> str:
+    """Where and why the score changes the choice (or that it does not), in one or two sentences."""
+    hand, s = answer.hand, answer.state
+    seat = hand.situation.seat
+    own = s.scores[seat]
+    best_other = min(x for i, x in enumerate(s.scores) if i != seat)
+    where = (f"at {own} points against the best opponent's {best_other} "
+             f"({'everybody at the start' if len(set(s.scores)) == 1 else 'the score matters'})")
+    if not answer.differs:
+        return f"The score does not change the choice {where}: {answer.recommendation} is best by both measures."
+    game_best = answer.game_actions()[answer.recommendation]
+    hand_best = answer.game_actions().get(hand.recommendation)
+    gain = answer.payout(game_best).mean - (answer.payout(hand_best).mean if hand_best else float("nan"))
+    changes = []
+    for name in (game_best, hand_best):
+        if name is not None:
+            changes.append(f"{name} {hand.options[name].ev.mean:+.2f} points this hand")
+    return (f"The score changes the choice {where}: by the hand alone {hand.recommendation} is best, by the game "
+            f"{answer.recommendation} ({'; '.join(changes)}); {answer.recommendation} gains {gain:+.2f} stakes of "
+            f"expected payout and moves the chance to win the game from {answer.win[hand_best].mean:.1%} to "
+            f"{answer.win[game_best].mean:.1%}"
+            + (" (a successful Rumba ends the game for him)" if rumba_ends(hand.situation.rules, own) else "") + ".")
+
+
+def rumba_ends(rules, score: int) -> bool:
+    """A successful Rumba with the most tricks takes ``score`` to the goal or below (§4.8, §9)."""
+    best = rules.rumba_success_flat + rules.rumba_success_per_trick * rules.hand_size
+    return score + min(best, rules.lone_rumba_score) <= rules.goal_score
+
+
+def hand_text(answer: GameAnswer) -> str:
+    s = answer.hand.situation
+    return f"{' '.join(format_card(c) for c in s.hand)}, trump {format_card(s.trump_card)}, seat {s.seat}"
+
+
+__all__ = ["ask_game", "GameAnswer", "closing_note", "PAYOUT_SIGN", "DEFAULT_SAMPLES", "scores_in_seats"]
