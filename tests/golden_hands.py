@@ -39,6 +39,9 @@ SWISS_BOOK = {
     "normal_per_trick": -1, "normal_no_trick": 5, "rumba_others_per_trick": -1, "rumba_others_no_trick": 5,
     "sit_out_limit": 3, "sit_out_penalty": 5,  # §4.8 rule 17
     "sit_out_repeats": True, "void_counts_as_pass": False, "throw_in_after_rumba": True,  # SIMULATION.md decisions
+    # §9 the game: ends after the first hand in which someone reaches 0 [D-18], below 0 counts as 0 [D-19],
+    # the others pay their points to the winners [D-20]; the same in flemish (seed 001)
+    "goal_score": 0, "winners": "at-goal", "score_floor": True, "payout": "to-winners",
 }
 FLEMISH_BOOK = dict(
     SWISS_BOOK,

@@ -9,6 +9,7 @@ ran", not only "the output says so".
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -51,17 +52,17 @@ def built(tmp_path_factory):
 
 @pytest.fixture
 def spy(monkeypatch):
-    """Record every simulation ``ask`` runs; cap the default run at 2,000 deals to keep the tests short."""
+    """Record every question ``ask`` simulates; cap the default run at 2,000 deals to keep the tests short."""
     calls = []
-    real = analysis.ask
+    real = analysis.simulate
 
-    def ask(*args, **kwargs):
-        calls.append(kwargs)
-        if kwargs.get("samples") is None and kwargs.get("precision") is None:
-            kwargs["samples"] = 2_000
-        return real(*args, **kwargs)
+    def simulate(question, progress=None):
+        calls.append(question)
+        if question.samples is None and question.precision is None:
+            question = dataclasses.replace(question, samples=2_000)
+        return real(question, progress)
 
-    monkeypatch.setattr(analysis, "ask", ask)
+    monkeypatch.setattr(analysis, "simulate", simulate)
     return calls
 
 

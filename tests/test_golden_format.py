@@ -26,6 +26,10 @@ FIELDS_WITHOUT_PAIR = {
     "start_score": "the score sheet's start: one hand's score changes do not depend on it",
     "min_players": "only which table sizes the rule set admits; a hand of n players in range plays the same",
     "max_players": "only which table sizes the rule set admits; a hand of n players in range plays the same",
+    "goal_score": "§9, the end of a game: one hand's score changes do not depend on it (tests/test_match_score.py)",
+    "winners": "§9 [D-18], who wins a game: not a rule of one hand (tests/test_match_score.py)",
+    "score_floor": "§9 [D-19], a score below 0 after a game: not a rule of one hand (tests/test_match_score.py)",
+    "payout": "§9 [D-20], who pays whom after a game: not a rule of one hand (tests/test_match_score.py)",
     "suits": "changes only the deck: given the cards in play, no step of RULES.md or SIMULATION.md depends on which "
              "other suits exist (README.md explains why the expert's unseen cards of a missing suit change nothing)",
 }

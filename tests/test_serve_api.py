@@ -169,7 +169,7 @@ def test_an_impossible_situation_is_a_400(app, monkeypatch):
     def impossible(*args, **kwargs):
         raise analysis.RulesError("this situation is (almost) impossible under the opponent model")
 
-    monkeypatch.setattr(analysis, "ask", impossible)
+    monkeypatch.setattr(analysis, "simulate", impossible)
     response = app.handle("GET", "/api/ask", query(**README, seed=1))
     assert response.status == 400 and "impossible" in json.loads(response.body)["error"]
 
@@ -193,7 +193,7 @@ def test_http_errors_are_json_and_the_server_keeps_serving(app, monkeypatch, cap
         def broken(*args, **kwargs):
             raise ZeroDivisionError("a bug")
 
-        monkeypatch.setattr(analysis, "ask", broken)
+        monkeypatch.setattr(analysis, "simulate", broken)
         with caplog.at_level(logging.ERROR, logger="rumbaodds.web"):
             status, kind, body = fetch(url + "api/ask?" + urlencode({**README, "seed": 1}))
         assert status == 500 and kind == "application/json"
@@ -272,7 +272,7 @@ def test_an_error_found_in_the_job_ends_it_as_a_400(app, monkeypatch):
     def impossible(*args, **kwargs):
         raise analysis.RulesError("no deal matches what the earlier seats did")
 
-    monkeypatch.setattr(analysis, "ask", impossible)
+    monkeypatch.setattr(analysis, "simulate", impossible)
     response = app.handle("POST", "/api/jobs", query(**README, samples=100, seed=1))
     snap = wait(app, json.loads(response.body)["id"])
     assert snap["state"] == "error" and snap["status"] == 400 and "no deal matches" in snap["error"]

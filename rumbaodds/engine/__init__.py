@@ -37,7 +37,8 @@ NUMBERS_VERSION = 1
 KERNEL_FILES = ("engine/*.py", "cards.py", "rules.py", "stats.py", "policies.py",
                 "rummy/candidates.py", "rummy/odds.py", "rummy/solver.py", "rummy/cards.py", "rummy/rules.py",
                 "rummy/melds.py", "strategy/abstraction.py", "strategy/exact.py", "strategy/game.py",
-                "strategy/tables.py")
+                "strategy/tables.py", "match/choice.py", "match/exact.py", "match/kernel.py", "match/score.py",
+                "seeds.py", "limits.py")
 
 _package = Path(__file__).resolve().parent.parent
 
