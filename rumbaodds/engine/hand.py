@@ -137,63 +137,77 @@ def finish_hand(hands, n, words, rumba_seat, hero, discard_k, passes, trump, tab
     if hero_word == W_PASS:
         out[slot, 0] = pass_score
         return
-    top = rp[R_TOP_RANK]
     if rumba_seat < 0 and rp[R_EXCHANGE] > 0:
-        # step 6: each active seat's wish first (kept in scratch_tricks until the lead)
-        ints, values, exchanges = pol[0], pol[1], pol[4]
-        total = 0
-        players = 0  # earlier players: the context he spoke in (a normal game)
+        exchange_step(hands, n, words, hero, discard_k, trump, rp, pol, us, stock, stock_len, state, scratch_tricks,
+                      scratch_cards)
+    play_step(hands, n, words, rumba_seat, trump, table_mask, rp, policy, deck_mask, scratch_hands, scratch_tricks)
+    hero_idx = 0  # his index among the active seats, which play in seat order
+    for s in range(hero):
+        if words[s] == W_PLAY or words[s] == W_RUMBA:
+            hero_idx += 1
+    won = scratch_tricks[hero_idx]
+    out[slot, 1] = won
+    out[slot, 2] = 1
+    out[slot, 0] = score_of(won, hero == rumba_seat, rumba_seat >= 0, rp)
+
+
+@njit(cache=True)
+def exchange_step(hands, n, words, hero, discard_k, trump, rp, pol, us, stock, stock_len, state, wishes, cards):
+    """Step 6 of a normal game: every active seat's wish (``hero`` -1: none; he exchanges ``discard_k`` cards,
+    the others by the policy and their numbers ``us``), the stock (swiss: the passers' cards, shuffled from
+    ``state``, under it, only when reached), the exchange itself. ``wishes`` and ``cards`` are work space."""
+    top = rp[R_TOP_RANK]
+    ints, values, exchanges = pol[0], pol[1], pol[4]
+    total = 0
+    players = 0  # earlier players: the context he spoke in (a normal game)
+    for s in range(n):
+        want = 0
+        if words[s] == W_PLAY:
+            if s == hero:
+                want = discard_k
+            else:
+                score = hand_score(hands[s], trump, top, values[s])
+                want = exchange_wish(ints[s], exchanges, s, CTX_OPEN + min(players, 3), hands[s], score, trump,
+                                     top, rp[R_EXCHANGE], us[s, 3])
+            players += 1
+        wishes[s] = want
+        total += want
+    source = stock
+    size = stock_len
+    if total > stock_len and rp[R_PUT_AWAY] == 0:
+        for j in range(stock_len):
+            cards[j] = stock[j]
         for s in range(n):
-            want = 0
-            if words[s] == W_PLAY:
-                if s == hero:
-                    want = discard_k
-                else:
-                    score = hand_score(hands[s], trump, top, values[s])
-                    want = exchange_wish(ints[s], exchanges, s, CTX_OPEN + min(players, 3), hands[s], score, trump,
-                                         top, rp[R_EXCHANGE], us[s, 3])
-                players += 1
-            scratch_tricks[s] = want
-            total += want
-        source = stock
-        size = stock_len
-        if total > stock_len and rp[R_PUT_AWAY] == 0:
-            # the swiss passers' cards, shuffled, go under the stock (only needed when reached)
-            for j in range(stock_len):
-                scratch_cards[j] = stock[j]
-            for s in range(n):
-                if words[s] == W_PASS:
-                    rest = hands[s]
-                    while rest:
-                        scratch_cards[size] = lowest_card(rest)
-                        rest &= rest - U1
-                        size += 1
-            shuffle(scratch_cards[stock_len:size], state)
-            source = scratch_cards
-        exchange(hands, n, words, scratch_tricks, source, size, trump, top)
-    # step 7: lead
+            if words[s] == W_PASS:
+                rest = hands[s]
+                while rest:
+                    cards[size] = lowest_card(rest)
+                    rest &= rest - U1
+                    size += 1
+        shuffle(cards[stock_len:size], state)
+        source = cards
+    exchange(hands, n, words, wishes, source, size, trump, top)
+
+
+@njit(cache=True)
+def play_step(hands, n, words, rumba_seat, trump, table_mask, rp, policy, deck_mask, in_play, tricks):
+    """Steps 7-8: the active seats' hands in seat order (play index ``k`` is the ``k``-th active seat), the lead
+    ([D-8], [D-10]), the five tricks; returns how many play, with each one's tricks in ``tricks``."""
     m = 0
-    hero_idx = -1
     rumba_idx = -1
     dealer_idx = -1
     for s in range(n):
         if words[s] == W_PLAY or words[s] == W_RUMBA:
-            scratch_hands[m] = hands[s]
-            scratch_tricks[m] = 0
-            if s == hero:
-                hero_idx = m
+            in_play[m] = hands[s]
+            tricks[m] = 0
             if s == rumba_seat:
                 rumba_idx = m
             if s == n - 1:
                 dealer_idx = m
             m += 1
     lead = lead_index(rumba_idx, dealer_idx, rp)
-    play_tricks(scratch_hands, m, lead, trump, rp[R_FOLLOW], policy, rumba_idx, deck_mask, table_mask,
-                scratch_tricks)
-    won = scratch_tricks[hero_idx]
-    out[slot, 1] = won
-    out[slot, 2] = 1
-    out[slot, 0] = score_of(won, hero == rumba_seat, rumba_seat >= 0, rp)
+    play_tricks(in_play, m, lead, trump, rp[R_FOLLOW], policy, rumba_idx, deck_mask, table_mask, tricks)
+    return m
 
 
 @njit(cache=True)

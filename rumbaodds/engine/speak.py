@@ -168,16 +168,22 @@ def speak_rest(hands, n, hero, choice, words, rumba_seat, turned, trump_card, kn
         return rumba_seat, turned, True, called, prob
     if rp[R_RUMBA_FIRST] == 1 and not knocked:
         round_two(hands, n, hero, choice, words, rumba_seat, trump_card >> 4, jack_forced, rp, pol, us)
-    # a Rumba the rules forbid (nobody else plays where a lone Rumba is not allowed) is a lone play
-    if rumba_seat >= 0 and rp[R_LONE_RUMBA_OK] == 0 and not knocked:
-        others = False
-        for s in range(n):
-            if s != rumba_seat and words[s] == W_PLAY:
-                others = True
-        if not others:
-            words[rumba_seat] = W_PLAY
-            rumba_seat = -1
+    if not knocked:
+        rumba_seat = forbidden_lone_rumba(words, n, rumba_seat, rp)
     return rumba_seat, turned, False, called, prob
+
+
+@njit(cache=True)
+def forbidden_lone_rumba(words, n, rumba_seat, rp):
+    """A Rumba the rules forbid (nobody else plays where a lone Rumba is not allowed, flemish §5.5) is a lone play:
+    his word becomes ``play``; returns the Rumba seat that stands (-1: none)."""
+    if rumba_seat < 0 or rp[R_LONE_RUMBA_OK] == 1:
+        return rumba_seat
+    for s in range(n):
+        if s != rumba_seat and words[s] == W_PLAY:
+            return rumba_seat
+    words[rumba_seat] = W_PLAY
+    return -1
 
 
 @njit(cache=True)

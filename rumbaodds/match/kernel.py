@@ -19,25 +19,21 @@ batching and any thread count give the same games.
 import numpy as np
 from numba import njit, prange
 
-from ..engine.bits import U0, U1, bit, lowest_card
-from ..engine.hand import exchange, lead_index, score_of
-from ..engine.play import play_tricks
-from ..engine.policy import CTX_OPEN, W_NONE, W_PASS, W_PLAY, W_RUMBA, draw_uniforms, exchange_wish, hand_score, uniform
+from ..engine.bits import U0, bit
+from ..engine.hand import exchange_step, play_step, score_of
+from ..engine.policy import W_NONE, W_PLAY, W_RUMBA, draw_uniforms, uniform
 from ..engine.rng import mix64, next_state, shuffle, stream_start
 from ..engine.rules_layout import (
     R_EXCHANGE,
-    R_FOLLOW,
     R_HAND,
     R_JACK_FORCES,
     R_KNOCK,
     R_LONE_PLAYER,
     R_LONE_RUMBA_OK,
     R_LONE_RUMBA_SCORE,
-    R_PUT_AWAY,
     R_RUMBA_FIRST,
-    R_TOP_RANK,
 )
-from ..engine.speak import JACK, round_two, speak_seats
+from ..engine.speak import JACK, forbidden_lone_rumba, round_two, speak_seats
 from ..engine.tricks import strength, weakest
 from .score import PLAYED, THROWN_IN, VOID_NOBODY, apply_hand, game_over, settle
 
@@ -94,14 +90,8 @@ def play_dealt(pool, n, knocked, rp, pol, play, deck_mask, state, scratch, chang
         return THROWN_IN
     if rp[R_RUMBA_FIRST] == 1 and not knocked:
         round_two(hands, n, -1, -1, words, rumba_seat, trump, jack_forced, rp, pol, us)
-    if rumba_seat >= 0 and rp[R_LONE_RUMBA_OK] == 0 and not knocked:  # a forbidden lone Rumba is a lone play
-        others = False
-        for s in range(n):
-            if s != rumba_seat and words[s] == W_PLAY:
-                others = True
-        if not others:
-            words[rumba_seat] = W_PLAY
-            rumba_seat = -1
+    if not knocked:
+        rumba_seat = forbidden_lone_rumba(words, n, rumba_seat, rp)
     return play_spoken(hands, n, words, rumba_seat, turned, trump, rp, pol, play, deck_mask, stock, stock_len, state,
                        hands2, ints, cards, us, changes, passed, -1, 0)
 
@@ -116,8 +106,6 @@ def play_spoken(hands, n, words, rumba_seat, turned, trump, rp, pol, play, deck_
     the swiss passers' cards are shuffled from ``state``. ``hands`` change in place; ``hands2[1]``, ``ints[1:4]``
     and ``cards`` are work space (``new_hand_scratch``).
     """
-    top = rp[R_TOP_RANK]
-    dealer = n - 1
     for s in range(n):
         changes[s] = 0
         passed[s] = 0
@@ -137,60 +125,16 @@ def play_spoken(hands, n, words, rumba_seat, turned, trump, rp, pol, play, deck_
                 else:
                     changes[s] = rp[R_LONE_PLAYER]  # [D-7]
         return PLAYED
-    wishes = ints[1]
     if rumba_seat < 0 and rp[R_EXCHANGE] > 0:
-        ints_pol, values, exchanges = pol[0], pol[1], pol[4]
-        total = 0
-        players = 0
-        for s in range(n):
-            want = 0
-            if words[s] == W_PLAY:
-                if s == hero:
-                    want = discard_k
-                else:
-                    score = hand_score(hands[s], trump, top, values[s])
-                    want = exchange_wish(ints_pol[s], exchanges, s, CTX_OPEN + min(players, 3), hands[s], score,
-                                         trump, top, rp[R_EXCHANGE], us[s, 3])
-                players += 1
-            wishes[s] = want
-            total += want
-        source = stock
-        size = stock_len
-        if total > stock_len and rp[R_PUT_AWAY] == 0:  # swiss: the passers' cards, shuffled, under the stock
-            for j in range(stock_len):
-                cards[j] = stock[j]
-            for s in range(n):
-                if words[s] == W_PASS:
-                    rest = hands[s]
-                    while rest:
-                        cards[size] = lowest_card(rest)
-                        rest &= rest - U1
-                        size += 1
-            shuffle(cards[stock_len:size], state)
-            source = cards
-        exchange(hands, n, words, wishes, source, size, trump, top)
-    in_play = hands2[1]
+        exchange_step(hands, n, words, hero, discard_k, trump, rp, pol, us, stock, stock_len, state, ints[1], cards)
     tricks = ints[2]
-    seat_of = ints[3]
-    m = 0
-    rumba_idx = -1
-    dealer_idx = -1
-    for s in range(n):
-        if passed[s] == 0:
-            in_play[m] = hands[s]
-            tricks[m] = 0
-            seat_of[m] = s
-            if s == rumba_seat:
-                rumba_idx = m
-            if s == dealer:
-                dealer_idx = m
-            m += 1
     table_mask = bit(turned) if turned >= 0 else U0
-    lead = lead_index(rumba_idx, dealer_idx, rp)
-    play_tricks(in_play, m, lead, trump, rp[R_FOLLOW], play, rumba_idx, deck_mask, table_mask, tricks)
-    for k in range(m):
-        s = seat_of[k]
-        changes[s] = score_of(tricks[k], s == rumba_seat, rumba_seat >= 0, rp)
+    play_step(hands, n, words, rumba_seat, trump, table_mask, rp, play, deck_mask, hands2[1], tricks)
+    k = 0
+    for s in range(n):
+        if passed[s] == 0:  # the active seats play in seat order
+            changes[s] = score_of(tricks[k], s == rumba_seat, rumba_seat >= 0, rp)
+            k += 1
     return PLAYED
 
 
