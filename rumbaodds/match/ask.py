@@ -225,4 +225,5 @@ def hand_text(answer: GameAnswer) -> str:
     return f"{' '.join(format_card(c) for c in s.hand)}, trump {format_card(s.trump_card)}, seat {s.seat}"
 
 
-__all__ = ["ask_game", "check_scores", "game_document", "GameAnswer", "closing_note", "PAYOUT_SIGN", "DEFAULT_SAMPLES", "scores_in_seats"]
+__all__ = ["ask_game", "check_scores", "game_document", "GameAnswer", "closing_note", "PAYOUT_SIGN", "DEFAULT_SAMPLES",
+           "scores_in_seats"]
