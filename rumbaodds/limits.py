@@ -119,5 +119,22 @@ REPORT_COUNT = Limit(1, 10_000_000)
 GAMES = Limit(1, 10_000_000, why="the cap of one run")  # rumbaodds game: whole games simulated
 SCORE = Limit(-999, 999, why="a player's score in a game")  # --scores, one entry (the game's end is checked next)
 
+
+def parse_int_list(limit: Limit, text, name: str, example: str) -> tuple:
+    """Comma-separated whole numbers, one per player (``20,14,7,3,18``), each within ``limit`` (--scores, --passes).
+
+    The command line (options.IntList) and the web API (web.params) both read lists here: the same messages.
+    """
+    parts = str(text).replace(" ", "").split(",")
+    if len(parts) > PLAYERS.high:
+        raise LimitError(f"{name}: {len(parts)} numbers, more than the {PLAYERS.high} players of any table")
+    out = []
+    for part in parts:
+        try:
+            out.append(limit.parse(part, name))
+        except LimitError as exc:
+            raise LimitError(f"{exc} (write e.g. {example})") from None
+    return tuple(out)
+
 __all__ = ["Limit", "LimitError", "MAX_DEALS", "MAX_KNOCK_DEALS", "SEED", "PORT", "PLAYERS", "SEAT",
            "PASSES_IN_A_ROW", "ASK_SAMPLES", "ASK_PRECISION"]

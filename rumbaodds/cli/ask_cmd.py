@@ -107,9 +107,10 @@ def ask(hand, trump, players, seat, passes_in_a_row, before, dealer_knocked, swa
     follow --play.
     """
     _check_exclusive(samples, precision)
-    if passes is not None and scores is None:
-        raise UserError("--passes goes with --scores (your own streak alone: --passes-in-a-row)")
-    if scores is not None:
+    if scores is not None or passes is not None:  # the whole-game simulator loads only when asked for
+        from ..match.ask import check_scores
+
+        check_scores(players, seat, scores, passes)  # --passes without --scores: the web API's own words
         _ask_game(hand, trump, players, seat, passes_in_a_row, before, dealer_knocked, swapped_by, scores, passes,
                   device, rules, samples, opponents, precision, seed, play, as_json, progress)
         return
@@ -145,18 +146,11 @@ def ask(hand, trump, players, seat, passes_in_a_row, before, dealer_knocked, swa
 def _ask_game(hand, trump, players, seat, passes_in_a_row, before, dealer_knocked, swapped_by, scores, passes, device,
               rules, samples, opponents, precision, seed, play, as_json, progress):
     """`ask --scores`: every choice by its game value (match/ask.py) beside its per-hand value."""
-    from ..match.ask import MAX_SAMPLES, ask_game
+    from ..match.ask import MAX_SAMPLES, ask_game, check_scores
 
     if device != "cpu":
         raise UserError("--scores runs on the CPU (the whole-game simulator has no GPU kernel): drop --device")
-    if not 0 <= seat < players:
-        raise UserError(f"--seat: seat {seat} does not exist with {players} players (0..{players - 1})")
-    if len(scores) != players:
-        raise UserError(f"--scores: {len(scores)} scores for {players} players (every seat, seat order)")
-    if passes is None:
-        passes = tuple(passes_in_a_row if s == seat else 0 for s in range(players))
-    elif passes_in_a_row and passes_in_a_row != passes[seat]:
-        raise UserError(f"--passes-in-a-row {passes_in_a_row} and --passes (seat {seat}: {passes[seat]}) disagree")
+    passes = check_scores(players, seat, scores, passes, passes_in_a_row)
     if samples is not None and samples > MAX_SAMPLES:
         raise UserError(f"--samples with --scores must be 1..{MAX_SAMPLES:,}, got {samples}")
     try:

@@ -2,26 +2,31 @@
 
 from __future__ import annotations
 
+import json
+
 import click
 
 from .. import limits
 from ..analysis import POLICIES
 from ..match.api import DEFAULT_GAMES, DEFAULT_SEED, game_values
 from ..models import ModelError
-from ..rules import get_rules
+from ..rules import RulesError, get_rules
 from .errors import UserError, friendly_errors
 from .group import main
 from .options import (
+    IntList,
     int_option,
     json_option,
     players_option,
+    progress_option,
     rules_option,
     samples_option,
     scores_option,
+    seat_option,
     seed_option,
     streaks_option,
 )
-from .render import print_game
+from .render import print_game, progress_bar
 
 
 @main.command("game")
@@ -51,3 +56,59 @@ def game_cmd(rules, players, scores, dealer, passes, games, seed, opponents, pla
     except ModelError as exc:
         raise UserError(str(exc)) from None
     print_game(values, as_json)
+
+
+MAP_SAMPLES = limits.Limit(1, 2_000_000, why="the cap of a score-aware ask (match.ask.MAX_SAMPLES), per cell")
+
+
+def _grid(_ctx, param, value):
+    """``START,STOP,STEP`` of scores (IntList has read the numbers): the grid's values."""
+    from ..match.maps import grid_values
+
+    if len(value) != 3:
+        raise click.BadParameter(f"{param.opts[0]}: {len(value)} numbers, want START,STOP,STEP (e.g. 1,20,3)")
+    try:
+        return grid_values(*value, name=param.opts[0])
+    except RulesError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+@main.command("game-map")
+@click.argument("hand")
+@click.option("--trump", required=True, help="The turned trump card, e.g. H8.")
+@players_option()
+@seat_option()
+@rules_option()
+@click.option("--own", "own", type=IntList(limits.SCORE, "1,20,3"), default="1,20,3", show_default=True,
+              callback=_grid, help="Your scores: START,STOP,STEP.")
+@click.option("--best", "best", type=IntList(limits.SCORE, "1,20,3"), default="1,20,3", show_default=True,
+              callback=_grid, help="The best opponent's scores: START,STOP,STEP.")
+@int_option("--others", limit=limits.SCORE, default=None,
+            help="Every other player's score [default: the start score].")
+@int_option("--leader", limit=limits.SEAT, default=None,
+            help="The best opponent's seat [default: the seat after yours].")
+@samples_option(MAP_SAMPLES, default=2_000, help="Deals per cell (every cell the same deals).")
+@seed_option(default=0)
+@click.option("--opponents", default=None, help="How the others decide [default: equilibrium].")
+@click.option("--play", "play", type=click.Choice(sorted(POLICIES)), default="expert", show_default=True,
+              help="Card play of every player.")
+@json_option()
+@progress_option()
+@friendly_errors
+def game_map_cmd(hand, trump, players, seat, rules, own, best, others, leader, samples, seed, opponents, play, as_json,
+                 progress):
+    """Where the score changes the decision: HAND's best choice by the game over (own score, best opponent's).
+
+    Every cell is a score-aware ask (`rumbaodds ask --scores`) with the best opponent in --leader and everybody
+    else at --others; the map marks where the per-hand answer is wrong and says what following it costs in
+    expected payout (stakes, positive = received).
+    """
+    from ..match.maps import map_text, score_map
+
+    try:
+        with progress_bar(progress, "map cells") as update:
+            result = score_map(hand, trump, players, seat, own, best, rules=rules, others=others, leader=leader,
+                               samples=samples, seed=seed, opponents=opponents, play=play, progress=update)
+    except ModelError as exc:
+        raise UserError(str(exc)) from None
+    click.echo(json.dumps(result.to_dict()) if as_json else map_text(result))

@@ -94,18 +94,10 @@ class IntList(click.ParamType):
         if isinstance(value, tuple):
             return value
         name = param.opts[0] if param is not None and param.opts else "value"
-        text = str(value).replace(" ", "")
-        parts = text.split(",")
-        if len(parts) > limits.PLAYERS.high:
-            self.fail(f"{name}: {len(parts)} numbers, more than the {limits.PLAYERS.high} players of any table",
-                      param, ctx)
-        out = []
-        for part in parts:
-            try:
-                out.append(self.limit.parse(part, name))
-            except LimitError as exc:
-                self.fail(f"{exc} (write e.g. {self.example})", param, ctx)
-        return tuple(out)
+        try:
+            return limits.parse_int_list(self.limit, value, name, self.example)
+        except LimitError as exc:
+            self.fail(str(exc), param, ctx)
 
 
 def int_option(*decls, limit: Limit, **kwargs):

@@ -201,12 +201,10 @@ def print_game(values, as_json: bool) -> None:
 
 def print_game_ask(answer, as_json: bool) -> None:
     """`ask --scores`: the per-hand answer, then every choice by its game value, and where the score matters."""
-    from ..match.ask import PAYOUT_SIGN, closing_note
+    from ..match.ask import PAYOUT_SIGN, closing_note, game_document
 
     if as_json:
-        data = document(answer.hand)
-        data["game"] = answer.to_dict()
-        click.echo(json.dumps(data))
+        click.echo(json.dumps(game_document(answer)))
         return
     print_ask(answer.hand)
     s = answer.state

@@ -89,6 +89,40 @@ class GameAnswer:
         }
 
 
+def check_scores(players: int, seat: int, scores, passes=None, passes_in_a_row: int = 0):
+    """Every seat's streak for a score-aware question (RulesError with the command line's messages otherwise).
+
+    ``scores`` None: no score-aware question (then ``passes`` must be None too); returns None. ``passes`` None:
+    everybody at 0 passes in a row but the asking seat at ``passes_in_a_row``. Shared by ``ask --scores`` and the
+    web API's ``scores=`` so that both refuse the same input with the same words.
+    """
+    if scores is None:
+        if passes is not None:
+            raise RulesError("--passes goes with --scores (your own streak alone: --passes-in-a-row)")
+        return None
+    if not 0 <= seat < players:
+        raise RulesError(f"--seat: seat {seat} does not exist with {players} players (0..{players - 1})")
+    if len(scores) != players:
+        raise RulesError(f"--scores: {len(scores)} scores for {players} players (every seat, seat order)")
+    if passes is None:
+        return tuple(passes_in_a_row if s == seat else 0 for s in range(players))
+    if passes_in_a_row and passes_in_a_row != passes[seat]:
+        raise RulesError(f"--passes-in-a-row {passes_in_a_row} and --passes (seat {seat}: {passes[seat]}) disagree")
+    return tuple(passes)
+
+
+def game_document(answer: GameAnswer) -> dict:
+    """The JSON of a score-aware answer: ``ask --json``'s document of the hand plus its ``game`` block.
+
+    The one document ``ask --scores --json`` prints and the web API serves for ``scores=``.
+    """
+    from ..answer import document
+
+    data = document(answer.hand)
+    data["game"] = answer.to_dict()
+    return data
+
+
 def scores_in_seats(rules, players: int, scores, passes=None) -> GameState:
     """The score state of a hand asked at: every seat's score and streak in seat order, seat ``players - 1`` deals."""
     return GameState.make(rules, players, scores, passes, players - 1)
@@ -191,4 +225,5 @@ def hand_text(answer: GameAnswer) -> str:
     return f"{' '.join(format_card(c) for c in s.hand)}, trump {format_card(s.trump_card)}, seat {s.seat}"
 
 
-__all__ = ["ask_game", "GameAnswer", "closing_note", "PAYOUT_SIGN", "DEFAULT_SAMPLES", "scores_in_seats"]
+__all__ = ["ask_game", "check_scores", "game_document", "GameAnswer", "closing_note", "PAYOUT_SIGN", "DEFAULT_SAMPLES",
+           "scores_in_seats"]

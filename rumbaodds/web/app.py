@@ -26,7 +26,7 @@ from ..question import Question
 from ..rules import PRESETS, RulesError, RuleSet
 from ..tables import find_tables, load_table
 from .jobs import BadInput, Job, JobBoard
-from .params import PARAMS, ParamError, ask_arguments, parse_query
+from .params import PARAMS, ParamError, ask_arguments, game_arguments, parse_query
 
 log = logging.getLogger("rumbaodds.web")
 INPUT_ERRORS = (ParamError, CardError, RulesError, ModelError)
@@ -94,7 +94,13 @@ class App:
 
     # -- answering ---------------------------------------------------------------------------------
     def _answer(self, values: dict, job: Job | None = None) -> dict:
-        """The document for parsed query ``values``: a table's answer, else a simulation under the lock."""
+        """The document for parsed query ``values``: a table's answer, else a simulation under the lock.
+
+        With ``scores``: the game value of every choice (match.ask.ask_game), always simulated, served as the very
+        document ``rumbaodds ask --scores --json`` prints.
+        """
+        if values.get("scores") is not None:
+            return self._game_answer(values, job)
         question = Question.of(**ask_arguments(values))
         found = answer.from_table(question, self.tables_root, values.get("simulate", False))
         if found is not None:
@@ -109,10 +115,32 @@ class App:
             result = analysis.simulate(question, progress)
         return answer.document(result)
 
+    def _game_answer(self, values: dict, job: Job | None) -> dict:
+        from ..match.ask import ask_game, game_document
+
+        progress = None
+        if job is not None:
+            job.note = "waiting for the warm-up" if self.warm["state"] == "warming" else "waiting for another run"
+            progress = job.progress
+        with self.simulation_lock:
+            if job is not None:
+                job.start()
+            result = ask_game(**game_arguments(values), progress=progress)
+        return game_document(result)
+
     def _checked(self, query: dict[str, list[str]]) -> dict:
         """Parsed values whose situation is known to be valid (raises the API's own errors otherwise)."""
         values = parse_query(query, self.rule_sets, self.models)
         Question.of(**ask_arguments(values))
+        if values.get("scores") is not None or values.get("passes") is not None:  # checked before any job starts
+            from ..match.ask import MAX_SAMPLES, check_scores, scores_in_seats
+
+            passes = check_scores(values["players"], values["seat"], values.get("scores"), values.get("passes"),
+                                  values.get("passes_in_a_row", 0))
+            values["passes"] = passes
+            scores_in_seats(values["rules"], values["players"], values["scores"], passes)
+            if values.get("samples") is not None and values["samples"] > MAX_SAMPLES:
+                raise RulesError(f"--samples with --scores must be 1..{MAX_SAMPLES:,}, got {values['samples']}")
         return values
 
     def _job_work(self, values: dict):

@@ -27,7 +27,7 @@ class ParamError(ValueError):
 @dataclass(frozen=True)
 class Param:
     name: str  # the option of `rumbaodds ask`, with _ for -
-    kind: str  # text, int, float, flag
+    kind: str  # text, int, float, flag, list (comma-separated whole numbers, one per seat)
     required: bool = False
     example: str = ""
     limit: Limit | None = None  # the range of a number (int, float), shared with the command line
@@ -48,7 +48,10 @@ PARAMS: tuple[Param, ...] = (
     Param("precision", "float", limit=limits.ASK_PRECISION),
     Param("seed", "int", limit=limits.SEED),
     Param("simulate", "flag"),
+    Param("scores", "list", example="20,14,7,3,18", limit=limits.SCORE),  # the game value (match/ask.py, §9)
+    Param("passes", "list", example="0,2,0,0,1", limit=limits.PASSES_IN_A_ROW),  # with scores: every seat's streak
 )
+GAME = ("scores", "passes")  # the score-aware question's own values (match.ask.ask_game)
 BY_NAME = {p.name: p for p in PARAMS}
 TRUE = {"1", "true", "yes", "on"}
 FALSE = {"0", "false", "no", "off"}
@@ -63,8 +66,11 @@ def _convert(param: Param, text: str):
         if text.lower() in FALSE:
             return False
         raise ParamError(f"{param.name}: {text!r} is not a yes/no value (use 1 or 0)")
+    option = "--" + param.name.replace("_", "-")
     try:  # named like the command line's option, so that both give the very same message
-        return param.limit.parse(text, "--" + param.name.replace("_", "-"))
+        if param.kind == "list":
+            return limits.parse_int_list(param.limit, text, option, param.example)
+        return param.limit.parse(text, option)
     except LimitError as exc:
         raise ParamError(str(exc)) from None
 
@@ -105,4 +111,14 @@ def parse_query(query: Mapping[str, list[str]], rule_sets: Mapping[str, RuleSet]
 
 def ask_arguments(values: dict) -> dict:
     """The subset of :func:`parse_query`'s values that :meth:`rumbaodds.question.Question.of` takes."""
-    return {k: v for k, v in values.items() if k != "simulate"}
+    return {k: v for k, v in values.items() if k != "simulate" and k not in GAME}
+
+
+def game_arguments(values: dict) -> dict:
+    """The keyword arguments of :func:`rumbaodds.match.ask.ask_game` for values with ``scores`` (issue 21)."""
+    asked = ask_arguments(values)
+    return {"hand": asked["hand"], "trump": asked["trump"], "players": asked["players"], "seat": asked["seat"],
+            "scores": values["scores"], "passes": values.get("passes"), "rules": asked["rules"],
+            "opponents": asked["opponents"], "play": asked.get("play", "expert"),
+            "dealer_knocked": asked.get("dealer_knocked", False), "before": asked.get("before"),
+            "samples": asked.get("samples"), "precision": asked.get("precision"), "seed": asked.get("seed")}

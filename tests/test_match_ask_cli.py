@@ -1,0 +1,56 @@
+"""`ask --scores` with a knocked hand and with everybody's streaks (issue 21 item 3, RULES.md §9.1, swiss rule 17)."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from rumbaodds.cli import main
+from rumbaodds.rules import get_rules
+
+WEAK = ["ask", "ST C7 D8 S9 C6", "--trump", "H8", "--players", "5", "--seat", "2"]
+
+
+def ask_json(*args):
+    result = CliRunner().invoke(main, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_a_knocked_hand_offers_join_or_pass_by_the_game_too():
+    """The dealer knocked (swiss): the others can only join (play without exchange) or pass, in the game block too."""
+    data = ask_json("ask", "HA HK S6 C7 D9", "--trump", "H8", "--players", "5", "--seat", "2", "--dealer-knocked",
+                    "--scores", "15,17,4,19,12", "--samples", "800", "--seed", "3")
+    assert data["dealer_knocked"] is True
+    game = data["game"]
+    assert set(game["actions"]) == {"pass", "play"} and game["actions"]["play"]["choice"] == "play0"
+    assert set(data["actions"]) == {"pass", "play"}
+    assert game["per_hand_recommendation"] == data["recommendation"]
+    for entry in game["actions"].values():
+        assert entry["payout_95"][0] <= entry["payout"] <= entry["payout_95"][1] and 0 <= entry["p_win"] <= 1
+    result = CliRunner().invoke(main, ["ask", "HA HK S6 C7 D9", "--trump", "H8", "--players", "5", "--seat", "4",
+                                       "--dealer-knocked", "--scores", "15,17,4,19,12"])
+    assert result.exit_code == 2 and len(result.output.strip().splitlines()) == 1  # the dealer cannot join himself
+
+
+def test_the_third_pass_penalty_moves_the_pass_value():
+    """Swiss rule 17: with two passes in a row a third pass costs 5 points (4.98 here: a void hand costs nothing).
+    At 9 points those 5 points are a large share of the way home, so the pass loses many stakes of expected payout
+    by the game and play becomes the best choice; the others' choices do not move (same deals, same seed). Control:
+    the streak of another seat does not move the player's pass value this hand."""
+    penalty = get_rules("swiss").pass_penalty(2)
+    assert penalty == 5
+    common = [*WEAK, "--scores", "15,17,9,19,12", "--samples", "1500", "--seed", "3"]
+    fresh = ask_json(*common, "--passes", "0,0,0,0,0")
+    tired = ask_json(*common, "--passes", "0,0,2,0,0")
+    same = ask_json(*common, "--passes-in-a-row", "2")
+    other = ask_json(*common, "--passes", "0,2,0,0,0")
+    assert fresh["recommendation"] == "pass" and tired["recommendation"] == "play"
+    assert fresh["actions"]["pass"]["ev"] == 0 and 4.5 < tired["actions"]["pass"]["ev"] <= penalty
+    assert tired["actions"]["rumba"]["ev"] == fresh["actions"]["rumba"]["ev"]
+    before, after = fresh["game"]["actions"]["pass"], tired["game"]["actions"]["pass"]
+    assert before["payout"] - after["payout"] > 8 and after["payout_95"][1] < before["payout_95"][0]
+    assert tired["game"]["recommendation"] == "play" and not tired["game"]["score_changes_the_choice"]
+    assert same["game"] == tired["game"]  # --passes-in-a-row 2 is everybody else at 0
+    assert other["actions"]["pass"]["ev"] == 0  # control: another seat's streak is not the player's penalty

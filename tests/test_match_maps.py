@@ -1,0 +1,78 @@
+"""The score map (issue 21 item 5): where the score changes a hand's best choice, and what the per-hand answer costs.
+
+Hand-reasoned: with 1 point left any trick ends the game and wins it (RULES.md §9 [D-18]), everybody paying his
+score [D-20]; a weak hand the per-hand answer passes is then played by the game value, clearly (the cost's interval
+above 0) when the leader is one trick from home too. Negative control: far from the end (everybody near the start
+score) the map finds no state where the per-hand answer is clearly wrong.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from rumbaodds.cli import main
+from rumbaodds.match.ask import ask_game
+from rumbaodds.match.maps import grid_values, map_text, score_map
+from rumbaodds.rules import RulesError
+
+WEAK = ("ST C7 D8 S9 C6", "H8")  # per hand: pass (a trickless +5 costs more than a trick's -1 gains)
+
+
+@pytest.fixture(scope="module")
+def near_the_end():
+    return score_map(*WEAK, 5, 2, (1, 16), (1,), samples=2000, seed=5)
+
+
+def test_one_point_from_home_the_map_plays_what_the_hand_passes(near_the_end):
+    m = near_the_end
+    assert m.per_hand == "pass" and m.leader == 3 and m.others == 20
+    home = m.cell(1, 1)
+    assert home.game == "play" and home.cost_low > 1.0  # stakes, the paired margin over the pass
+    assert home in m.wrong and m.share_clearly_wrong >= 0.5
+    for c in m.cells:  # the game's best has the highest payout: following the hand never gains
+        assert c.cost >= 0 and (c.cost == 0) == (c.game == m.per_hand)
+    assert m.mean_cost == pytest.approx(sum(c.cost for c in m.cells) / 2)
+
+
+def test_a_cell_is_ask_with_those_scores(near_the_end):
+    direct = ask_game(*WEAK, 5, 2, [20, 20, 1, 1, 20], samples=2000, seed=5)
+    cell = near_the_end.cell(1, 1)
+    best = direct.game_actions()[direct.recommendation]
+    assert cell.game == direct.recommendation and cell.payout == direct.payout(best).mean
+    assert cell.p_win == direct.win[best].mean
+
+
+def test_far_from_the_end_the_per_hand_answer_is_never_clearly_wrong():
+    m = score_map("HA HK S6 C7 D9", "H8", 5, 2, (17, 19), (17, 19), samples=1500, seed=2)
+    assert m.per_hand == "play"
+    assert m.share_clearly_wrong == 0 and all(c.cost_low <= 0 for c in m.cells)
+    text = map_text(m)
+    assert "wrong in" in text and "positive = received" in text
+
+
+def test_grids_and_seats_are_checked():
+    assert grid_values(1, 20, 3) == (1, 4, 7, 10, 13, 16, 19)
+    with pytest.raises(RulesError, match="not a grid"):
+        grid_values(5, 1, 1)
+    with pytest.raises(RulesError, match="--leader"):
+        score_map(*WEAK, 5, 2, (1,), (1,), leader=2, samples=10)
+    with pytest.raises(RulesError, match="above the others"):
+        score_map(*WEAK, 5, 2, (1,), (25,), samples=10)
+
+
+def test_game_map_cli_json_and_one_line_errors():
+    args = ["game-map", WEAK[0], "--trump", WEAK[1], "--players", "5", "--seat", "2"]
+    result = CliRunner().invoke(main, [*args, "--own", "1,4,3", "--best", "1,1,1", "--samples", "300", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert [(c["own"], c["best_opponent"]) for c in data["cells"]] == [(1, 1), (4, 1)]
+    assert data["samples"] == 300 and data["seed"] == 0 and data["per_hand_recommendation"] == "pass"
+    for bad, words in [(["--own", "1,2"], "--own: 2 numbers"), (["--best", "5,1,1"], "--best: 5..1 step 1"),
+                       (["--own", "1,x,3"], "'x' is not a whole number"), (["--samples", "0"], "--samples must be"),
+                       (["--own", "1,400,1", "--best", "1,20,1"], "cells, more than")]:
+        result = CliRunner().invoke(main, [*args, *bad])
+        assert result.exit_code == 2 and words in result.output, result.output
+        assert len(result.output.strip().splitlines()) == 1
