@@ -148,7 +148,7 @@ def simulate(question: Question, progress: Callable[[int, int], None] | None = N
             break
         if acc.n >= MAX_SAMPLES:
             break
-    return _ask_result(job, seed, acc)
+    return result_of(job, seed, acc)
 
 
 def _rumba_result(name: str, acc: Accumulator, c: int, min_tricks: int) -> ChoiceResult:
@@ -167,7 +167,7 @@ def _rumba_result(name: str, acc: Accumulator, c: int, min_tricks: int) -> Choic
     return result
 
 
-def _round_two_plan(job: Job, acc: Accumulator) -> tuple[np.ndarray, dict]:
+def round_two_plan(job: Job, acc: Accumulator) -> tuple[np.ndarray, dict]:
     """rumba-first: the hero's best round-two answer for every round-one outcome (nobody, or seat r called)."""
     names = job.names
     outcomes = acc.sw.shape[0]
@@ -188,7 +188,9 @@ def _round_two_plan(job: Job, acc: Accumulator) -> tuple[np.ndarray, dict]:
     return plan, described
 
 
-def _ask_result(job: Job, seed: int, acc: Accumulator) -> AskResult:
+def result_of(job: Job, seed: int, acc: Accumulator) -> AskResult:
+    """The answer of ``job``'s simulated deals ``acc`` (every choice, the best, the runner-up and their paired
+    margin); the game value of a choice (match/ask.py) reads its deals through this too."""
     situation, names = job.situation, job.names
     options: dict[str, ChoiceResult] = {}
     for c, name in enumerate(names):
@@ -201,7 +203,7 @@ def _ask_result(job: Job, seed: int, acc: Accumulator) -> AskResult:
         options[name] = result
     plans: dict[str, object] = {name: c for c, name in enumerate(names)}
     if situation.rumba_first and any(n == Choice.PASS or Choice(n).is_play for n in names):
-        plan, described = _round_two_plan(job, acc)
+        plan, described = round_two_plan(job, acc)
         options[Choice.NO_RUMBA] = ChoiceResult(Choice.NO_RUMBA, acc.estimate(plan), plan=described)
         plans[Choice.NO_RUMBA] = plan
         kinds = [n for n in plans if n != Choice.PASS and not Choice(n).is_play]

@@ -179,12 +179,12 @@ def ask_game(hand, trump, players: int, seat: int, scores, passes=None, rules="s
             break
         if accs[0].n >= MAX_SAMPLES:
             break
-    hand_result = analysis._ask_result(job, seed, accs[0])
-    by_game = analysis._ask_result(job, seed, accs[1])
+    hand_result = analysis.result_of(job, seed, accs[0])
+    by_game = analysis.result_of(job, seed, accs[1])
     plans = {name: c for c, name in enumerate(job.names)}
     win = {name: accs[2].estimate(c) for name, c in plans.items()}
     if Choice.NO_RUMBA in by_game.options:
-        plan, _ = analysis._round_two_plan(job, accs[1])
+        plan, _ = analysis.round_two_plan(job, accs[1])
         win[Choice.NO_RUMBA] = accs[2].estimate(plan)
     return GameAnswer(hand_result, by_game, win, state, rest, deals / max(1, accs[0].n * len(job.names)),
                       unfinished)
