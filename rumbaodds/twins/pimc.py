@@ -188,4 +188,42 @@ def play_deal(hands, leader: int, trump: int, follow: int, deck, turned: int | N
     return won, used_total
 
 
-__all__ = ["GREEDY", "EXPERT", "PIMC", "card_values", "observe", "sample_world", "pimc_card", "play_deal"]
+def consistent_worlds(unseen: set[int], counts: list[int], forbidden: list[set[int]], me: int):
+    """Every world (hands for every seat but ``me``) that gives no seat a card it cannot hold."""
+    from itertools import combinations
+
+    others = [p for p in range(len(counts)) if p != me]
+
+    def deal(i, free):
+        if i == len(others):
+            yield {}
+            return
+        p = others[i]
+        for chosen in combinations(sorted(free - forbidden[p]), counts[p]):
+            for rest in deal(i + 1, free - set(chosen)):
+                yield {p: set(chosen), **rest}
+
+    for hands in deal(0, set(unseen)):
+        yield [hands.get(p) for p in range(len(counts))]
+
+
+def exact_values(hands, me: int, tlead: int, trick: list[int], deck, played: set[int], seen: set[int],
+                 forbidden: list[set[int]], won: list[int], trump: int, follow: int, max_seat: int, util):
+    """PIMC with every consistent world instead of a sample: the mean utility of each legal card."""
+    from fractions import Fraction
+
+    hand = set(hands[me])
+    counts = [len(h) for h in hands]
+    unseen = set(deck) - hand - played - seen
+    sums: dict[int, int] = {}
+    worlds = 0
+    for world in consistent_worlds(unseen, counts, forbidden, me):
+        world[me] = hand
+        for c, v in card_values(world, tlead, trick, trump, follow, max_seat).items():
+            sums[c] = sums.get(c, 0) + util[won[max_seat] + v]
+        worlds += 1
+    return {c: Fraction(s, worlds) for c, s in sums.items()}
+
+
+__all__ = ["GREEDY", "EXPERT", "PIMC", "card_values", "observe", "sample_world", "pimc_card", "play_deal",
+           "consistent_worlds", "exact_values"]
