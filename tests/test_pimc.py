@@ -39,7 +39,7 @@ def batch(rules, n, size, count, seed, caller, seats, worlds=8):
     uc, un = pimc.utility_tables(rules)
     out, stats = pimc.play_batch(hands, leaders.astype(np.int64), turned >> 4, turned, rules.follow_code,
                                  np.uint64(rules.deck_mask), caller, np.array(seats, dtype=np.int64), uc, un, worlds,
-                                 seed)
+                                 seed, np.arange(count, dtype=np.int64))
     return hands, turned, leaders, out, stats
 
 

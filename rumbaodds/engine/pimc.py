@@ -269,8 +269,11 @@ def new_tables():
 
 @njit(cache=True)
 def play_batch(hands, leaders, trumps, turned, follow, deck_mask, caller, seats, util_caller, util_normal, worlds,
-               seed):
-    """Tricks per seat for each deal: ``hands`` (count, n) uint64 -> (count, n) int64; stats (decisions, worlds)."""
+               seed, indices):
+    """Tricks per seat for each deal: ``hands`` (count, n) uint64 -> (count, n) int64; stats (decisions, worlds).
+
+    Deal ``i`` draws from the stream ``indices[i]`` of ``seed``.
+    """
     count, n = hands.shape
     if n > MAX_SEATS:
         raise ValueError("pimc: at most 7 hands")
@@ -281,7 +284,7 @@ def play_batch(hands, leaders, trumps, turned, follow, deck_mask, caller, seats,
     for i in range(count):
         work[:] = hands[i]
         play_deal(work, leaders[i], trumps[i], follow, deck_mask, turned[i], caller, seats, util_caller, util_normal,
-                  worlds, seed, i, out[i], tables, stats)
+                  worlds, seed, indices[i], out[i], tables, stats)
     return out, stats
 
 
