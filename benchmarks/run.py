@@ -13,9 +13,10 @@ import time
 
 import numba
 
-from . import bench_dd, bench_greedy, bench_hand, bench_play, bench_rummy, bench_strategy, bench_tables
+from . import bench_cardplay, bench_dd, bench_greedy, bench_hand, bench_play, bench_rummy, bench_strategy, bench_tables
 
-BENCHMARKS = (bench_greedy, bench_dd, bench_hand, bench_play, bench_tables, bench_rummy, bench_strategy)
+BENCHMARKS = (bench_greedy, bench_dd, bench_hand, bench_play, bench_tables, bench_rummy, bench_strategy,
+              bench_cardplay)
 
 
 def section(module) -> str:

@@ -191,8 +191,8 @@ def play_deal(hands, leader, trump, follow, deck_mask, turned, caller, seats, ut
     ``turned``: the card face up on the table (-1: none), seen by expert and
     pimc. ``caller``: the Rumba player (-1: a normal game). The random numbers
     of deal ``index`` under ``seed`` come from their own stream. ``tables``:
-    (tt_keys, tt_infos, stamp) reused across deals. ``stats[0]`` += decisions
-    by pimc, ``stats[1]`` += worlds used.
+    (tt_keys, tt_infos, stamp) reused across deals. ``stats[0]`` += pimc's
+    decisions with a choice (more than one legal card), ``stats[1]`` += worlds used.
     """
     n = hands.shape[0]
     tt_keys, tt_infos, stamp_arr = tables
@@ -235,8 +235,9 @@ def play_deal(hands, leader, trump, follow, deck_mask, turned, caller, seats, ut
                     hands, p, leader, led, wcard, wseat, table, deck_mask, played, seen, forbidden, won, trump, follow,
                     max_seat, util, worlds, state, tt_keys, tt_infos, stamp, st, mv, um, owner, scratch, world,
                     cards, values)
-                stats[0] += 1
-                stats[1] += used
+                if used > 0:
+                    stats[0] += 1
+                    stats[1] += used
             forbidden[p] |= observe(card, led, wcard, trump, follow)
             hands[p] = hand & ~bit(card)
             played |= bit(card)
