@@ -48,6 +48,11 @@ def test_utilities_follow_the_score_sheet():
     caller, normal = pimc.utility_tables(SWISS)
     assert list(caller) == [-10, -10, -10, 6, 8, 10]
     assert list(normal) == [-5, 1, 2, 3, 4, 5]
+    from rumbaodds.game.score import trick_score
+    for rules in (SWISS, FLEMISH):
+        caller, normal = pimc.utility_tables(rules)
+        assert list(caller) == [-trick_score(rules, t, True, True) for t in range(6)]
+        assert list(normal) == [-trick_score(rules, t, False, False) for t in range(6)]
 
 
 @pytest.mark.parametrize("name,caller", [("swiss", 0), ("swiss", -1), ("flemish", 1), ("flemish", -1)])

@@ -294,12 +294,13 @@ def utility_tables(rules):
 
     Scores count down, so minus the change is what a player wants high; both
     rise with the tricks, with the cliff at the Rumba's minimum and at 0 tricks.
+    The score sheet of ``game/score.py`` (``trick_score``), read from the rule
+    set's fields; a test compares the two.
     """
-    from ..game.score import trick_score
-
-    caller = np.array([-trick_score(rules, t, True, True) for t in range(6)], dtype=np.int64)
-    normal = np.array([-trick_score(rules, t, False, False) for t in range(6)], dtype=np.int64)
-    return caller, normal
+    caller = [-(rules.rumba_success_flat + rules.rumba_success_per_trick * t) if t >= rules.rumba_min_tricks
+              else -rules.rumba_fail_score for t in range(6)]
+    normal = [-(rules.normal_per_trick * t) if t >= 1 else -rules.normal_no_trick for t in range(6)]
+    return np.array(caller, dtype=np.int64), np.array(normal, dtype=np.int64)
 
 
 __all__ = ["SEAT_GREEDY", "SEAT_EXPERT", "SEAT_PIMC", "DEFAULT_WORLDS", "observe", "sample_world", "pimc_card",
