@@ -21,6 +21,7 @@ from rumbaodds.engine.rng import deal_batch, stream_start
 from rumbaodds.game.tricks import card_beats, legal_cards
 from rumbaodds.rules import FLEMISH, SWISS
 from rumbaodds.twins import pimc as twin
+from rumbaodds.twins.common import Stream
 
 RULES = {"swiss": SWISS, "flemish": FLEMISH}
 
@@ -274,3 +275,32 @@ def test_replay_check_catches_worlds_that_ignore_the_play():
         sets = [None if p == me else cards_of(world[p]) for p in range(n)]
         caught += not replays_legally(sets, history, trump, SWISS.follow_code)
     assert caught >= 20
+
+
+@settings(max_examples=60, deadline=None)
+@given(hst.integers(0, 2**32), hst.integers(0, 3), hst.booleans())
+def test_sampler_kernel_equals_twin_also_when_the_constraints_are_tight(seed, suit, tight):
+    """Seat 1 may hold only one suit (tight: exactly as many cards of it as it holds, so the uniform tries fail
+    and the constrained deal runs); seat 2 holds no card of that suit. Kernel and twin deal the same worlds."""
+    rng = random.Random(seed)
+    deck = list(SWISS.deck)
+    rng.shuffle(deck)
+    mine = set(deck[:5])
+    unseen = set(deck[5:]) - mine
+    lane = {c for c in SWISS.deck if c // 16 == suit}
+    count1 = len(unseen & lane) if tight else min(2, len(unseen & lane))
+    counts = [5, count1, 5, 4]
+    forbidden = [set(), set(SWISS.deck) - lane, set(lane), set()]
+    stream = Stream(seed, 3)
+    state = np.uint64(stream.state)
+    f = np.array([mask(x) for x in forbidden], dtype=np.uint64)
+    world = np.zeros(4, dtype=np.uint64)
+    scratch = np.zeros(64, dtype=np.int64)
+    for _ in range(4):
+        state, ok = pimc.sample_world(np.uint64(mask(unseen)), np.array(counts, dtype=np.int64), f, 0,
+                                      np.uint64(state), scratch, world)
+        want = twin.sample_world(unseen, counts, forbidden, 0, stream)
+        assert ok and want is not None
+        assert [cards_of(world[p]) for p in (1, 2, 3)] == [want[p] for p in (1, 2, 3)]
+        assert want[1] <= lane and not want[2] & lane
+        assert int(state) == stream.state
