@@ -1,12 +1,13 @@
 """Card play against card play on the same deals (issue 17): greedy, expert and PIMC as caller and as defenders.
 
-`python -m benchmarks.bench_cardplay [--quick] [--worlds]`. Swiss, 5 players, Rumbas with a strong caller:
+`python -m benchmarks.bench_cardplay [--quick] [--deals N]`. Swiss 5 and flemish 4 players, Rumbas with a strong
+caller:
 deals whose hand 0 scores in the top 5% of hands by keep-value points (engine/keep.py ``hand_points``); hand 0
 calls and leads, the other four defend, the turned card is seen. Each pairing of card plays plays the same
 deals (a duplicate comparison); the table gives P(caller makes 3+ tricks) with a 95% interval, its paired
-difference from everybody ``expert`` with a 95% interval, and deals per second (one thread). ``--worlds``
-adds the measurement of PIMC's worlds per decision K: a PIMC caller against expert defenders for K in
-8, 16, 32, 64, each paired against K = 64.
+difference from everybody ``expert`` with a 95% interval, and deals per second (one thread). Then normal games
+(swiss 5, random deals): hand 0's mean score change by pairing. Last, the measurement of PIMC's worlds per
+decision K: a PIMC caller against expert defenders for K in 8, 16, 32, 64, each paired against K = 64.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import numpy as np
 from rumbaodds.engine import pimc
 from rumbaodds.engine.keep import hand_points
 from rumbaodds.engine.rng import deal_batch
-from rumbaodds.rules import SWISS
+from rumbaodds.rules import FLEMISH, SWISS
 
 from .common import print_table
 
@@ -47,14 +48,17 @@ def strong_rumbas(count: int, rules=SWISS, players: int = PLAYERS, seed: int = S
     return hands[keep], np.zeros(len(keep), dtype=np.int64), trumps[keep], trump_cards[keep].astype(np.int64)
 
 
-def play(deals, caller_play: int, defence_play: int, worlds: int = pimc.DEFAULT_WORLDS, rules=SWISS):
-    """(caller's tricks per deal, seconds, worlds used per PIMC decision)."""
+def play(deals, caller_play: int, defence_play: int, worlds: int = pimc.DEFAULT_WORLDS, rules=SWISS,
+         rumba: bool = True):
+    """(hand 0's tricks per deal, seconds, worlds used per PIMC decision); hand 0 plays ``caller_play``.
+
+    ``rumba``: hand 0 called a Rumba, else a normal game."""
     hands, leaders, trumps, turned = deals
     seats = np.full(hands.shape[1], defence_play, dtype=np.int64)
     seats[0] = caller_play
     util_caller, util_normal = pimc.utility_tables(rules)
-    args = (leaders, trumps, turned, rules.follow_code, np.uint64(rules.deck_mask), 0, seats, util_caller,
-            util_normal, worlds, SEED)
+    args = (leaders, trumps, turned, rules.follow_code, np.uint64(rules.deck_mask), 0 if rumba else -1, seats,
+            util_caller, util_normal, worlds, SEED)
     pimc.play_batch(hands[:2], *args, np.arange(2, dtype=np.int64))  # compile / load from cache
     start = time.perf_counter()
     tricks, stats = pimc.play_batch(hands, *args, np.arange(len(hands), dtype=np.int64))
@@ -74,14 +78,15 @@ def paired(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
     return float(d.mean()), 1.96 * float(d.std(ddof=1)) / math.sqrt(len(d)) if len(d) > 1 else float("nan")
 
 
-def run(quick: bool = False, count: int | None = None) -> list[dict]:
+def run(quick: bool = False, count: int | None = None, rules=SWISS, players: int = PLAYERS) -> list[dict]:
+    """Rumbas by a strong hand 0: P(3+ tricks) of each pairing, paired against everybody expert."""
     count = count or (40 if quick else 2000)
-    deals = strong_rumbas(count)
-    results = {pair: play(deals, *pair) for pair in PAIRINGS}
-    base = results[(E, E)][0] >= SWISS.rumba_min_tricks
+    deals = strong_rumbas(count, rules, players)
+    results = {pair: play(deals, *pair, rules=rules) for pair in PAIRINGS}
+    base = results[(E, E)][0] >= rules.rumba_min_tricks
     rows = []
     for (caller, defence), (tricks, seconds, per) in results.items():
-        made = tricks >= SWISS.rumba_min_tricks
+        made = tricks >= rules.rumba_min_tricks
         p, half = share(made)
         d, dhalf = paired(made.astype(np.int64), base.astype(np.int64))
         rows.append({
@@ -92,6 +97,25 @@ def run(quick: bool = False, count: int | None = None) -> list[dict]:
             "deals/s": len(made) / seconds,
             "worlds/decision": per,
         })
+    return rows
+
+
+def run_normal(quick: bool = False, count: int | None = None, rules=SWISS, players: int = PLAYERS) -> list[dict]:
+    """Normal games on random deals (random leader): hand 0's mean score change by pairing, paired against expert."""
+    count = count or (40 if quick else 1000)
+    hands, trump_cards, leaders = deal_batch(rules.deck_array(), players, rules.hand_size, SEED + 1, 0, count)
+    deals = (hands, leaders.astype(np.int64), (trump_cards >> 4).astype(np.int64), trump_cards.astype(np.int64))
+    _, util = pimc.utility_tables(rules)
+    results = {pair: play(deals, *pair, rules=rules, rumba=False) for pair in PAIRINGS}
+    base = -util[results[(E, E)][0]]
+    rows = []
+    for (me, others), (tricks, seconds, per) in results.items():
+        change = -util[tricks]
+        d, dhalf = paired(change, base)
+        rows.append({"hand 0": NAMES[me], "others": NAMES[others], "deals": count,
+                     "mean score change": f"{change.mean():+.3f} ± {1.96 * change.std(ddof=1) / math.sqrt(count):.3f}",
+                     "vs all expert": f"{d:+.3f} ± {dhalf:.3f}", "deals/s": count / seconds,
+                     "worlds/decision": per})
     return rows
 
 
@@ -111,18 +135,19 @@ def run_worlds(quick: bool = False, count: int | None = None, ks=(8, 16, 32, 64)
     return rows
 
 
-def main(quick: bool = False, worlds: bool = True) -> None:
-    print_table(f"card play on the same deals: swiss {PLAYERS} players, Rumba by a top-{TOP_SHARE:.0%} hand "
-                f"(hand 0 calls and leads), K = {pimc.DEFAULT_WORLDS}", run(quick))
-    if worlds:
-        print_table("PIMC worlds per decision K: PIMC caller, expert defenders", run_worlds(quick))
+def main(quick: bool = False, count: int | None = None) -> None:
+    for rules, players in ((SWISS, 5), (FLEMISH, 4)):
+        print_table(f"Rumba, card play on the same deals: {rules.name} {players} players, Rumba by a top-"
+                    f"{TOP_SHARE:.0%} hand (hand 0 calls and leads), K = {pimc.DEFAULT_WORLDS}",
+                    run(quick, count, rules, players))
+    print_table(f"normal game, card play on the same deals: swiss {PLAYERS} players, hand 0's score change "
+                f"(down is good)", run_normal(quick))
+    print_table("PIMC worlds per decision K: swiss 5, Rumba, PIMC caller, expert defenders", run_worlds(quick))
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="tiny sizes: a smoke test")
-    parser.add_argument("--deals", type=int, default=None, help="deals per pairing (default 2000, --quick 40)")
+    parser.add_argument("--deals", type=int, default=None, help="Rumba deals per pairing (default 2000, --quick 40)")
     args = parser.parse_args()
-    print_table(f"card play on the same deals: swiss {PLAYERS} players, Rumba by a top-{TOP_SHARE:.0%} hand "
-                f"(hand 0 calls and leads), K = {pimc.DEFAULT_WORLDS}", run(args.quick, args.deals))
-    print_table("PIMC worlds per decision K: PIMC caller, expert defenders", run_worlds(args.quick))
+    main(args.quick, args.deals)
