@@ -97,23 +97,23 @@ def sample_world(unseen, counts, forbidden, me, state, scratch, world):
             return state, True
     order = np.empty(n, dtype=np.int64)
     slack = np.empty(n, dtype=np.int64)
-    m_ = 0
+    others = 0
     for p in range(n):
         if p == me:
             continue
         s = count_cards(unseen & ~forbidden[p]) - counts[p]
-        j = m_
+        j = others
         while j > 0 and slack[j - 1] > s:
             slack[j] = slack[j - 1]
             order[j] = order[j - 1]
             j -= 1
         slack[j] = s
         order[j] = p
-        m_ += 1
+        others += 1
     for _ in range(TRIES):
         free = unseen
         ok = True
-        for i in range(m_):
+        for i in range(others):
             p = order[i]
             pool = free & ~forbidden[p]
             size = count_cards(pool)
