@@ -13,9 +13,20 @@ import time
 
 import numba
 
-from . import bench_dd, bench_greedy, bench_hand, bench_match, bench_play, bench_rummy, bench_strategy, bench_tables
+from . import (
+    bench_cardplay,
+    bench_dd,
+    bench_greedy,
+    bench_hand,
+    bench_match,
+    bench_play,
+    bench_rummy,
+    bench_strategy,
+    bench_tables,
+)
 
-BENCHMARKS = (bench_greedy, bench_dd, bench_hand, bench_play, bench_tables, bench_rummy, bench_strategy, bench_match)
+BENCHMARKS = (bench_greedy, bench_dd, bench_hand, bench_play, bench_cardplay, bench_tables, bench_rummy, bench_strategy,
+              bench_match)
 
 
 def section(module) -> str:

@@ -17,6 +17,8 @@ Decisions for §7 (where the rule book is silent):
   by its name (so a file written under a house rule reads back under it);
 - ``"trump_card"`` (written by :func:`generate_deals`) is optional; when it is
   present it must be a card of the deck, of the trump suit, in no hand;
+  ``"turned"`` is another name for it (the turned trump card); a line with
+  both must give the same card. Every card play but ``greedy`` treats it as seen;
 - hands hold 1 up to the rule set's ``hand_size`` cards (5 in both presets);
 - a deal holds 2 up to the rule set's ``max_players`` hands (the active
   players; the table may be larger).
@@ -35,7 +37,7 @@ from .cards import SUITS, CardError, cards_of, format_card, mask_of, parse_card,
 from .rules import PRESETS, SWISS, RuleSet
 
 BATCH = 4096
-POLICIES = ("greedy",)
+POLICIES = ("greedy", "expert", "pimc")
 _REQUIRED = ("trump", "leader", "hands")
 
 
@@ -237,6 +239,11 @@ def parse_deal(obj_or_text, default_rules: RuleSet = SWISS, line_no: int | None 
 
     trump_card = None
     raw_tc = obj.get("trump_card")
+    raw_turned = obj.get("turned")
+    if raw_turned is not None:
+        if raw_tc is not None and raw_tc != raw_turned:
+            raise DealError("turned and trump_card name different cards", json.dumps(raw_turned), line, "turned")
+        raw_tc = raw_turned
     if raw_tc is not None:
         if not isinstance(raw_tc, str):
             raise DealError("unknown card (a card is a string such as \"H9\")", json.dumps(raw_tc), line, "trump_card")
@@ -371,22 +378,45 @@ def _arrays(deals: Sequence[Deal], index: list[int]):
     return hands, leaders, trumps
 
 
-def play_deals(deals: Sequence[Deal], policy: str = "greedy") -> np.ndarray:
-    """Tricks each hand makes when every hand plays ``policy`` (RULES.md §6).
+def play_deals(deals: Sequence[Deal], policy: str = "greedy", rumba: int | None = None,
+               worlds: int | None = None, seed: int = 0, first: int = 0) -> np.ndarray:
+    """Tricks each hand makes when every hand plays ``policy`` (RULES.md §6; docs/SIMULATION.md "Card play").
 
+    ``rumba``: the deals are Rumbas called by hand ``rumba`` (the others
+    defend; the deal's ``leader`` still leads); None: normal games. The
+    ``trump_card`` (``turned``) of a deal is seen by ``expert`` and ``pimc``.
+    ``pimc`` deals ``worlds`` worlds per decision (default
+    ``engine.pimc.DEFAULT_WORLDS``), its random numbers from ``seed`` and the
+    deal's index ``first + i``, so the answer does not depend on batching.
     Returns int64 of shape ``(len(deals), most players)``: row ``i`` holds deal
     ``i``'s tricks per seat, padded with -1 beyond its own number of hands.
     """
-    from .engine.playout import play_batch
-
     if policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r} (use {', '.join(POLICIES)})")
     deals = list(deals)
+    if rumba is not None:
+        for d in deals:
+            check_seat(d, rumba)
     width = max((d.players for d in deals), default=0)
     out = np.full((len(deals), width), -1, dtype=np.int64)
     for (follow, n, _size), index in _groups(deals).items():
         hands, leaders, trumps = _arrays(deals, index)
-        out[np.array(index), :n] = play_batch(hands, leaders, trumps, follow)
+        if policy == "greedy":
+            from .engine.playout import play_batch
+
+            out[np.array(index), :n] = play_batch(hands, leaders, trumps, follow)
+            continue
+        from .engine import pimc
+
+        rules = deals[index[0]].rules
+        turned = np.array([-1 if deals[i].trump_card is None else deals[i].trump_card for i in index], dtype=np.int64)
+        code = pimc.SEAT_PIMC if policy == "pimc" else pimc.SEAT_EXPERT
+        util_caller, util_normal = pimc.utility_tables(rules)
+        tricks, _ = pimc.play_batch(hands, leaders, trumps, turned, follow, np.uint64(rules.deck_mask),
+                                    -1 if rumba is None else rumba, np.full(n, code, dtype=np.int64), util_caller,
+                                    util_normal, pimc.DEFAULT_WORLDS if worlds is None else worlds, seed,
+                                    np.array(index, dtype=np.int64) + first)
+        out[np.array(index), :n] = tricks
     return out
 
 

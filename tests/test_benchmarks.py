@@ -26,5 +26,5 @@ def test_the_quick_benchmarks_run_to_the_end_and_print_every_section():
     lines = out.stdout.splitlines()
     for module in BENCHMARKS:
         assert section(module) in lines, section(module)
-    assert sum(line.startswith("## ") for line in lines) >= 11  # the figures' tables (11 in --quick)
+    assert sum(line.startswith("## ") for line in lines) >= 15  # the figures' tables (15 in --quick)
     assert "skipped in --quick" in out.stdout and "Not run here: the GPU" in out.stdout

@@ -90,21 +90,34 @@ def _stream(path: str, rules, skip_invalid: bool, process: Callable[[list[Deal]]
 @deals.command("play")
 @file_argument
 @click.option("--policy", type=click.Choice(POLICIES), default="greedy", show_default=True,
-              help="Card play of every hand (RULES.md §6).")
+              help="Card play of every hand: greedy (RULES.md §6), expert or pimc (docs/SIMULATION.md \"Card play\").")
+@click.option("--rumba", "rumba", type=int, default=None, metavar="K",
+              help="Play each deal as a Rumba called by hand K (an index into hands); the others defend. "
+                   "Default: a normal game.")
+@click.option("--worlds", type=click.IntRange(1, 1024), default=None, metavar="K",
+              help="pimc: worlds dealt per decision (default 32).")
 @rules_option(_RULES_HELP + " Used for lines without a \"rules\" field.")
 @skip_option
 @friendly_errors
-def play_cmd(file: str, policy: str, rules_name: str, skip_invalid: bool) -> None:
-    """Play each deal of FILE out; print {"tricks": [...]} per deal, tricks per hand."""
+def play_cmd(file: str, policy: str, rumba: int | None, worlds: int | None, rules_name: str,
+             skip_invalid: bool) -> None:
+    """Play each deal of FILE out; print {"tricks": [...]} per deal, tricks per hand.
+
+    A deal's "turned" (or "trump_card") card is seen by expert and pimc.
+    """
     rules = get_rules(rules_name)
+    done = 0
 
     def process(batch: list[Deal]) -> list[str]:
+        nonlocal done
         if not batch:
             return []
-        tricks = play_deals(batch, policy)
+        tricks = play_deals(batch, policy, rumba=rumba, worlds=worlds, first=done)
+        done += len(batch)
         return [json.dumps({"tricks": row[: d.players].tolist()}) for d, row in zip(batch, tricks, strict=False)]
 
-    _stream(file, rules, skip_invalid, process)
+    check = None if rumba is None else (lambda deal: check_seat(deal, rumba))
+    _stream(file, rules, skip_invalid, process, check)
 
 
 def _parse_seat(text: str) -> int | str:

@@ -369,21 +369,41 @@ def can_make(hands, leader, trump, follow, seat, k, tt_keys, tt_infos, stamp, st
 
     ``hands`` is restored on return; ``owner`` is scratch (see :func:`new_stack`).
     """
+    return can_make_from(hands, leader, -1, -1, -1, U0, trump, follow, seat, k, tt_keys, tt_infos, stamp,
+                         st, mv, um, owner)
+
+
+@njit(cache=True)
+def can_make_from(hands, tlead, led, wcard, wseat, table, trump, follow, seat, k, tt_keys, tt_infos, stamp,
+                  st, mv, um, owner):
+    """Can ``seat`` make at least ``k`` more tricks, the trick in progress included?
+
+    The trick in progress: led by ``tlead``, the cards ``table`` on the table
+    (none at a trick boundary: ``led`` = ``wcard`` = ``wseat`` = -1), ``led``
+    suit, winning card ``wcard`` played by ``wseat``. The seat to play is the
+    next one after the cards on the table. The search starts at ply ``d0`` =
+    cards on the table, so that ``d % n`` stays the place in the trick.
+    ``hands`` is restored on return.
+    """
     n = hands.shape[0]
     size_mask = np.uint64(tt_keys.shape[0] - 1)
-    hsize = count_cards(hands[0])
-    d = 0
-    st[0, _CUR] = leader
-    st[0, _LED] = -1
-    st[0, _WCARD] = -1
-    st[0, _WSEAT] = -1
-    st[0, _TLEAD] = leader
-    st[0, _WON] = 0
+    d0 = count_cards(table)
+    cur = tlead + d0
+    if cur >= n:
+        cur -= n
+    hsize = count_cards(hands[cur])  # tricks left, the current one included
+    d = d0
+    st[d0, _CUR] = cur
+    st[d0, _LED] = led
+    st[d0, _WCARD] = wcard
+    st[d0, _WSEAT] = wseat
+    st[d0, _TLEAD] = tlead
+    st[d0, _WON] = 0
     held = U0
     for p in range(n):
         held |= hands[p]
-    um[0, _HELD] = held
-    um[0, _TABLE] = U0
+    um[d0, _HELD] = held
+    um[d0, _TABLE] = table
     for p in range(n):
         rest = hands[p]
         while rest:
@@ -549,7 +569,7 @@ def can_make(hands, leader, trump, follow, seat, k, tt_keys, tt_infos, stamp, st
                 left = hsize - d // n
                 _store(um[d, _KEY_LO], um[d, _KEY_HI], (stamp << 19) | (left << 16) | _meta(st, d), left,
                        k - st[d, _WON], result, tt_keys, tt_infos, size_mask)
-            if d == 0:
+            if d == d0:
                 return result
             d -= 1
             cur = st[d, _CUR]
@@ -593,6 +613,76 @@ def solve_one(hands, leader, trump, follow, seat, tt_keys, tt_infos, stamp, st, 
             break
         upper -= 1
     return upper
+
+
+@njit(cache=True)
+def solve_from(hands, tlead, led, wcard, wseat, table, trump, follow, seat, tt_keys, tt_infos, stamp, st, mv, um,
+               owner):
+    """Double-dummy tricks of ``seat`` from a trick in progress on, that trick included.
+
+    The trick as in :func:`can_make_from`; at a trick boundary (``table`` empty)
+    this is :func:`solve_one`. Within one deal (one ``stamp``) every call shares
+    the table. ``hands`` is restored on return.
+    """
+    if table == U0:
+        return solve_one(hands, tlead, trump, follow, seat, tt_keys, tt_infos, stamp, st, mv, um, owner)
+    n = hands.shape[0]
+    cur = tlead + count_cards(table)
+    if cur >= n:
+        cur -= n
+    left = count_cards(hands[cur])
+    k = 1
+    while k <= left and can_make_from(hands, tlead, led, wcard, wseat, table, trump, follow, seat, k, tt_keys,
+                                      tt_infos, stamp, st, mv, um, owner):
+        k += 1
+    return k - 1
+
+
+@njit(cache=True)
+def card_values(hands, tlead, led, wcard, wseat, table, trump, follow, seat, tt_keys, tt_infos, stamp, st, mv, um,
+                owner, cards, values):
+    """For each legal card of the seat to play: the double-dummy tricks of ``seat`` once it is played.
+
+    Tricks from the trick in progress on, that trick included. Writes the
+    cards (low to high) and their values into ``cards`` and ``values``;
+    returns how many. ``hands`` is restored on return.
+    """
+    n = hands.shape[0]
+    pos = count_cards(table)
+    cur = tlead + pos
+    if cur >= n:
+        cur -= n
+    legal = legal_mask(hands[cur], led, wcard, trump, follow)
+    count = 0
+    rest = legal
+    while rest:
+        c = lowest_card(rest)
+        rest &= rest - U1
+        hands[cur] &= ~bit(c)
+        if pos == 0:
+            nled = c >> 4
+            nw = c
+            nws = cur
+        elif beats(c, wcard, trump):
+            nled = led
+            nw = c
+            nws = cur
+        else:
+            nled = led
+            nw = wcard
+            nws = wseat
+        if pos == n - 1:
+            value = 1 if nws == seat else 0
+            if hands[cur] != U0:
+                value += solve_one(hands, nws, trump, follow, seat, tt_keys, tt_infos, stamp, st, mv, um, owner)
+        else:
+            value = solve_from(hands, tlead, nled, nw, nws, table | bit(c), trump, follow, seat, tt_keys,
+                               tt_infos, stamp, st, mv, um, owner)
+        hands[cur] |= bit(c)
+        cards[count] = c
+        values[count] = value
+        count += 1
+    return count
 
 
 @njit(cache=True)
@@ -641,6 +731,9 @@ __all__ = [
     "solve_batch",
     "solve_one",
     "can_make",
+    "can_make_from",
+    "solve_from",
+    "card_values",
     "trick_bounds",
     "gen_moves",
     "new_table",

@@ -1,0 +1,153 @@
+"""Card play against card play on the same deals (issue 17): greedy, expert and PIMC as caller and as defenders.
+
+`python -m benchmarks.bench_cardplay [--quick] [--deals N]`. Swiss 5 and flemish 4 players, Rumbas with a strong
+caller:
+deals whose hand 0 scores in the top 5% of hands by keep-value points (engine/keep.py ``hand_points``); hand 0
+calls and leads, the other four defend, the turned card is seen. Each pairing of card plays plays the same
+deals (a duplicate comparison); the table gives P(caller makes 3+ tricks) with a 95% interval, its paired
+difference from everybody ``expert`` with a 95% interval, and deals per second (one thread). Then normal games
+(swiss 5, random deals): hand 0's mean score change by pairing. Last, the measurement of PIMC's worlds per
+decision K: a PIMC caller against expert defenders for K in 8, 16, 32, 64, each paired against K = 64.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+
+import numpy as np
+
+from rumbaodds.engine import pimc
+from rumbaodds.engine.keep import hand_points
+from rumbaodds.engine.rng import deal_batch
+from rumbaodds.rules import FLEMISH, SWISS
+
+from .common import print_table
+
+SEED = 1717
+PLAYERS = 5
+TOP_SHARE = 0.05  # callers: the strongest 5% of hands
+G, E, P = pimc.SEAT_GREEDY, pimc.SEAT_EXPERT, pimc.SEAT_PIMC
+NAMES = {G: "greedy", E: "expert", P: "pimc"}
+# (caller's card play, defenders' card play)
+PAIRINGS = ((G, G), (E, E), (P, E), (E, P), (P, P))
+
+
+def strong_rumbas(count: int, rules=SWISS, players: int = PLAYERS, seed: int = SEED):
+    """``count`` deals whose hand 0 is among the top ``TOP_SHARE`` of hands by keep-value points.
+
+    Returns (hands, leaders (all 0: the caller leads), trumps, turned cards).
+    """
+    top = max(c & 15 for c in rules.deck)
+    pool = max(4 * count, 2000)
+    hands, trump_cards, _ = deal_batch(rules.deck_array(), players, rules.hand_size, seed, 0, int(pool / TOP_SHARE))
+    trumps = (trump_cards >> 4).astype(np.int64)
+    points = np.array([hand_points(h, t, top) for h, t in zip(hands[:, 0], trumps, strict=True)])
+    keep = np.flatnonzero(points >= np.quantile(points, 1 - TOP_SHARE))[:count]
+    return hands[keep], np.zeros(len(keep), dtype=np.int64), trumps[keep], trump_cards[keep].astype(np.int64)
+
+
+def play(deals, caller_play: int, defence_play: int, worlds: int = pimc.DEFAULT_WORLDS, rules=SWISS,
+         rumba: bool = True):
+    """(hand 0's tricks per deal, seconds, worlds used per PIMC decision); hand 0 plays ``caller_play``.
+
+    ``rumba``: hand 0 called a Rumba, else a normal game."""
+    hands, leaders, trumps, turned = deals
+    seats = np.full(hands.shape[1], defence_play, dtype=np.int64)
+    seats[0] = caller_play
+    util_caller, util_normal = pimc.utility_tables(rules)
+    args = (leaders, trumps, turned, rules.follow_code, np.uint64(rules.deck_mask), 0 if rumba else -1, seats,
+            util_caller, util_normal, worlds, SEED)
+    pimc.play_batch(hands[:2], *args, np.arange(2, dtype=np.int64))  # compile / load from cache
+    start = time.perf_counter()
+    tricks, stats = pimc.play_batch(hands, *args, np.arange(len(hands), dtype=np.int64))
+    seconds = time.perf_counter() - start
+    return tricks[:, 0], seconds, (stats[1] / stats[0] if stats[0] else float("nan"))
+
+
+def share(made: np.ndarray) -> tuple[float, float]:
+    """Mean of a 0/1 array and the half-width of its 95% interval (normal approximation)."""
+    p = float(made.mean())
+    return p, 1.96 * math.sqrt(max(p * (1 - p), 1e-12) / len(made))
+
+
+def paired(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
+    """Mean of ``a - b`` and the half-width of its 95% interval (the same deals: a paired difference)."""
+    d = (a - b).astype(np.float64)
+    return float(d.mean()), 1.96 * float(d.std(ddof=1)) / math.sqrt(len(d)) if len(d) > 1 else float("nan")
+
+
+def run(quick: bool = False, count: int | None = None, rules=SWISS, players: int = PLAYERS) -> list[dict]:
+    """Rumbas by a strong hand 0: P(3+ tricks) of each pairing, paired against everybody expert."""
+    count = count or (40 if quick else 2000)
+    deals = strong_rumbas(count, rules, players)
+    results = {pair: play(deals, *pair, rules=rules) for pair in PAIRINGS}
+    base = results[(E, E)][0] >= rules.rumba_min_tricks
+    rows = []
+    for (caller, defence), (tricks, seconds, per) in results.items():
+        made = tricks >= rules.rumba_min_tricks
+        p, half = share(made)
+        d, dhalf = paired(made.astype(np.int64), base.astype(np.int64))
+        rows.append({
+            "caller": NAMES[caller], "defenders": NAMES[defence], "deals": len(made),
+            "P(3+ tricks) %": f"{100 * p:.1f} ± {100 * half:.1f}",
+            "vs all expert (pp)": f"{100 * d:+.1f} ± {100 * dhalf:.1f}",
+            "mean tricks": float(tricks.mean()),
+            "deals/s": len(made) / seconds,
+            "worlds/decision": per,
+        })
+    return rows
+
+
+def run_normal(quick: bool = False, count: int | None = None, rules=SWISS, players: int = PLAYERS) -> list[dict]:
+    """Normal games on random deals (random leader): hand 0's mean score change by pairing, paired against expert."""
+    count = count or (40 if quick else 1000)
+    hands, trump_cards, leaders = deal_batch(rules.deck_array(), players, rules.hand_size, SEED + 1, 0, count)
+    deals = (hands, leaders.astype(np.int64), (trump_cards >> 4).astype(np.int64), trump_cards.astype(np.int64))
+    _, util = pimc.utility_tables(rules)
+    results = {pair: play(deals, *pair, rules=rules, rumba=False) for pair in PAIRINGS}
+    base = -util[results[(E, E)][0]]
+    rows = []
+    for (me, others), (tricks, seconds, per) in results.items():
+        change = -util[tricks]
+        d, dhalf = paired(change, base)
+        rows.append({"hand 0": NAMES[me], "others": NAMES[others], "deals": count,
+                     "mean score change": f"{change.mean():+.3f} ± {1.96 * change.std(ddof=1) / math.sqrt(count):.3f}",
+                     "vs all expert": f"{d:+.3f} ± {dhalf:.3f}", "deals/s": count / seconds,
+                     "worlds/decision": per})
+    return rows
+
+
+def run_worlds(quick: bool = False, count: int | None = None, ks=(8, 16, 32, 64)) -> list[dict]:
+    """PIMC caller against expert defenders, K worlds per decision, paired against the largest K."""
+    count = count or (20 if quick else 500)
+    deals = strong_rumbas(count)
+    results = {k: play(deals, P, E, worlds=k) for k in ks}
+    ref = results[ks[-1]][0] >= SWISS.rumba_min_tricks
+    rows = []
+    for k, (tricks, seconds, _) in results.items():
+        made = tricks >= SWISS.rumba_min_tricks
+        p, half = share(made)
+        d, dhalf = paired(made.astype(np.int64), ref.astype(np.int64))
+        rows.append({"K": k, "deals": len(made), "P(3+ tricks) %": f"{100 * p:.1f} ± {100 * half:.1f}",
+                     f"vs K={ks[-1]} (pp)": f"{100 * d:+.1f} ± {100 * dhalf:.1f}", "deals/s": len(made) / seconds})
+    return rows
+
+
+def main(quick: bool = False, count: int | None = None) -> None:
+    for rules, players in ((SWISS, 5), (FLEMISH, 4)):
+        print_table(f"Rumba, card play on the same deals: {rules.name} {players} players, Rumba by a top-"
+                    f"{TOP_SHARE:.0%} hand (hand 0 calls and leads), K = {pimc.DEFAULT_WORLDS}",
+                    run(quick, count, rules, players))
+    print_table(f"normal game, card play on the same deals: swiss {PLAYERS} players, hand 0's score change "
+                f"(down is good)", run_normal(quick))
+    print_table("PIMC worlds per decision K: swiss 5, Rumba, PIMC caller, expert defenders", run_worlds(quick))
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="tiny sizes: a smoke test")
+    parser.add_argument("--deals", type=int, default=None, help="Rumba deals per pairing (default 2000, --quick 40)")
+    args = parser.parse_args()
+    main(args.quick, args.deals)

@@ -1,0 +1,307 @@
+"""PIMC card play (docs/SIMULATION.md "Card play", ``pimc``): perfect-information Monte Carlo.
+
+At each decision the player deals the cards he has not seen ``K`` times at
+random, consistent with what the play so far has revealed (:func:`observe`),
+values every legal card by the mid-trick double-dummy search of each world
+(``dd.card_values``) and plays the card with the best summed utility (ties:
+the weakest in the §6 order). The readable specification is
+``rumbaodds/twins/pimc.py``; tests compare the two with a fixed seed.
+
+A whole hand is played by :func:`play_deal`, each seat with its own policy
+(greedy, expert or pimc), so that a benchmark can pit one against another on
+the same deals.
+"""
+
+import numpy as np
+from numba import njit
+
+from .bits import U0, U1, bit, lowest_card, suit_lane
+from .dd import MAX_SEATS, TT_BITS, card_values, count_cards, new_stack, new_table
+from .play import expert_card
+from .rng import below, next_state, shuffle, stream_start
+from .tricks import FOLLOW_STECHZWANG, beaters, beats, legal_mask, strongest, weakest
+
+SEAT_GREEDY, SEAT_EXPERT, SEAT_PIMC = 0, 1, 2  # per-seat card play of play_deal
+DEFAULT_WORLDS = 32
+TRIES = 50  # rejection tries per world, then as many tries of the constrained deal
+
+
+@njit(cache=True)
+def observe(card, led, wcard, trump, follow):
+    """Cards a player cannot hold after playing ``card`` to a trick (led suit ``led``, winning ``wcard``).
+
+    RULES.md §3, read backwards: not following shows a void in the led suit;
+    following without winning shows no winning card of the led suit; in swiss
+    (Stechzwang) a non-trump when void shows no trump, a trump that does not
+    win shows no winning trump; in flemish a trump that does not win shows no
+    winning trump [D-1]. A lead reveals nothing.
+    """
+    if led < 0:
+        return U0
+    suit = card >> 4
+    beat = beaters(wcard, trump)
+    lane = suit_lane(trump)
+    wins = beats(card, wcard, trump)
+    if suit == led:
+        return U0 if wins else beat & suit_lane(led)
+    out = suit_lane(led)
+    if suit != trump:
+        if follow == FOLLOW_STECHZWANG:
+            out |= lane
+    elif not wins:
+        out |= beat & lane
+    return out
+
+
+@njit(cache=True)
+def _kth(mask, k):
+    """The ``k``-th lowest card of ``mask`` (0-based)."""
+    for _ in range(k):
+        mask &= mask - U1
+    return lowest_card(mask)
+
+
+@njit(cache=True)
+def sample_world(unseen, counts, forbidden, me, state, scratch, world):
+    """Deal ``unseen`` to every seat but ``me``: ``counts[p]`` cards each, none of ``forbidden[p]``.
+
+    First up to TRIES uniform deals (a shuffle, then seats in order), kept at
+    the first that breaks no constraint: uniform over the consistent worlds.
+    Then up to TRIES constrained deals: seats with the least room to spare
+    first, each taking random cards it may hold. Returns (state, ok); ``ok``
+    False when no try succeeded (``world`` is then not a valid world).
+    """
+    n = counts.shape[0]
+    u = 0
+    rest = unseen
+    while rest:
+        scratch[u] = lowest_card(rest)
+        rest &= rest - U1
+        u += 1
+    for _ in range(TRIES):
+        state = shuffle(scratch[:u], state)
+        pos = 0
+        ok = True
+        for p in range(n):
+            if p == me:
+                continue
+            m = U0
+            for _j in range(counts[p]):
+                m |= bit(scratch[pos])
+                pos += 1
+            if m & forbidden[p]:
+                ok = False
+                break
+            world[p] = m
+        if ok:
+            return state, True
+    order = np.empty(n, dtype=np.int64)
+    slack = np.empty(n, dtype=np.int64)
+    others = 0
+    for p in range(n):
+        if p == me:
+            continue
+        s = count_cards(unseen & ~forbidden[p]) - counts[p]
+        j = others
+        while j > 0 and slack[j - 1] > s:
+            slack[j] = slack[j - 1]
+            order[j] = order[j - 1]
+            j -= 1
+        slack[j] = s
+        order[j] = p
+        others += 1
+    for _ in range(TRIES):
+        free = unseen
+        ok = True
+        for i in range(others):
+            p = order[i]
+            pool = free & ~forbidden[p]
+            size = count_cards(pool)
+            if size < counts[p]:
+                ok = False
+                break
+            m = U0
+            for _j in range(counts[p]):
+                state = next_state(state)
+                c = _kth(pool, below(state, size))
+                pool &= ~bit(c)
+                size -= 1
+                m |= bit(c)
+            world[p] = m
+            free &= ~m
+        if ok:
+            return state, True
+    return state, False
+
+
+@njit(cache=True)
+def pimc_card(hands, me, tlead, led, wcard, wseat, table, deck_mask, played, seen, forbidden, won, trump, follow,
+              max_seat, util, worlds, state, tt_keys, tt_infos, stamp, st, mv, um, owner, scratch, world, cards,
+              values):
+    """The PIMC card of ``me`` (``hands`` are the true hands: only ``me``'s and the counts are read).
+
+    ``deck_mask``: the rule set's deck; ``played``: cards played so far (the current trick included); ``seen``:
+    other cards seen (the turned card); ``won``: tricks per seat so far;
+    ``max_seat``: whose tricks count (``util[t]``, t his total tricks); ``me``
+    maximises the summed utility when he is ``max_seat``, else minimises it.
+    Returns (card, state, stamp, worlds used).
+    """
+    n = hands.shape[0]
+    hand = hands[me]
+    legal = legal_mask(hand, led, wcard, trump, follow)
+    if (legal & (legal - U1)) == U0:
+        return lowest_card(legal), state, stamp, 0
+    counts = np.empty(n, dtype=np.int64)
+    for p in range(n):
+        counts[p] = count_cards(hands[p])
+    unseen = deck_mask & ~hand & ~played & ~seen
+    sums = np.zeros(8, dtype=np.int64)
+    count = 0
+    used = 0
+    for _ in range(worlds):
+        state, ok = sample_world(unseen, counts, forbidden, me, state, scratch, world)
+        if not ok:
+            continue
+        world[me] = hand
+        stamp += 1
+        count = card_values(world, tlead, led, wcard, wseat, table, trump, follow, max_seat, tt_keys, tt_infos,
+                            stamp, st, mv, um, owner, cards, values)
+        for i in range(count):
+            sums[i] += util[won[max_seat] + values[i]]
+        used += 1
+    sign = 1 if me == max_seat else -1
+    best = -1
+    best_i = 0
+    rest = legal
+    while rest:  # weakest first (§6 order): a later card must be strictly better
+        c = weakest(rest, trump)
+        rest &= ~bit(c)
+        i = count_cards(legal & (bit(c) - U1))  # index of c in the low-to-high order of card_values
+        if best < 0 or sign * sums[i] > sign * sums[best_i]:
+            best = c
+            best_i = i
+    return best, state, stamp, used
+
+
+@njit(cache=True)
+def play_deal(hands, leader, trump, follow, deck_mask, turned, caller, seats, util_caller, util_normal, worlds,
+              seed, index, tricks, tables, stats):
+    """Play ``hands`` (the active seats, clockwise) to the end, each seat by ``seats[p]``; add tricks per seat.
+
+    ``turned``: the card face up on the table (-1: none), seen by expert and
+    pimc. ``caller``: the Rumba player (-1: a normal game). The random numbers
+    of deal ``index`` under ``seed`` come from their own stream. ``tables``:
+    (tt_keys, tt_infos, stamp) reused across deals. ``stats[0]`` += pimc's
+    decisions with a choice (more than one legal card), ``stats[1]`` += worlds used.
+    """
+    n = hands.shape[0]
+    tt_keys, tt_infos, stamp_arr = tables
+    stamp = stamp_arr[0]
+    st, mv, um, owner = new_stack()
+    scratch = np.zeros(64, dtype=np.int64)
+    world = np.zeros(n, dtype=np.uint64)
+    cards = np.zeros(8, dtype=np.int64)
+    values = np.zeros(8, dtype=np.int64)
+    forbidden = np.zeros(n, dtype=np.uint64)
+    won = np.zeros(n, dtype=np.int64)
+    state = stream_start(seed, index)
+    seen = bit(turned) if turned >= 0 else U0
+    played = U0
+    outside = deck_mask & ~seen  # the expert's unseen cards: not on the table, not played, not his
+    rounds = count_cards(hands[0])
+    for _ in range(rounds):
+        led = -1
+        wcard = -1
+        wseat = -1
+        table = U0
+        p = leader
+        caller_played = False
+        for pos in range(n):
+            hand = hands[p]
+            legal = legal_mask(hand, led, wcard, trump, follow)
+            if seats[p] == SEAT_GREEDY:
+                if led < 0:
+                    card = strongest(legal, trump)
+                else:
+                    winning = legal & beaters(wcard, trump)
+                    card = weakest(winning, trump) if winning else weakest(legal, trump)
+            elif seats[p] == SEAT_EXPERT:
+                card = expert_card(hand, legal, led, wcard, wseat if led >= 0 else leader, p, pos == n - 1,
+                                   caller, caller_played, outside & ~hand, trump)
+            else:
+                max_seat = caller if caller >= 0 else p
+                util = util_caller if caller >= 0 else util_normal
+                card, state, stamp, used = pimc_card(
+                    hands, p, leader, led, wcard, wseat, table, deck_mask, played, seen, forbidden, won, trump, follow,
+                    max_seat, util, worlds, state, tt_keys, tt_infos, stamp, st, mv, um, owner, scratch, world,
+                    cards, values)
+                if used > 0:
+                    stats[0] += 1
+                    stats[1] += used
+            forbidden[p] |= observe(card, led, wcard, trump, follow)
+            hands[p] = hand & ~bit(card)
+            played |= bit(card)
+            outside &= ~bit(card)
+            table |= bit(card)
+            if led < 0:
+                led = card >> 4
+                wcard = card
+                wseat = p
+            elif beats(card, wcard, trump):
+                wcard = card
+                wseat = p
+            if p == caller:
+                caller_played = True
+            p += 1
+            if p == n:
+                p = 0
+        won[wseat] += 1
+        tricks[wseat] += 1
+        leader = wseat
+    stamp_arr[0] = stamp
+
+
+@njit(cache=True)
+def new_tables():
+    """Transposition table and stamp shared by the searches of many deals (stamps keep deals apart)."""
+    tt_keys, tt_infos = new_table(TT_BITS)
+    return tt_keys, tt_infos, np.zeros(1, dtype=np.int64)
+
+
+@njit(cache=True)
+def play_batch(hands, leaders, trumps, turned, follow, deck_mask, caller, seats, util_caller, util_normal, worlds,
+               seed, indices):
+    """Tricks per seat for each deal: ``hands`` (count, n) uint64 -> (count, n) int64; stats (decisions, worlds).
+
+    Deal ``i`` draws from the stream ``indices[i]`` of ``seed``.
+    """
+    count, n = hands.shape
+    if n > MAX_SEATS:
+        raise ValueError("pimc: at most 7 hands")
+    out = np.zeros((count, n), dtype=np.int64)
+    stats = np.zeros(2, dtype=np.int64)
+    tables = new_tables()
+    work = np.empty(n, dtype=np.uint64)
+    for i in range(count):
+        work[:] = hands[i]
+        play_deal(work, leaders[i], trumps[i], follow, deck_mask, turned[i], caller, seats, util_caller, util_normal,
+                  worlds, seed, indices[i], out[i], tables, stats)
+    return out, stats
+
+
+def utility_tables(rules):
+    """(caller's, normal player's) utility by his tricks 0..5: minus his score change (docs/SIMULATION.md).
+
+    Scores count down, so minus the change is what a player wants high; both
+    rise with the tricks, with the cliff at the Rumba's minimum and at 0 tricks.
+    The score sheet of ``game/score.py`` (``trick_score``), read from the rule
+    set's fields; a test compares the two.
+    """
+    caller = [-(rules.rumba_success_flat + rules.rumba_success_per_trick * t) if t >= rules.rumba_min_tricks
+              else -rules.rumba_fail_score for t in range(6)]
+    normal = [-(rules.normal_per_trick * t) if t >= 1 else -rules.normal_no_trick for t in range(6)]
+    return np.array(caller, dtype=np.int64), np.array(normal, dtype=np.int64)
+
+
+__all__ = ["SEAT_GREEDY", "SEAT_EXPERT", "SEAT_PIMC", "DEFAULT_WORLDS", "observe", "sample_world", "pimc_card",
+           "play_deal", "play_batch", "new_tables", "utility_tables"]
