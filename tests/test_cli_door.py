@@ -238,6 +238,14 @@ CASES = [
     ("game-players-rule-set", ["game", "--players", "9"], ["9 players"]),
     ("game-opponents", ["game", "--players", "3", "--opponents", "nosuch"], ["nosuch"]),
     ("game-rules", ["game", "--players", "3", "--rules", "nosuch"], ["nosuch"]),
+    ("game-map-card", ["game-map", "HA HK HQ S6 X7", "--trump", "H9", "--players", "5", "--seat", "2"], ["X7"]),
+    ("game-map-seat", ["game-map", HAND, "--trump", "H9", "--players", "5", "--seat", "5"], ["seat 5"]),
+    ("game-map-own-form", ["game-map", HAND, "--trump", "H9", "--players", "5", "--seat", "2", "--own", "1,x,3"],
+     ["--own", "'x'"]),
+    ("game-map-samples", ["game-map", HAND, "--trump", "H9", "--players", "5", "--seat", "2", "--samples", "0"],
+     ["--samples"]),
+    ("game-map-seed", ["game-map", HAND, "--trump", "H9", "--players", "5", "--seat", "2", "--seed", "-1"],
+     ["--seed"]),
     # -- the group itself
     ("unknown-command", ["nosuch"], ["nosuch"]),
 ]
@@ -255,6 +263,7 @@ def no_work(monkeypatch):
     """Every simulation, build and server entry point replaced by a tripwire."""
     import rumbaodds.engine.knock
     import rumbaodds.match.api
+    import rumbaodds.match.ask
     import rumbaodds.rummy.report
     import rumbaodds.rummy.tables
     import rumbaodds.strategy.run
@@ -268,7 +277,7 @@ def no_work(monkeypatch):
                         (report_cmd, "_make_report"), (rummy_cmd, "odds"), (rumbaodds.rummy.tables, "build_table"),
                         (rumbaodds.rummy.report, "make_rummy_report"), (rumbaodds.web.server, "make_server"),
                         (deals_cmd, "play_deals"),
-                        (rumbaodds.match.api, "game_batch")]:  # generate_deals checks its arguments at the call, lazily
+                        (rumbaodds.match.api, "game_batch"), (rumbaodds.match.ask, "choice_batch")]:  # generate_deals checks its arguments at the call, lazily
         monkeypatch.setattr(owner, name, _tripwire(f"{getattr(owner, '__name__', owner)}.{name}"))
 
 
