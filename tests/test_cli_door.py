@@ -276,8 +276,8 @@ def no_work(monkeypatch):
                         (rumbaodds.tables.plan, "plan_tables"), (rumbaodds.strategy.run, "solve"),
                         (report_cmd, "_make_report"), (rummy_cmd, "odds"), (rumbaodds.rummy.tables, "build_table"),
                         (rumbaodds.rummy.report, "make_rummy_report"), (rumbaodds.web.server, "make_server"),
-                        (deals_cmd, "play_deals"),
-                        (rumbaodds.match.api, "game_batch"), (rumbaodds.match.ask, "choice_batch")]:  # generate_deals checks its arguments at the call, lazily
+                        (deals_cmd, "play_deals"),  # generate_deals checks its arguments at the call, lazily
+                        (rumbaodds.match.api, "game_batch"), (rumbaodds.match.ask, "choice_batch")]:
         monkeypatch.setattr(owner, name, _tripwire(f"{getattr(owner, '__name__', owner)}.{name}"))
 
 
