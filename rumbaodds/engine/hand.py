@@ -374,14 +374,15 @@ def deal_rest(pool, pos, hands, n, hero, hand_size):
 
 
 @njit(cache=True)
-def ask_sample(deck_mask, unknown, hero_hand, trump_card, n, hero, rp, pol, plan, policy, passes, knocked, swapped_by,
-               choices, seed, index, out, scratch):
-    """One sample of docs/SIMULATION.md for every choice in ``choices``.
+def deal_sample(deck_mask, unknown, hero_hand, trump_card, n, hero, rp, pol, plan, knocked, swapped_by, seed, index,
+                scratch):
+    """Sample ``index``'s deal (steps 1-4 of docs/SIMULATION.md): the earlier seats' hands drawn to fit their words
+    (with the importance weight), the rest dealt, the later seats' decision numbers, the side suits renamed, the
+    asking player's swap of the two of trump [D-9]. Fills ``scratch``'s hands and words.
 
-    Returns (tries, weight): tries -1 when no deal matched (only for an impossible situation).
-    ``plan`` = (words, hard, stretched, stretch, excluded card per seat) of the earlier seats.
-    """
-    deck, hands2, ints, cards, us, cond, forced, probs = scratch
+    Returns (tries, weight, Rumba seat, card face up, stock start, stock end, jack forced, stream position);
+    tries -1 when no deal matched (only for an impossible situation)."""
+    deck, hands2, ints, cards, us, cond, _forced, _probs = scratch
     plan_word, plan_hard, plan_stretch, stretch, excluded = plan
     state = stream_start(seed, index)
     jack_forced = rp[R_JACK_FORCES] == 1 and (trump_card & 15) == JACK
@@ -391,7 +392,7 @@ def ask_sample(deck_mask, unknown, hero_hand, trump_card, n, hero, rp, pol, plan
         unknown, deck, hero_hand, trump_card, n, hero, swapped_by, knocked, jack_forced, excluded, rp, pol,
         plan_word, plan_hard, plan_stretch, stretch, state, hands, words, us, cond)
     if not ok:
-        return -1, 0.0
+        return -1, 0.0, -1, -1, 0, 0, jack_forced, state
     hands[hero] = hero_hand
     for s in range(hero, n):
         words[s] = W_NONE
@@ -408,9 +409,25 @@ def ask_sample(deck_mask, unknown, hero_hand, trump_card, n, hero, rp, pol, plan
     hands[hero] = hero_swaps_two(own, turned, trump_card, knocked, rp)
     if hands[hero] != own:
         turned = two_of(trump)
-    evaluate_choices(hands, words, rumba_seat, turned, trump_card, n, hero, choices, passes, knocked, jack_forced,
-                     rp, pol, us, policy, deck_mask, deck[pos:size], size - pos, state, hands2, ints, cards, out,
-                     forced, probs)
+    return tries, weight, rumba_seat, turned, pos, size, jack_forced, state
+
+
+@njit(cache=True)
+def ask_sample(deck_mask, unknown, hero_hand, trump_card, n, hero, rp, pol, plan, policy, passes, knocked, swapped_by,
+               choices, seed, index, out, scratch):
+    """One sample of docs/SIMULATION.md for every choice in ``choices``.
+
+    Returns (tries, weight): tries -1 when no deal matched (only for an impossible situation).
+    ``plan`` = (words, hard, stretched, stretch, excluded card per seat) of the earlier seats.
+    """
+    tries, weight, rumba_seat, turned, pos, size, jack_forced, state = deal_sample(
+        deck_mask, unknown, hero_hand, trump_card, n, hero, rp, pol, plan, knocked, swapped_by, seed, index, scratch)
+    if tries < 0:
+        return -1, 0.0
+    deck, hands2, ints, cards, us, _cond, forced, probs = scratch
+    evaluate_choices(hands2[0], ints[0], rumba_seat, turned, trump_card, n, hero, choices, passes, knocked,
+                     jack_forced, rp, pol, us, policy, deck_mask, deck[pos:size], size - pos, state, hands2, ints,
+                     cards, out, forced, probs)
     return tries, weight
 
 

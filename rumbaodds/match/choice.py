@@ -17,24 +17,16 @@ what ``ask_batch`` gives for these samples. The twin is ``choice_twin.py``.
 import numpy as np
 from numba import njit, prange
 
-from ..engine.condition import deal_conditioned
 from ..engine.hand import (
     C_PLAY,
     C_SKIP,
     C_THROW_IN,
     OUT_FIELDS,
-    PERM_AT,
-    W_NONE,
-    deal_rest,
+    deal_sample,
     evaluate_choices,
     new_scratch,
-    rename_draw,
-    rename_side_suits,
 )
-from ..engine.policy import draw_uniforms
-from ..engine.rng import stream_start
-from ..engine.rules_layout import R_HAND, R_JACK_FORCES
-from ..engine.speak import JACK, hero_swaps_two, speak_rest, two_of
+from ..engine.speak import speak_rest
 from .kernel import new_hand_scratch, play_game, play_spoken
 from .score import THROWN_IN, apply_hand, game_over, settle
 
@@ -62,33 +54,14 @@ def choice_sample(deck_mask, unknown, hero_hand, trump_card, n, hero, rp, gp, po
     """One sample for every choice: ``out`` as ``ask_sample``; per choice the hand's kind, every seat's change and
     pass flag, then the asking player's payout and win share and the deals the game took (this one included;
     negative: unfinished). Returns (tries, weight) as ``ask_sample``."""
-    deck_work, hands2, ints, cards, us, cond, forced, probs = scratch
-    plan_word, plan_hard, plan_stretch, stretch, excluded = plan
-    state = stream_start(seed, index)
-    jack_forced = rp[R_JACK_FORCES] == 1 and (trump_card & 15) == JACK
+    tries, weight, rumba_seat, turned, pos, size, jack_forced, state = deal_sample(
+        deck_mask, unknown, hero_hand, trump_card, n, hero, rp, pol, plan, knocked, swapped_by, seed, index, scratch)
+    if tries < 0:
+        return -1, 0.0
+    deck_work, hands2, ints, cards, us, _cond, forced, probs = scratch
     hands = hands2[0]
     words = ints[0]
-    ok, state, weight, rumba_seat, pos, tries = deal_conditioned(
-        unknown, deck_work, hero_hand, trump_card, n, hero, swapped_by, knocked, jack_forced, excluded, rp, pol,
-        plan_word, plan_hard, plan_stretch, stretch, state, hands, words, us, cond)
-    if not ok:
-        return -1, 0.0
-    hands[hero] = hero_hand
-    for s in range(hero, n):
-        words[s] = W_NONE
-    size = unknown.shape[0]
-    pos = deal_rest(deck_work, pos, hands, n, hero, rp[R_HAND])
-    for s in range(hero + 1, n):
-        state = draw_uniforms(state, us, s)
     trump = trump_card >> 4
-    perm = cards[PERM_AT:PERM_AT + 4]
-    state = rename_draw(state, deck_mask, trump, perm)
-    turned = two_of(trump) if swapped_by >= 0 else trump_card
-    turned = rename_side_suits(hands, n, deck_work[pos:size], perm, knocked, trump_card, turned)
-    own = hands[hero]
-    hands[hero] = hero_swaps_two(own, turned, trump_card, knocked, rp)
-    if hands[hero] != own:
-        turned = two_of(trump)
     stock = deck_work[pos:size]
     evaluate_choices(hands, words, rumba_seat, turned, trump_card, n, hero, choices, passes, knocked, jack_forced,
                      rp, pol, us, policy, deck_mask, stock, size - pos, state, hands2, ints, cards, out, forced, probs)
