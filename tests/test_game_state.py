@@ -134,6 +134,32 @@ def test_state_machine_replays_the_golden_hand(path):
     assert winners == [t["winner"] for t in want["tricks"]], "trick winners"
 
 
+def golden_failures() -> int:
+    """How many golden hands the state machine fails to replay as the book worked them out."""
+    failed = 0
+    for path in FILES:
+        try:
+            test_state_machine_replays_the_golden_hand(path)
+        except AssertionError:
+            failed += 1
+    return failed
+
+
+def test_the_golden_replay_catches_a_planted_rule_error(monkeypatch):
+    """Negative controls: with the first active player always leading (against [D-8]), or any card legal
+    (against §3), many golden hands no longer replay; the rules as written replay them all."""
+    import rumbaodds.game.state as state_module
+    import rumbaodds.game.tricks as tricks_module
+
+    assert golden_failures() == 0
+    with monkeypatch.context() as m:
+        m.setattr(state_module, "lead_seat", lambda rules, dealer, active, rumba_seat: active[0])
+        assert golden_failures() >= 10
+    with monkeypatch.context() as m:
+        m.setattr(tricks_module, "legal_cards", lambda hand, *args, **kwargs: sorted(hand))
+        assert golden_failures() >= 10
+
+
 # =============================================================================
 # Speaking, clause by clause
 # =============================================================================
