@@ -21,10 +21,12 @@ def _register() -> None:
         deals_cmd,
         game_cmd,
         report_cmd,
+        review_cmd,
         rummy_cmd,
         serve_cmd,
         strategy_cmd,
         tables_cmd,
+        train_cmd,
     )
 
 

@@ -1,0 +1,491 @@
+"""A review of the hands a player wrote down: every decision graded, skill told apart from luck.
+
+A file holds one decision a line, JSON Lines or CSV (with a header), its fields named like ``rumbaodds ask``'s
+options: ``rules`` (default swiss), ``players``, ``seat``, ``hand``, ``trump``, ``before``, ``passes_in_a_row``,
+``dealer_knocked``, ``swapped_by``, then ``choice`` (pass, play, rumba, join, knock, throw-in), ``discard`` (the
+cards he exchanged, if he played) and optionally ``score`` (what the hand scored him, counting down like the score
+sheet). Other fields are ignored. A knock line is the dealer's decision before he looked: ``choice`` knock (or
+``no knock``), no hand needed.
+
+Each decision is answered by a table where one covers it and values his choice (instant), else by a bounded
+simulation (``samples`` deals, one ``seed`` for the whole review so it is reproducible), and graded by
+:mod:`.grading`. Totals: the points his decisions lost (skill: the sum of the losses, an unbiased estimate) and
+his actual minus expected score over the lines that give a score (luck; negative: the cards were kind, as scores
+count down). A bad line is reported with its number and the reason, and the rest is still reviewed.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import json
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from . import analysis, answer
+from .cards import CardError, format_card, parse_card
+from .grading import CORRECT, Decision, DecisionError, Grade, chosen_option, grade, grade_knock
+from .limits import LimitError
+from .models import ModelError
+from .question import Question
+from .rules import RulesError, get_rules
+
+FIELDS = ("rules", "players", "seat", "hand", "trump", "before", "passes_in_a_row", "dealer_knocked", "swapped_by",
+          "choice", "discard", "score")
+REQUIRED = ("players", "seat", "trump", "choice")
+DEFAULT_SAMPLES = 20_000
+KNOCK_INNER = 100  # deals per knock deal for the dealer who looks (analysis.knock's inner_samples)
+INPUT_ERRORS = (CardError, RulesError, LimitError, ModelError, ValueError)
+
+
+class ReviewError(RulesError):
+    """The file cannot be reviewed at all (missing, unreadable, not JSON Lines or CSV, no decision in it)."""
+
+
+@dataclass(frozen=True)
+class BadLine:
+    line: int
+    reason: str
+
+    def text(self) -> str:
+        return f"line {self.line}: {self.reason}"
+
+
+@dataclass
+class Entry:
+    """One decision of the file, checked: the question it answers and what the player did."""
+
+    line: int
+    fields: dict
+    question: Question | None  # None for a knock line
+    decision: Decision | None  # None for a knock line
+    knocked: bool | None = None  # a knock line: did he knock
+    score: float | None = None
+
+    @property
+    def knock_line(self) -> bool:
+        return self.question is None
+
+
+@dataclass
+class Reviewed:
+    entry: Entry
+    grade: Grade
+
+    @property
+    def luck(self) -> float | None:
+        if self.entry.score is None or self.grade.expected is None:
+            return None
+        return self.entry.score - self.grade.expected.mean
+
+
+# -- reading ---------------------------------------------------------------------------------------------------------
+def _text(path: str | Path) -> str:
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except IsADirectoryError:
+        raise ReviewError(f"{path}: is a folder, not a file of decisions") from None
+    except OSError as exc:
+        raise ReviewError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ReviewError(f"{path}: not a text file (byte {exc.start} is not UTF-8): write JSON Lines or CSV") \
+            from None
+
+
+def _is_csv(path: Path, text: str) -> bool:
+    suffix = path.suffix.lower()
+    if suffix == ".csv":
+        return True
+    if suffix in (".jsonl", ".json", ".ndjson"):
+        return False
+    first = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    return not first.startswith("{")
+
+
+def read_records(path: str | Path) -> tuple[list[tuple[int, dict]], list[BadLine]]:
+    """(line number, fields) of every decision of the file, and the lines that are not one; ReviewError when the
+    file cannot be read at all."""
+    path = Path(path)
+    text = _text(path)
+    records: list[tuple[int, dict]] = []
+    bad: list[BadLine] = []
+    if _is_csv(path, text):
+        reader = csv.DictReader(io.StringIO(text))
+        header = [name.strip().lower() for name in (reader.fieldnames or [])]
+        missing = [name for name in REQUIRED if name not in header]
+        if not header or missing:
+            raise ReviewError(f"{path}: a CSV file needs a header naming its columns; missing {', '.join(missing)} "
+                              f"(columns: {', '.join(FIELDS)})")
+        reader.fieldnames = header
+        for row in reader:
+            line = reader.line_num
+            if None in row:
+                bad.append(BadLine(line, f"{len(row[None])} values more than the header's {len(header)} columns"))
+                continue
+            if all(v is None or not str(v).strip() for v in row.values()):
+                continue
+            records.append((line, {k: v for k, v in row.items() if v is not None and str(v).strip() != ""}))
+    else:
+        for number, raw in enumerate(text.splitlines(), 1):
+            if not raw.strip():
+                continue
+            try:
+                data = json.loads(raw)
+            except json.JSONDecodeError as exc:
+                bad.append(BadLine(number, f"not JSON ({exc.msg} at column {exc.colno})"))
+                continue
+            if not isinstance(data, dict):
+                bad.append(BadLine(number, f"not a JSON object but {type(data).__name__}"))
+                continue
+            records.append((number, {str(k).lower(): v for k, v in data.items() if v is not None}))
+    if not records and not bad:
+        raise ReviewError(f"{path}: no decision in it (one JSON object or CSV row a line, fields {', '.join(FIELDS)})")
+    return records, bad
+
+
+def _int(fields: dict, name: str, default=None):
+    value = fields.get(name, default)
+    if value is None:
+        return None
+    if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
+        raise RulesError(f"{name} {value!r} is not a whole number")
+    try:
+        return int(str(value).strip()) if not isinstance(value, int | float) else int(value)
+    except ValueError:
+        raise RulesError(f"{name} {value!r} is not a whole number") from None
+
+
+def _flag(fields: dict, name: str) -> bool:
+    value = fields.get(name, False)
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("", "0", "false", "no", "n"):
+        return False
+    if text in ("1", "true", "yes", "y"):
+        return True
+    raise RulesError(f"{name} {value!r}: use true or false")
+
+
+def _score(fields: dict) -> float | None:
+    value = fields.get("score")
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    try:
+        score = float(value) if not isinstance(value, bool) else math.nan
+    except (TypeError, ValueError):
+        score = math.nan
+    if not math.isfinite(score) or abs(score) > 1000:
+        raise RulesError(f"score {value!r} is not a hand's score (a number such as -3 or 10)")
+    return score
+
+
+def _before(value):
+    if value is None:
+        return None
+    if isinstance(value, list):
+        return [str(w) for w in value]
+    text = str(value).strip()
+    return [w for w in text.replace(";", ",").replace(" ", ",").split(",") if w] if text else None
+
+
+def parse_entry(line: int, fields: dict) -> Entry:
+    """The checked decision of one line (the API's one-line errors for anything wrong)."""
+    missing = [name for name in REQUIRED if name not in fields]
+    if missing:
+        raise RulesError(f"missing field{'s' if len(missing) > 1 else ''} {', '.join(missing)}")
+    rules = get_rules(str(fields.get("rules", "swiss")))
+    players, seat = _int(fields, "players"), _int(fields, "seat")
+    choice = " ".join(str(fields["choice"]).strip().lower().split())
+    score = _score(fields)
+    if choice in ("knock", "no knock", "no-knock"):
+        rules.check_players(players)
+        if not rules.knock:
+            raise RulesError(f"rule set {rules.name!r} has no knock")
+        if seat != players - 1:
+            raise RulesError(f"only the dealer (seat {players - 1}) knocks, not seat {seat}")
+        rules.check_cards([parse_card(str(fields["trump"]))])
+        return Entry(line, fields, None, None, choice == "knock", score)
+    if "hand" not in fields:
+        raise RulesError("missing field hand")
+    hand = fields["hand"]
+    hand = " ".join(map(str, hand)) if isinstance(hand, list) else str(hand)
+    question = Question.of(hand, str(fields["trump"]), players, seat, rules,
+                           passes_in_a_row=_int(fields, "passes_in_a_row", 0),
+                           dealer_knocked=_flag(fields, "dealer_knocked"), before=_before(fields.get("before")),
+                           swapped_by=_int(fields, "swapped_by"))
+    decision = Decision.of(choice, fields.get("discard"))
+    chosen_option(question.situation, decision)  # a word not open to him is the line's error, before any answer
+    return Entry(line, fields, question, decision, None, score)
+
+
+def load(path: str | Path) -> tuple[list[Entry], list[BadLine]]:
+    """Every good decision of the file, and every bad line with its reason."""
+    records, bad = read_records(path)
+    entries = []
+    for line, fields in records:
+        try:
+            entries.append(parse_entry(line, fields))
+        except INPUT_ERRORS as exc:
+            bad.append(BadLine(line, " ".join(str(exc).split())))
+    return entries, sorted(bad, key=lambda b: b.line)
+
+
+# -- reviewing --------------------------------------------------------------------------------------------------------
+@dataclass
+class Review:
+    """Every decision graded (sorted by points lost, the worst first), the bad lines, and the totals."""
+
+    reviewed: list[Reviewed]
+    bad: list[BadLine]
+    seed: int | None = None
+    simulated: int = 0  # decisions answered by a simulation
+    path: str = ""
+    notes: list[str] = field(default_factory=list)
+
+    def totals(self) -> dict:
+        graded = self.reviewed
+        n = len(graded)
+        losses = [r.grade.loss.mean for r in graded]
+        lucky = [r for r in graded if r.luck is not None]
+        bands = {band: sum(1 for r in graded if r.grade.band == band) for band in
+                 ("best", "mixed", "too close", "inaccuracy", "mistake", "blunder")}
+        return {
+            "decisions": n, "bad_lines": len(self.bad),
+            "correct": sum(1 for r in graded if r.grade.band in CORRECT),
+            "accuracy": (sum(1 for r in graded if r.grade.band in CORRECT) / n) if n else None,
+            "points_lost": float(sum(losses)), "points_lost_per_decision": float(sum(losses) / n) if n else None,
+            "at_least": sum(1 for r in graded if r.grade.at_least),
+            "scored": len(lucky),
+            "actual": float(sum(r.entry.score for r in lucky)),
+            "expected": float(sum(r.grade.expected.mean for r in lucky)),
+            "luck": float(sum(r.luck for r in lucky)),
+            "bands": bands, "simulated": self.simulated, "seed": self.seed,
+        }
+
+    def rows(self) -> list[dict]:
+        out = []
+        for r in self.reviewed:
+            e, g = r.entry, r.grade
+            s = e.question.situation if e.question is not None else None
+            row = {
+                "line": e.line,
+                "rules": s.rules.name if s else str(e.fields.get("rules", "swiss")),
+                "players": s.players if s else int(e.fields["players"]),
+                "seat": s.seat if s else int(e.fields["seat"]),
+                "hand": " ".join(format_card(c) for c in s.hand) if s else "",
+                "trump": format_card(s.trump_card) if s else str(e.fields["trump"]).upper(),
+                "before": ",".join(s.before) if s else "",
+                "passes_in_a_row": s.passes_in_a_row if s else 0,
+                "choice": g.action, "discard": " ".join(format_card(c) for c in (e.decision.discard or ()))
+                if e.decision else "",
+                "score": e.score, "luck": r.luck,
+            }
+            data = g.to_dict()
+            row.update({"best": g.best_text, "points_lost": g.loss.mean, "points_lost_low": g.loss.low,
+                        "points_lost_high": g.loss.high, "at_least": g.at_least, "band": g.band,
+                        "correct": g.correct, "expected": data["expected"], "source": g.source,
+                        "reason": g.reason, "notes": "; ".join(g.notes)})
+            out.append(row)
+        return out
+
+    def to_dict(self) -> dict:
+        return {"file": self.path, "totals": self.totals(), "decisions": self.rows(),
+                "bad_lines": [{"line": b.line, "reason": b.reason} for b in self.bad],
+                "score_sign": analysis.SCORE_SIGN, "notes": list(self.notes)}
+
+    def to_frame(self) -> pd.DataFrame:
+        columns = ["line", "rules", "players", "seat", "hand", "trump", "before", "passes_in_a_row", "choice",
+                   "discard", "best", "points_lost", "points_lost_low", "points_lost_high", "at_least", "band",
+                   "correct", "expected", "score", "luck", "source", "reason", "notes"]
+        return pd.DataFrame(self.rows(), columns=columns)
+
+
+def _fully_valued(g: Grade, entry: Entry) -> bool:
+    """Does the table's answer value his very choice (and its expected score, where his score is given)?"""
+    return not g.at_least and g.exchange_valued and (entry.score is None or g.expected is not None)
+
+
+def review(entries: list[Entry], bad: list[BadLine] | None = None, tables_root="tables", samples: int = DEFAULT_SAMPLES,
+           seed: int | None = None, simulate: bool = True, opponents=None,
+           progress: Callable[[int, int], None] | None = None) -> Review:
+    """Grade every entry: a table's answer where it values his choice, else (``simulate``) a simulation of
+    ``samples`` deals with ``seed`` (a knock line: ``analysis.knock`` with a tenth of them). ``progress(done,
+    planned)`` counts simulated deals. ``opponents`` None: the equilibrium, as the tables assume."""
+    from .seeds import check_seed
+
+    bad = list(bad or [])
+    seed = check_seed(seed)
+    graded: dict[int, Grade] = {}
+    later: list[Entry] = []
+    answered: dict[tuple, object] = {}
+    for entry in entries:
+        if entry.knock_line:
+            later.append(entry)
+            continue
+        q = entry.question
+        if opponents is not None:
+            q = Question(q.situation, opponents)
+        found = answer.from_table(q, tables_root)
+        if found is not None:
+            g = grade(found, entry.decision)
+            if _fully_valued(g, entry) or not simulate:
+                if not _fully_valued(g, entry):
+                    g.notes.append("not simulated (--table-only): graded from the table as far as it goes")
+                graded[entry.line] = g
+                continue
+        elif not simulate:
+            bad.append(BadLine(entry.line, "no table covers this situation (known earlier words, a knock, a "
+                                           "penalised pass or another rule set): drop --table-only to simulate it"))
+            continue
+        later.append(entry)
+    knock_samples = max(10, min(samples // 10, 200_000))
+    planned = sum(knock_samples if e.knock_line else samples for e in later)
+    done = 0
+
+    def step(base: int):
+        return None if progress is None else (lambda d, _p: progress(base + d, planned))
+
+    simulated = 0
+    for entry in later:
+        try:
+            if entry.knock_line:
+                f = entry.fields
+                key = ("knock", str(f.get("rules", "swiss")), int(f["players"]), str(f["trump"]).upper())
+                if key not in answered:
+                    answered[key] = analysis.knock(str(f["trump"]), int(f["players"]), f.get("rules", "swiss"),
+                                                   opponents=opponents, samples=knock_samples, seed=seed,
+                                                   inner_samples=KNOCK_INNER, progress=step(done))
+                graded[entry.line] = grade_knock(answered[key], entry.knocked)
+                done += knock_samples
+            else:
+                s = entry.question.situation
+                key = (s, str(opponents))
+                if key not in answered:
+                    q = Question(s, opponents if opponents is not None else entry.question.opponents,
+                                 samples=samples, seed=seed)
+                    answered[key] = analysis.simulate(q, step(done))
+                graded[entry.line] = grade(answered[key], entry.decision)
+                done += samples
+            simulated += 1
+        except (RulesError, ModelError, DecisionError) as exc:
+            bad.append(BadLine(entry.line, " ".join(str(exc).split())))
+    reviewed = [Reviewed(e, graded[e.line]) for e in entries if e.line in graded]
+    reviewed.sort(key=lambda r: (-r.grade.loss.mean, r.entry.line))
+    return Review(reviewed, sorted(bad, key=lambda b: b.line), seed, simulated)
+
+
+def review_file(path: str | Path, **kwargs) -> Review:
+    """Read and review ``path`` (see :func:`review`)."""
+    entries, bad = load(path)
+    result = review(entries, bad, **kwargs)
+    result.path = str(path)
+    return result
+
+
+# -- the page ---------------------------------------------------------------------------------------------------------
+BAND_COLOURS = {"best": "#1b7f3b", "mixed": "#1b7f3b", "too close": "#5f6b7a", "inaccuracy": "#9a6b00",
+                "mistake": "#c0561b", "blunder": "#b3261e"}
+
+
+def loss_text(g: Grade) -> str:
+    prefix = "≥ " if g.at_least else ""
+    if g.loss.mean == 0 and g.loss.low == 0 and g.loss.high == 0:
+        return "0"
+    return f"{prefix}{g.loss.mean:.2f} [{g.loss.low:.2f}, {g.loss.high:.2f}]"
+
+
+def situation_text(entry: Entry) -> str:
+    if entry.knock_line:
+        f = entry.fields
+        return f"dealer of {int(f['players'])}, trump card {str(f['trump']).upper()}, before looking"
+    s = entry.question.situation
+    before = "" if all(w == "-" for w in s.before) else f", before: {','.join(s.before)}"
+    knocked = ", the dealer knocked" if s.dealer_knocked else ""
+    return (f"{' '.join(format_card(c) for c in s.hand)}, trump {format_card(s.trump_card)}, seat {s.seat} of "
+            f"{s.players}{before}{knocked}")
+
+
+def totals_lines(t: dict) -> list[str]:
+    """The totals in words (the command line and the page say the same)."""
+    if not t["decisions"]:
+        return ["No decision could be graded."]
+    lines = [f"{t['decisions']} decisions graded: {t['correct']} best or within the noise ({t['accuracy']:.0%}); "
+             f"{t['bands']['inaccuracy']} inaccuracies, {t['bands']['mistake']} mistakes, "
+             f"{t['bands']['blunder']} blunders.",
+             f"Skill: your decisions lost {t['points_lost']:.2f} points in all, {t['points_lost_per_decision']:.2f} "
+             f"per decision, against the best choices"
+             + (f" ({t['at_least']} of them at least that much: a table keeps only the two best)." if t["at_least"]
+                else ".")]
+    if t["scored"]:
+        lines.append(f"Luck: over the {t['scored']} hands with a score you scored {t['actual']:+.0f} where your "
+                     f"choices expected {t['expected']:+.2f}: {t['luck']:+.2f} points of luck (scores count down: "
+                     f"negative is good luck).")
+    return lines
+
+
+def write_html(result: Review, out: str | Path) -> Path:
+    """A self-contained page of the review (no script, no outside file): works offline and on a phone."""
+    t = result.totals()
+    rows = []
+    for r in result.reviewed:
+        g = r.grade
+        colour = BAND_COLOURS.get(g.band, "#333")
+        luck = "" if r.luck is None else f"{r.luck:+.2f}"
+        notes = f"<div class='note'>{html.escape('; '.join(g.notes))}</div>" if g.notes else ""
+        rows.append(
+            f"<tr><td>{r.entry.line}</td><td>{html.escape(situation_text(r.entry))}</td>"
+            f"<td>{html.escape(g.action)}</td><td>{html.escape(g.best_text)}</td>"
+            f"<td class='num'>{html.escape(loss_text(g))}</td>"
+            f"<td><span class='band' style='background:{colour}'>{html.escape(g.band)}</span></td>"
+            f"<td class='num'>{luck}</td><td>{html.escape(g.reason)}{notes}</td></tr>")
+    bad = "".join(f"<li>{html.escape(b.text())}</li>" for b in result.bad)
+    totals = "".join(f"<p>{html.escape(line)}</p>" for line in totals_lines(t))
+    page = f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Rumba review: {html.escape(Path(result.path).name or 'hands')}</title>
+<style>
+body{{font:16px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1100px;padding:12px;color:#1d2433}}
+h1{{font-size:22px}} table{{border-collapse:collapse;width:100%}}
+td,th{{border-bottom:1px solid #dde2ea;padding:6px 8px;text-align:left;vertical-align:top}}
+th{{background:#f2f4f8;position:sticky;top:0}} .num{{text-align:right;white-space:nowrap}}
+.band{{color:#fff;border-radius:6px;padding:2px 8px;white-space:nowrap}} .note{{color:#5f6b7a;font-size:14px}}
+.wrap{{overflow-x:auto}} .bad{{color:#b3261e}}
+</style></head><body>
+<h1>Review of {html.escape(result.path or 'your hands')}</h1>
+{totals}
+<p class="note">Points lost per hand against the best choice, with a 95% interval; scores count down like the score
+sheet (negative is good). Bands: best below 0.05 points, inaccuracy below 0.25, mistake below 1, blunder 1 or more;
+too close when the interval includes 0; mixed when the equilibrium plays both. Seed {result.seed}.</p>
+<div class="wrap"><table><thead><tr><th>line</th><th>situation</th><th>you</th><th>best</th><th>points lost</th>
+<th>grade</th><th>luck</th><th>why</th></tr></thead><tbody>
+{''.join(rows)}
+</tbody></table></div>
+{f'<h2>Lines not reviewed</h2><ul class="bad">{bad}</ul>' if bad else ''}
+</body></html>
+"""
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(page, encoding="utf-8")
+    return out
+
+
+def write_parquet(result: Review, out: str | Path) -> Path:
+    """The graded decisions as a Parquet table (one row a decision), for research."""
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    result.to_frame().to_parquet(out, index=False)
+    return out
+
+
+__all__ = ["FIELDS", "REQUIRED", "DEFAULT_SAMPLES", "BadLine", "Entry", "Review", "ReviewError", "Reviewed", "load",
+           "parse_entry", "read_records", "review", "review_file", "write_html", "write_parquet", "totals_lines",
+           "situation_text", "loss_text"]
