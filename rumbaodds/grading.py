@@ -23,7 +23,9 @@ Bands (points per hand; a point is what one trick is worth to a player who plays
 Two labels come before the bands and are never called wrong: ``too close`` when the 95% interval of the loss
 includes 0 (a tie is never a mistake), and ``mixed`` when the solved equilibrium itself plays both his action and
 the best one with hands like his (each at least :data:`MIXED_SHARE` of the time, :func:`equilibrium_mix`): both
-count as best. The points lost are still the answer's own number, so totals stay unbiased.
+count as best, unless the answer shows that for this very hand his choice costs at least a quarter point (the
+strategy mixes over a bucket of hands of one strength; the hand's own answer is finer). The points lost are still
+the answer's own number, so totals stay unbiased.
 """
 
 from __future__ import annotations
@@ -285,9 +287,14 @@ def grade(result: AskResult, decision: Decision, shares: dict[str, float] | None
     if shares is None:
         shares = equilibrium_mix(situation, result.opponents)
     band = band_of(loss, exact_zero=str(choice) == best_name)
-    if band not in ("best",) and shares is not None and action != best and \
-            shares.get(best, 0.0) >= MIXED_SHARE and shares.get(_mix_word(action), 0.0) >= MIXED_SHARE:
-        band = "mixed"
+    mixes = shares is not None and action != best and shares.get(best, 0.0) >= MIXED_SHARE and \
+        shares.get(_mix_word(action), 0.0) >= MIXED_SHARE
+    if mixes and band != "best":
+        if loss.low < INACCURACY_BELOW:
+            band = "mixed"
+        else:  # the strategy mixes over a bucket of hands; for this very hand the answer shows a real cost
+            notes.append(f"the equilibrium mixes {best} and {_mix_word(action)} with hands of this strength, but "
+                         f"for this hand {action} costs at least {loss.low:.2f} points")
     if band == "best" and loss is not ZERO and loss.high == 0 and loss.low == 0 and str(choice) != best_name:
         notes.append(f"{action} is worth exactly as much as {best} here")
     return Grade(action, str(choice), best, best_name, best_discard, loss, band,
