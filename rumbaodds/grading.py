@@ -128,8 +128,23 @@ class Grade:
                 "equilibrium_mix": self.shares, "notes": list(self.notes)}
 
 
+RANK_WORDS = {"T": "ten", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
+
+
+def rank_word(rank: str) -> str:
+    """A rank as players say it: ``T`` is ten."""
+    return RANK_WORDS.get(rank, rank)
+
+
 def exchange_words(cards: Sequence[int]) -> str:
     return ("exchange " + " ".join(format_card(c) for c in cards)) if cards else "keep all cards"
+
+
+def loss_text(g: Grade) -> str:
+    """The points lost in words: ``0``, ``0.35 [0.10, 0.60]``, or ``≥ 1.20 [...]`` for a lower bound."""
+    if g.loss.mean == 0 and g.loss.low == 0 and g.loss.high == 0:
+        return "0"
+    return f"{'≥ ' if g.at_least else ''}{g.loss.mean:.2f} [{g.loss.low:.2f}, {g.loss.high:.2f}]"
 
 
 def band_of(loss: Estimate, exact_zero: bool = False) -> str:
@@ -204,8 +219,8 @@ def chosen_option(situation: Situation, decision: Decision) -> tuple[Choice, lis
     choice = Choice(action)
     if choice not in open_choices:
         why = {"pass": "you must play here", "rumba": "only the first Rumba of a hand is allowed, none after a knock",
-               "throw-in": f"only a hand of cards all below {situation.rules.throw_in_below} may be thrown in, and "
-                           f"not after a knock"}.get(action, "")
+               "throw-in": f"only a hand of cards all below {rank_word(situation.rules.throw_in_below)} may be "
+                           f"thrown in, and not after a knock"}.get(action, "")
         raise DecisionError(f"{action} is not open here{': ' + why if why else ''}")
     return choice, notes
 
@@ -453,7 +468,8 @@ def reason_for(situation: Situation, best: str, action: str | None = None, band:
                 f"+{rules.sit_out_penalty} points"
     if speaking.may_throw_in(rules, situation.spoken_hand(), situation.dealer_knocked,
                              caller_of(situation) is not None) and "throw-in" in (best, action):
-        text += f"; every card below {rules.throw_in_below}: a throw-in voids the hand (worth 0, like a pass)"
+        text += f"; every card below {rank_word(rules.throw_in_below)}: a throw-in voids the hand (worth 0, like a " \
+                "pass)"
     if band == "mixed" and shares:
         mixed = ", ".join(f"{name} {share:.0%}" for name, share in sorted(shares.items(), key=lambda kv: -kv[1])
                           if share >= 0.05)
@@ -479,4 +495,5 @@ def grade_knock(result, knocked: bool) -> Grade:
 
 __all__ = ["BANDS", "BEST_BELOW", "INACCURACY_BELOW", "MISTAKE_BELOW", "MIXED_SHARE", "CORRECT", "ACTIONS",
            "Decision", "DecisionError", "Grade", "band_of", "chosen_option", "grade", "grade_knock", "best_option",
-           "equilibrium_mix", "sure_trump_tricks", "hand_facts", "reason_for", "exchange_words", "caller_of"]
+           "equilibrium_mix", "loss_text", "sure_trump_tricks", "hand_facts", "reason_for", "exchange_words",
+           "caller_of", "rank_word"]

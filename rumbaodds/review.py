@@ -29,7 +29,7 @@ import pandas as pd
 
 from . import analysis, answer
 from .cards import CardError, format_card, parse_card
-from .grading import CORRECT, Decision, DecisionError, Grade, chosen_option, grade, grade_knock
+from .grading import CORRECT, Decision, DecisionError, Grade, chosen_option, grade, grade_knock, loss_text
 from .limits import LimitError
 from .models import ModelError
 from .question import Question
@@ -394,13 +394,6 @@ def review_file(path: str | Path, **kwargs) -> Review:
 # -- the page ---------------------------------------------------------------------------------------------------------
 BAND_COLOURS = {"best": "#1b7f3b", "mixed": "#1b7f3b", "too close": "#5f6b7a", "inaccuracy": "#9a6b00",
                 "mistake": "#c0561b", "blunder": "#b3261e"}
-
-
-def loss_text(g: Grade) -> str:
-    prefix = "≥ " if g.at_least else ""
-    if g.loss.mean == 0 and g.loss.low == 0 and g.loss.high == 0:
-        return "0"
-    return f"{prefix}{g.loss.mean:.2f} [{g.loss.low:.2f}, {g.loss.high:.2f}]"
 
 
 def situation_text(entry: Entry) -> str:
