@@ -117,6 +117,8 @@ def read_records(path: str | Path) -> tuple[list[tuple[int, dict]], list[BadLine
     text = _text(path)
     records: list[tuple[int, dict]] = []
     bad: list[BadLine] = []
+    if not text.strip():
+        raise ReviewError(f"{path}: no decision in it (one JSON object or CSV row a line, fields {', '.join(FIELDS)})")
     if _is_csv(path, text):
         reader = csv.DictReader(io.StringIO(text))
         header = [name.strip().lower() for name in (reader.fieldnames or [])]

@@ -248,6 +248,25 @@ CASES = [
      ["--seed"]),
     # -- the group itself
     ("unknown-command", ["nosuch"], ["nosuch"]),
+    # -- review (issue 20): a file that cannot be read at all, and its options
+    ("review-missing-file", ["review", "{missing}"], ["cannot be read"]),
+    ("review-folder", ["review", "{dir}"], ["is a folder"]),
+    ("review-binary", ["review", "{binary}"], ["not a text file"]),
+    ("review-samples-0", ["review", "{bad_deals}", "--samples", "0"], ["--samples"]),
+    ("review-seed-negative", ["review", "{bad_deals}", "--seed", "-1"], ["--seed"]),
+    ("review-html-no-folder", ["review", "{bad_deals}", "--html", "{missing}"], ["--html", "no folder"]),
+    ("review-parquet-is-a-folder", ["review", "{bad_deals}", "--parquet", "{dir}"], ["--parquet", "is a folder"]),
+    ("review-tables-is-a-file", ["review", "{bad_deals}", "--tables", "{binary}"], ["--tables"]),
+    # -- train (issue 20)
+    ("train-players-rule-set", ["train", "--players", "9"], ["9 players", "3..7"]),
+    ("train-seat-beyond", ["train", "--players", "5", "--seat", "5"], ["seat 5"]),
+    ("train-rounds-0", ["train", "--rounds", "0"], ["--rounds"]),
+    ("train-samples-0", ["train", "--samples", "0"], ["--samples"]),
+    ("train-rules", ["train", "--rules", "nosuch"], ["nosuch"]),
+    ("train-hand-card", ["train", "--hand", "HA HK HQ S6 X7", "--trump", "H9", "--players", "5", "--seat", "2"],
+     ["X7"]),
+    ("train-hand-no-trump", ["train", "--hand", HAND, "--players", "5", "--seat", "2"], ["--trump"]),
+    ("train-hand-no-seat", ["train", "--hand", HAND, "--trump", "H9", "--players", "5"], ["--seat"]),
 ]
 
 
