@@ -167,16 +167,21 @@ class Trainer:
     def deal(self, progress: Callable[[int, int], None] | None = None) -> Spot:
         """The next spot, as it occurs at the table (or the fixed one)."""
         situation = self._fixed_situation() if self.hand is not None else None
+        found = None
         for _ in range(MAX_REDEALS):
             if situation is None:
                 situation = self._random_situation()
-            if self.table_only and not self.words and answers.from_table(Question(situation),
-                                                                         self.tables_root) is None:
-                situation = None  # no table covers it (an impossible cell): another deal
-                continue
-            break
+            if not self.table_only:
+                break
+            found = answers.from_table(Question(situation), self.tables_root)
+            if found is not None or self.hand is not None:
+                break
+            situation = None  # no table covers it (an impossible cell, known words): another deal
         self.count += 1
-        return Spot(self.count, situation, self.answer(situation, progress=progress))
+        if found is None and self.table_only and self.hand is not None:
+            raise RulesError("--table-only: no table answers this hand (known earlier words, a penalised pass or "
+                             "another rule set); drop --table-only to simulate it")
+        return Spot(self.count, situation, found if found is not None else self.answer(situation, progress=progress))
 
     def like(self, spot: Spot, progress: Callable[[int, int], None] | None = None) -> Spot:
         """A spot like ``spot``: the same cards with the suits permuted (the same hand class), seat and words."""

@@ -28,7 +28,7 @@ from .options import json_option, progress_option, samples_option, seed_option, 
 from .render import progress_bar
 
 
-def _writable(ctx, param, value):
+def writable_file(ctx, param, value):
     """An output file named here: not a folder, its folder must exist (checked before any work)."""
     if value is None:
         return None
@@ -50,9 +50,9 @@ def _writable(ctx, param, value):
 @seed_option(help="Seed of the simulations, for a reproducible review (printed when omitted).")
 @click.option("--table-only", is_flag=True,
               help="Never simulate: grade from the tables as far as they go (a lower bound where they keep less).")
-@click.option("--html", "html_out", default=None, callback=_writable, metavar="FILE",
+@click.option("--html", "html_out", default=None, callback=writable_file, metavar="FILE",
               help="Also write the review as a self-contained page.")
-@click.option("--parquet", "parquet_out", default=None, callback=_writable, metavar="FILE",
+@click.option("--parquet", "parquet_out", default=None, callback=writable_file, metavar="FILE",
               help="Also write the graded decisions as a Parquet table (one row a decision).")
 @json_option()
 @progress_option()

@@ -24,11 +24,13 @@ from .options import (
     tables_option,
 )
 from .render import progress_bar, seat_role
+from .review_cmd import writable_file
 
 HELP = ("Type pass, play (your best exchange), play S6 C7 (exchange these), play none (keep all), rumba, join "
         "(after a Rumba call), throw-in; q ends the round.")
 SUITS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 ROUNDS = limits.Limit(1, 10_000, why="hands in a practice round")
+SITUATIONS = limits.Limit(10, 100_000, why="situations on the page")
 BAND_STYLE = {"best": "green", "mixed": "green", "too close": "cyan", "inaccuracy": "yellow", "mistake": "red",
               "blunder": "red"}
 
@@ -160,10 +162,14 @@ def describe_summary(figures: dict, title: str) -> list[str]:
 @samples_option(limits.ASK_SAMPLES, default=DEFAULT_SAMPLES, help="Deals simulated where no table answers.")
 @click.option("--table-only", is_flag=True, help="Only spots a table answers, and never simulate.")
 @json_option(help="Print the whole round as one JSON object at the end (for scripts).")
+@click.option("--page", "page_out", default=None, callback=writable_file, metavar="FILE",
+              help="Instead of a round here: write the trainer for a phone, one self-contained page of --situations "
+                   "spots answered by the shipped tables (e.g. reports/trainer.html).")
+@int_option("--situations", limit=SITUATIONS, default=2_000, show_default=True, help="Spots on the --page.")
 @progress_option()
 @friendly_errors
 def train(rules, players, seat, rounds, seed, words, hand, trump, before, passes_in_a_row, drill, tables_root,
-          samples, table_only, as_json, progress):
+          samples, table_only, as_json, page_out, situations, progress):
     """Practice: a hand is dealt as at the table, you choose, the answer comes at once.
 
     Each hand shows your cards, the trump card, your seat and what the
@@ -176,6 +182,9 @@ def train(rules, players, seat, rounds, seed, words, hand, trump, before, passes
     of spots like the ones you got wrong. Answers come from the shipped
     tables (swiss); elsewhere, by a simulation of --samples deals.
     """
+    if page_out is not None:
+        _write_page(page_out, situations, seed, tables_root, rules, progress)
+        return
     trainer = Trainer(rules=rules, players=players, seat=seat, seed=seed, words=words, tables_root=tables_root,
                       samples=samples, table_only=table_only, hand=hand, trump=trump, before=before,
                       passes_in_a_row=passes_in_a_row)
@@ -222,3 +231,14 @@ def train(rules, players, seat, rounds, seed, words, hand, trump, before, passes
                                "decisions": [a.to_dict() for a in round_answers], "summary": figures,
                                "drill": {"decisions": [a.to_dict() for a in drilled],
                                          "summary": summary(drilled)}}))
+
+
+def _write_page(out, situations: int, seed, tables_root, rules, progress) -> None:
+    from ..report.trainer_page import write_trainer_page
+    from ..rules import get_rules
+
+    if get_rules(rules).name != "swiss":
+        raise RulesError("--page: the page is drawn from the shipped tables, which are swiss (use --rules swiss)")
+    with progress_bar(progress, "dealing") as update:
+        path = write_trainer_page(out, situations, 1 if seed is None else seed, tables_root, update)
+    click.echo(f"trainer page written: {path} ({situations:,} situations; open it once, it then works offline)")
