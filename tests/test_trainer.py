@@ -343,3 +343,85 @@ def test_train_json():
     data = json.loads(result.stdout.strip().splitlines()[-1])
     assert data["seed"] == 8 and data["summary"]["decisions"] == 2
     assert all(not math.isnan(d["points_lost"]) for d in data["decisions"])
+
+
+# -- the trainer page ------------------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def trainer_page(tmp_path_factory):
+    from rumbaodds.report.trainer_page import write_trainer_page
+
+    return write_trainer_page(tmp_path_factory.mktemp("page") / "trainer.html", 150, 3)
+
+
+def page_data(path) -> dict:
+    text = path.read_text()
+    start = text.index('<script id="data" type="application/json">') + len('<script id="data" type="application/json">')
+    return json.loads(text[start:text.index("</script>", start)].replace("<\\/", "</"))
+
+
+def test_page_records_are_asks_answers(trainer_page):
+    """Every spot on the page: ask's best choice, the runner-up losing ask's margin (to the cent), the best 0."""
+    data = page_data(trainer_page)
+    assert data["meta"]["count"] == len(data["spots"]) == 150
+    assert {s["p"] for s in data["spots"]} == {3, 4, 5, 6, 7}
+    for spot in data["spots"][:40]:
+        q = Question.of(" ".join(spot["h"]), spot["t"], spot["p"], spot["s"])
+        asked = answer.document(answer.answer(q))
+        assert spot["b"] == asked["recommendation"] and spot["g"][spot["b"]][0] == 0
+        assert spot["g"][asked["runner_up"]][0] == pytest.approx(round(asked["margin"]["ev"], 2), abs=1e-9)
+        assert all(g[4] in ("best", "mixed", "too close") for g in spot["g"].values() if g[1] <= 0 <= g[2])
+
+
+def _skip_browser():
+    from browser import skip_reason
+
+    return skip_reason()
+
+
+@pytest.mark.skipif(_skip_browser() is not None, reason=str(_skip_browser()))
+def test_trainer_page_in_chromium_at_400px(trainer_page):
+    """A question, a tap graded with the spot's own numbers, a round's summary and a drill, offline, at 400 px."""
+    from browser import browser_context
+
+    bands = {"best": "Best", "mixed": "Best (mixed)", "too close": "Too close to grade", "inaccuracy": "Inaccuracy",
+             "mistake": "Mistake", "blunder": "Blunder"}
+    with browser_context(400, 860) as context:
+        page = context.new_page()
+        errors, requests = [], []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.on("request", lambda request: requests.append(request.url))
+        page.goto(trainer_page.resolve().as_uri() + "?seed=5")
+        page.wait_for_selector("body[data-ready='1']")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 400
+        sizes = page.evaluate("[...document.querySelectorAll('button, select')].filter(b => b.offsetParent)"
+                              ".map(b => { const r = b.getBoundingClientRect(); return [r.width, r.height]; })")
+        assert sizes and all(w >= 44 and h >= 44 for w, h in sizes), sizes
+        assert page.evaluate("document.querySelectorAll('#hand .c').length") == 5
+        page.select_option("#length", "10")
+        for i in range(10):
+            spot = page.evaluate("current")
+            choice = max(spot["g"], key=lambda c: spot["g"][c][0]) if i % 2 == 0 else spot["b"]
+            page.click(f"#choices button[data-choice='{choice}']")
+            g = spot["g"][choice]
+            assert page.inner_text("#band") == bands[g[4]]  # graded at once, with the spot's own numbers
+            lost = page.inner_text("#lost")
+            assert (f"{g[0]:.2f} points lost" in lost) if g[0] else ("no points lost" in lost)
+            assert page.evaluate("document.documentElement.scrollWidth") <= 400
+            page.click("#next")
+        page.wait_for_selector("#summary:not(.hidden)")
+        taps = page.evaluate("round.map(r => r.g)")
+        assert len(taps) == 10
+        right = sum(1 for t in taps if t[4] in ("best", "mixed", "too close"))
+        assert page.inner_text("#f-n") == "10" and page.inner_text("#f-acc") == f"{round(100 * right / 10)}%"
+        assert page.inner_text("#f-avg") == f"{sum(t[0] for t in taps) / 10:.2f}"
+        wrong = 10 - right
+        assert wrong >= 1  # the costliest choices of this round include a mistake: the drill is tried
+        if wrong:
+            mistakes = page.evaluate("round.filter(r => !CORRECT.includes(r.g[4])).map(r => r.spot.h)")
+            page.click("#drill")
+            assert page.inner_text("#progress") == f"Drill: hand 1 of {wrong}"
+            drilled = page.evaluate("current.h")
+            ranks = lambda cards: sorted(c[1] for c in cards)  # noqa: E731
+            assert ranks(drilled) in [ranks(m) for m in mistakes]
+        assert errors == []
+        assert all(url.startswith("file://") for url in requests), requests  # nothing fetched: works offline

@@ -8,7 +8,7 @@ import click
 
 from .. import limits
 from ..cards import CardError, format_card
-from ..grading import Decision, DecisionError, Grade, loss_text
+from ..grading import Decision, DecisionError, Grade, caller_of, loss_text
 from ..rules import RulesError
 from ..trainer import DEFAULT_SAMPLES, Answered, Spot, Trainer, summary
 from .errors import friendly_errors
@@ -59,6 +59,19 @@ def parse_answer(text: str) -> Decision | str:
     return Decision.of(word)
 
 
+def open_words(spot: Spot) -> list[str]:
+    """The words open to him at this spot, as he types them."""
+    s = spot.situation
+    actions = []
+    for choice in s.choices():
+        word = choice.action
+        if word == "play":
+            word = "join" if caller_of(s) is not None else "play [cards]"
+        if word not in actions and word != "no-rumba":
+            actions.append(word)
+    return actions
+
+
 def describe_spot(spot: Spot, total: int) -> list[str]:
     s = spot.situation
     if all(w == "-" for w in s.before):
@@ -97,10 +110,10 @@ def _ask(spot: Spot, trainer: Trainer, total: int, progress, quiet: bool) -> Ans
     if not quiet:
         for line in describe_spot(spot, total):
             click.echo(line)
+    suffix = f" ({', '.join(open_words(spot))}; ? help): "
     while True:
         try:
-            text = click.prompt("Your choice", prompt_suffix=" (pass, play [cards], rumba, throw-in; ? help): ",
-                                default="", show_default=False)
+            text = click.prompt("Your choice", prompt_suffix=suffix, default="", show_default=False)
         except click.exceptions.Abort:  # end of input: the round ends here
             return None
         try:
