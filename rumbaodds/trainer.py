@@ -21,10 +21,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import analysis
 from . import answer as answers
 from .cards import format_card
 from .game import HandState, Word
-from .grading import CORRECT, Decision, Grade, grade
+from .grading import CORRECT, Decision, Grade, grade, grade_knock
 from .opponents import opponent_policy
 from .question import Question
 from .results import AskResult
@@ -36,6 +37,7 @@ from .twins.hand import opponent_speaks
 
 DEFAULT_SAMPLES = 20_000
 MAX_REDEALS = 1_000
+KNOCK_INNER = 100  # deals per knock deal for the dealer who looks (analysis.knock's inner_samples)
 
 
 @dataclass
@@ -46,6 +48,7 @@ class Spot:
     situation: Situation
     result: AskResult
     drill: bool = False  # dealt to drill a mistake
+    knock_first: bool = False  # the swiss dealer decides first whether to knock, before he looks at his cards
 
     @property
     def source(self) -> str:
@@ -84,6 +87,7 @@ class Trainer:
     trump: str | None = None
     before: object = None
     passes_in_a_row: int = 0
+    knock: bool = False  # the swiss dealer's spots start with the knock, before he looks (analysis.knock answers)
     history: list[Answered] = field(default_factory=list)
     count: int = 0
 
@@ -178,10 +182,13 @@ class Trainer:
                 break
             situation = None  # no table covers it (an impossible cell, known words): another deal
         self.count += 1
+        knock_first = self.knock and situation.rules.knock and situation.seat == situation.players - 1 and \
+            not situation.dealer_knocked
         if found is None and self.table_only and self.hand is not None:
             raise RulesError("--table-only: no table answers this hand (known earlier words, a penalised pass or "
                              "another rule set); drop --table-only to simulate it")
-        return Spot(self.count, situation, found if found is not None else self.answer(situation, progress=progress))
+        return Spot(self.count, situation, found if found is not None else self.answer(situation, progress=progress),
+                    knock_first=knock_first)
 
     def like(self, spot: Spot, progress: Callable[[int, int], None] | None = None) -> Spot:
         """A spot like ``spot``: the same cards with the suits permuted (the same hand class), seat and words."""
@@ -193,7 +200,8 @@ class Trainer:
                                    s.players, s.seat, s.rules, s.passes_in_a_row, s.dealer_knocked, s.before,
                                    s.swapped_by)
         self.count += 1
-        return Spot(self.count, situation, self.answer(situation, progress=progress), drill=True)
+        return Spot(self.count, situation, self.answer(situation, progress=progress), drill=True,
+                    knock_first=spot.knock_first)
 
     # -- grading --------------------------------------------------------------------------------------------------
     def grade(self, spot: Spot, decision: Decision, progress: Callable[[int, int], None] | None = None) -> Grade:
@@ -207,6 +215,23 @@ class Trainer:
         self.history.append(Answered(spot, decision, g))
         return g
 
+    def knock_answer(self, spot: Spot, progress: Callable[[int, int], None] | None = None):
+        """The dealer's knock question at ``spot`` (trump card, player count): ``analysis.knock`` with a tenth of
+        ``samples`` deals, cached by rule set, players and trump card."""
+        s = spot.situation
+        key = (s.rules, s.players, s.trump_card)
+        cache = self.__dict__.setdefault("_knocks", {})
+        if key not in cache:
+            cache[key] = analysis.knock(s.trump_card, s.players, s.rules, samples=max(200, self.samples // 10),
+                                        seed=self.seed, inner_samples=KNOCK_INNER, progress=progress)
+        return cache[key]
+
+    def grade_knock(self, spot: Spot, knocked: bool, progress: Callable[[int, int], None] | None = None) -> Grade:
+        """Grade the dealer's knock (or not) before he looks, and keep it."""
+        g = grade_knock(self.knock_answer(spot, progress), knocked)
+        self.history.append(Answered(spot, Decision("knock" if knocked else "look"), g))
+        return g
+
     def mistakes(self, answered: list[Answered] | None = None) -> list[Answered]:
         """The decisions graded wrong (inaccuracy, mistake, blunder), the costliest first."""
         answered = self.history if answered is None else answered
@@ -218,13 +243,14 @@ class Trainer:
 
 
 def summary(answered: list[Answered], worst: int = 3) -> dict:
-    """A round's figures: decisions, accuracy, average points lost per hand, the worst mistakes."""
+    """A round's figures: decisions, accuracy, average points lost per decision (a hand's one decision, two for a
+    dealer who was asked whether to knock first), the worst mistakes."""
     n = len(answered)
     lost = [a.grade.loss.mean for a in answered]
     wrong = sorted((a for a in answered if a.grade.band not in CORRECT), key=lambda a: -a.grade.loss.mean)
     return {"decisions": n, "correct": sum(1 for a in answered if a.grade.band in CORRECT),
             "accuracy": sum(1 for a in answered if a.grade.band in CORRECT) / n if n else None,
-            "points_lost": float(sum(lost)), "points_lost_per_hand": float(sum(lost) / n) if n else None,
+            "points_lost": float(sum(lost)), "points_lost_per_decision": float(sum(lost) / n) if n else None,
             "bands": {b: sum(1 for a in answered if a.grade.band == b) for b in
                       ("best", "mixed", "too close", "inaccuracy", "mistake", "blunder")},
             "worst": [a.to_dict() for a in wrong[:worst]]}

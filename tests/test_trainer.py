@@ -309,7 +309,7 @@ def test_summary_figures():
     figures = summary(trainer.history)
     losses = [a.grade.loss.mean for a in trainer.history]
     assert figures["decisions"] == 4
-    assert figures["points_lost_per_hand"] == pytest.approx(sum(losses) / 4)
+    assert figures["points_lost_per_decision"] == pytest.approx(sum(losses) / 4)
     assert figures["accuracy"] == pytest.approx(sum(a.grade.correct for a in trainer.history) / 4)
     assert [w["points_lost"] for w in figures["worst"]] == sorted(
         (a.grade.loss.mean for a in trainer.history if not a.grade.correct), reverse=True)[:3]
@@ -335,6 +335,20 @@ def test_train_ends_at_end_of_input_and_drills():
     assert result.exit_code == 0, result.output
     assert "Round over: 1 decisions" in result.output and "blunder" in result.output
     assert "Drill:" in result.output and "(drill)" in result.output
+
+
+def test_train_knock_first_for_the_dealer():
+    """--knock: the dealer decides before he looks (graded against analysis.knock), then, having looked, speaks."""
+    result = CliRunner().invoke(main, ["train", "--knock", "--players", "3", "--seat", "2", "--rounds", "2",
+                                       "--samples", "2000", "--seed", "6", "--no-drill", "--json"],
+                                input="look\npass\nknock\n")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout.strip().splitlines()[-1])
+    actions = [d["action"] for d in data["decisions"]]
+    assert actions == ["no knock", "pass", "knock"]  # after a knock the hand is his Rumba: no further word
+    knock = data["decisions"][2]
+    assert knock["best"] in ("knock", "no knock") and knock["expected"] is not None
+    assert (knock["points_lost"] == 0) == (knock["best"] == "knock")
 
 
 def test_train_json():

@@ -49,7 +49,7 @@ def parse_answer(text: str) -> Decision | str:
     word, rest = words[0], words[1:]
     if word == "knock":
         raise DecisionError("the knock is the dealer's choice before he looks at his cards; here you have seen "
-                            "yours (rumbaodds knock answers it)")
+                            "yours (train --knock asks it first, rumbaodds knock answers it)")
     if word == "play":
         if rest in (["none"], ["-"], ["nothing"], ["0"]):
             return Decision.of("play", ())
@@ -105,8 +105,51 @@ def describe_grade(g: Grade, spot: Spot) -> list[str]:
     return lines
 
 
-def _ask(spot: Spot, trainer: Trainer, total: int, progress, quiet: bool) -> Answered | None:
-    """Show ``spot``, read the answer (again after a bad one), grade it; None when the player quits."""
+def _ask_knock(spot: Spot, trainer: Trainer, total: int, progress, quiet: bool) -> str | None:
+    """The swiss dealer, before he looks: knock or look? Returns knock, look or None (quit)."""
+    s = spot.situation
+    if not quiet:
+        drill = " (drill)" if spot.drill else ""
+        click.echo(f"Hand {spot.number}{'' if spot.drill else f' of {total}'}{drill}: {s.rules.name}, {s.players} "
+                   f"players, you deal. Trump card turned: {format_card(s.trump_card)}. Your cards lie face down.")
+    while True:
+        try:
+            text = click.prompt("Knock before looking?", prompt_suffix=" (knock, look; q ends the round): ",
+                                default="", show_default=False).strip().lower()
+        except click.exceptions.Abort:
+            return None
+        if text in ("q", "quit", "exit", "stop"):
+            return None
+        if text not in ("knock", "look", "no", "no knock"):
+            click.echo("  type knock (you call Rumba blind and may take the trump card) or look (see your cards)")
+            continue
+        knocked = text == "knock"
+        with progress_bar(progress, "simulating") as update:
+            g = trainer.grade_knock(spot, knocked, update)
+        if not quiet:
+            band = "too close to grade" if g.band == "too close" else g.band
+            result = trainer.knock_answer(spot)
+            best = "knock" if g.best == "knock" else "look (no knock)"
+            lost = f"{best}." if g.loss.mean == 0 else f"you lost {loss_text(g)} points per hand; best: {best}."
+            click.echo(click.style(f"  {band}: {lost}", fg=BAND_STYLE.get(g.band)))
+            click.echo(f"  Knock {result.knock.text()} against look {result.no_knock.text()} points per hand "
+                       f"({result.samples:,} deals, seed {result.seed}). Why: {g.reason}.")
+            click.echo("")
+        return "knock" if knocked else "look"
+
+
+def _ask(spot: Spot, trainer: Trainer, total: int, progress, quiet: bool) -> list[Answered] | None:
+    """Show ``spot``, read the answer (again after a bad one), grade it; None when the player quits.
+
+    A dealer's spot with ``--knock`` starts with the knock; after a knock the hand is his Rumba (no further word)."""
+    first = []
+    if spot.knock_first:
+        said = _ask_knock(spot, trainer, total, progress, quiet)
+        if said is None:
+            return None
+        first = [trainer.history[-1]]
+        if said == "knock":
+            return first
     if not quiet:
         for line in describe_spot(spot, total):
             click.echo(line)
@@ -115,14 +158,14 @@ def _ask(spot: Spot, trainer: Trainer, total: int, progress, quiet: bool) -> Ans
         try:
             text = click.prompt("Your choice", prompt_suffix=suffix, default="", show_default=False)
         except click.exceptions.Abort:  # end of input: the round ends here
-            return None
+            return first or None
         try:
             decision = parse_answer(text)
         except (DecisionError, CardError, RulesError) as exc:
             click.echo(f"  {exc}")
             continue
         if decision == "quit":
-            return None
+            return first or None
         if decision == "help":
             click.echo(f"  {HELP}")
             continue
@@ -136,7 +179,7 @@ def _ask(spot: Spot, trainer: Trainer, total: int, progress, quiet: bool) -> Ans
             for i, line in enumerate(describe_grade(g, spot)):
                 click.echo(click.style(line, fg=BAND_STYLE.get(g.band)) if i == 0 else line)
             click.echo("")
-        return trainer.history[-1]
+        return [*first, trainer.history[-1]]
 
 
 def describe_summary(figures: dict, title: str) -> list[str]:
@@ -144,14 +187,18 @@ def describe_summary(figures: dict, title: str) -> list[str]:
     if not n:
         return [f"{title}: no decision."]
     lines = [f"{title}: {n} decisions, {figures['correct']} best or within the noise ({figures['accuracy']:.0%}), "
-             f"{figures['points_lost_per_hand']:.2f} points lost per hand on average ({figures['points_lost']:.2f} "
-             f"in all)."]
+             f"{figures['points_lost_per_decision']:.2f} points lost per decision on average "
+             f"({figures['points_lost']:.2f} in all)."]
     if figures["worst"]:
         lines.append("Worst:")
         for w in figures["worst"]:
-            lines.append(f"  hand {w['number']}: {' '.join(w['hand'])}, trump {w['trump']}, seat {w['seat']} of "
-                         f"{w['players']}: {w['action']} instead of {w['best_text']}, {w['points_lost']:.2f} points "
-                         f"({w['band']})")
+            if w["action"] in ("knock", "no knock"):
+                where = f"dealer of {w['players']}, trump card {w['trump']}, before looking"
+                did = "knock instead of looking" if w["action"] == "knock" else "looked instead of knocking"
+            else:
+                where = f"{' '.join(w['hand'])}, trump {w['trump']}, seat {w['seat']} of {w['players']}"
+                did = f"{w['action']} instead of {w['best_text']}"
+            lines.append(f"  hand {w['number']}: {where}: {did}, {w['points_lost']:.2f} points ({w['band']})")
     return lines
 
 
@@ -171,6 +218,9 @@ def describe_summary(figures: dict, title: str) -> list[str]:
 @passes_option()
 @click.option("--drill/--no-drill", "drill", default=None,
               help="After the round, drill spots like your mistakes [default: ask].")
+@click.option("--knock", is_flag=True,
+              help="Swiss: when you deal, decide first whether to knock before looking at your cards (answered by "
+                   "a simulation of a tenth of --samples deals).")
 @tables_option(help="Answer from a built table here where one covers the spot (then the shipped tables).")
 @samples_option(limits.ASK_SAMPLES, default=DEFAULT_SAMPLES, help="Deals simulated where no table answers.")
 @click.option("--table-only", is_flag=True, help="Only spots a table answers, and never simulate.")
@@ -181,7 +231,7 @@ def describe_summary(figures: dict, title: str) -> list[str]:
 @int_option("--situations", limit=SITUATIONS, default=2_000, show_default=True, help="Spots on the --page.")
 @progress_option()
 @friendly_errors
-def train(rules, players, seat, rounds, seed, words, hand, trump, before, passes_in_a_row, drill, tables_root,
+def train(rules, players, seat, rounds, seed, words, hand, trump, before, passes_in_a_row, drill, knock, tables_root,
           samples, table_only, as_json, page_out, situations, progress):
     """Practice: a hand is dealt as at the table, you choose, the answer comes at once.
 
@@ -200,7 +250,7 @@ def train(rules, players, seat, rounds, seed, words, hand, trump, before, passes
         return
     trainer = Trainer(rules=rules, players=players, seat=seat, seed=seed, words=words, tables_root=tables_root,
                       samples=samples, table_only=table_only, hand=hand, trump=trump, before=before,
-                      passes_in_a_row=passes_in_a_row)
+                      passes_in_a_row=passes_in_a_row, knock=knock)
     total = rounds if rounds is not None else (1 if hand is not None else 10)
     quiet = as_json
     if not quiet:
@@ -213,7 +263,7 @@ def train(rules, players, seat, rounds, seed, words, hand, trump, before, passes
         got = _ask(spot, trainer, total, progress, quiet)
         if got is None:
             break
-        round_answers.append(got)
+        round_answers.extend(got)
     figures = summary(round_answers)
     if not quiet:
         for line in describe_summary(figures, "Round over"):
@@ -235,7 +285,7 @@ def train(rules, players, seat, rounds, seed, words, hand, trump, before, passes
             got = _ask(spot, trainer, total, progress, quiet)
             if got is None:
                 break
-            drilled.append(got)
+            drilled.extend(got)
         if not quiet:
             for line in describe_summary(summary(drilled), "Drill over"):
                 click.echo(line)
