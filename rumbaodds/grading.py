@@ -106,6 +106,7 @@ class Grade:
     source: str = "simulation"
     shares: dict[str, float] | None = None  # the equilibrium's mix for hands like his, where it is known
     notes: list[str] = field(default_factory=list)
+    after_call: bool = False  # he answers a Rumba call or a knock: to play is to join, without an exchange
 
     @property
     def correct(self) -> bool:
@@ -114,6 +115,8 @@ class Grade:
     @property
     def best_text(self) -> str:
         """The best choice in words: ``play, exchange S6 C7`` or ``rumba``."""
+        if self.best == "play" and self.after_call:
+            return "join"
         if self.best == "play" and self.best_option is not None:
             return "play, " + exchange_words(self.best_discard)
         return self.best
@@ -274,7 +277,7 @@ def grade(result: AskResult, decision: Decision, shares: dict[str, float] | None
         choice = Choice(min(plays, key=lambda n: options[n].ev.mean)) if plays else Choice.play(
             int(result.meta.get("best_discards", 0)))
         notes.append("exchange not told: graded as play with its best exchange")
-    action = choice.action if choice != Choice.NO_RUMBA else decision.action
+    action = decision.action if decision.action == "join" or choice == Choice.NO_RUMBA else choice.action
     at_least = False
     exchange_valued = True
     known = choice in options
@@ -302,7 +305,7 @@ def grade(result: AskResult, decision: Decision, shares: dict[str, float] | None
     if shares is None:
         shares = equilibrium_mix(situation, result.opponents)
     band = band_of(loss, exact_zero=str(choice) == best_name)
-    mixes = shares is not None and action != best and shares.get(best, 0.0) >= MIXED_SHARE and \
+    mixes = shares is not None and _mix_word(action) != best and shares.get(best, 0.0) >= MIXED_SHARE and \
         shares.get(_mix_word(action), 0.0) >= MIXED_SHARE
     if mixes and band != "best":
         if loss.low < INACCURACY_BELOW:
@@ -314,7 +317,7 @@ def grade(result: AskResult, decision: Decision, shares: dict[str, float] | None
         notes.append(f"{action} is worth exactly as much as {best} here")
     return Grade(action, str(choice), best, best_name, best_discard, loss, band,
                  reason_for(situation, best, action, band, shares), at_least, exchange_valued, expected,
-                 _source(result), shares, notes)
+                 _source(result), shares, notes, caller_of(situation) is not None)
 
 
 def _runner_play(result: AskResult) -> str | None:
