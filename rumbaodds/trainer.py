@@ -181,6 +181,9 @@ class Trainer:
             if found is not None or self.hand is not None:
                 break
             situation = None  # no table covers it (an impossible cell, known words): another deal
+        else:
+            raise RulesError(f"--table-only: no table answers {self.rules.name} spots here (the shipped tables are "
+                             f"swiss; build one with `rumbaodds tables build`, or drop --table-only to simulate)")
         self.count += 1
         knock_first = self.knock and situation.rules.knock and situation.seat == situation.players - 1 and \
             not situation.dealer_knocked
