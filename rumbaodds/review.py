@@ -21,6 +21,7 @@ import html
 import io
 import json
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -267,6 +268,7 @@ class Review:
             "points_lost": float(sum(losses)), "points_lost_per_decision": float(sum(losses) / n) if n else None,
             "at_least": sum(1 for r in graded if r.grade.at_least),
             "scored": len(lucky),
+            "score_unvalued": sum(1 for r in graded if r.entry.score is not None and r.luck is None),
             "actual": float(sum(r.entry.score for r in lucky)),
             "expected": float(sum(r.grade.expected.mean for r in lucky)),
             "luck": float(sum(r.luck for r in lucky)),
@@ -409,61 +411,83 @@ def situation_text(entry: Entry) -> str:
             f"{s.players}{before}{knocked}")
 
 
+def _plural(n: int, word: str, many: str | None = None) -> str:
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
 def totals_lines(t: dict) -> list[str]:
     """The totals in words (the command line and the page say the same)."""
     if not t["decisions"]:
         return ["No decision could be graded."]
-    lines = [f"{t['decisions']} decisions graded: {t['correct']} best or within the noise ({t['accuracy']:.0%}); "
-             f"{t['bands']['inaccuracy']} inaccuracies, {t['bands']['mistake']} mistakes, "
-             f"{t['bands']['blunder']} blunders.",
+    b = t["bands"]
+    lines = [f"{_plural(t['decisions'], 'decision')} graded: {t['correct']} best or within the noise "
+             f"({t['accuracy']:.0%}); {_plural(b['inaccuracy'], 'inaccuracy', 'inaccuracies')}, "
+             f"{_plural(b['mistake'], 'mistake')}, {_plural(b['blunder'], 'blunder')}.",
              f"Skill: your decisions lost {t['points_lost']:.2f} points in all, {t['points_lost_per_decision']:.2f} "
              f"per decision, against the best choices"
-             + (f" ({t['at_least']} of them at least that much: a table keeps only the two best)." if t["at_least"]
-                else ".")]
+             + (f" ({t['at_least']} of these losses are lower bounds: a table keeps only its two best choices; "
+                f"simulate to know them)." if t["at_least"] else ".")]
     if t["scored"]:
-        lines.append(f"Luck: over the {t['scored']} hands with a score you scored {t['actual']:+.0f} where your "
-                     f"choices expected {t['expected']:+.2f}: {t['luck']:+.2f} points of luck (scores count down: "
-                     f"negative is good luck).")
+        lines.append(f"Luck: over the {_plural(t['scored'], 'hand')} with a score you scored {t['actual']:+.0f} where "
+                     f"your choices expected {t['expected']:+.2f}: {t['luck']:+.2f} points of luck (scores count "
+                     f"down: negative is good luck).")
+    if t.get("score_unvalued"):
+        lines.append(f"{_plural(t['score_unvalued'], 'hand')} with a score left out of the luck: the table does not "
+                     f"value that choice (simulate to include them).")
     return lines
+
+
+def _cards_html(text: str) -> str:
+    """Card codes in a text as rank and suit symbol (hearts and diamonds red), the rest escaped."""
+    symbols = {"S": ("\u2660", ""), "H": ("\u2665", "r"), "D": ("\u2666", "r"), "C": ("\u2663", "")}
+
+    def card(match) -> str:
+        suit, rank = match.group(1), match.group(2)
+        symbol, red = symbols[suit]
+        return f"<b class='{red}'>{'10' if rank == 'T' else rank}{symbol}</b>"
+
+    return re.sub(r"\b([CDHS])([2-9TJQKA])\b", card, html.escape(text))
 
 
 def write_html(result: Review, out: str | Path) -> Path:
     """A self-contained page of the review (no script, no outside file): works offline and on a phone."""
     t = result.totals()
-    rows = []
+    items = []
     for r in result.reviewed:
         g = r.grade
         colour = BAND_COLOURS.get(g.band, "#333")
-        luck = "" if r.luck is None else f"{r.luck:+.2f}"
-        notes = f"<div class='note'>{html.escape('; '.join(g.notes))}</div>" if g.notes else ""
-        rows.append(
-            f"<tr><td>{r.entry.line}</td><td>{html.escape(situation_text(r.entry))}</td>"
-            f"<td>{html.escape(g.action)}</td><td>{html.escape(g.best_text)}</td>"
-            f"<td class='num'>{html.escape(loss_text(g))}</td>"
-            f"<td><span class='band' style='background:{colour}'>{html.escape(g.band)}</span></td>"
-            f"<td class='num'>{luck}</td><td>{html.escape(g.reason)}{notes}</td></tr>")
+        luck = "" if r.luck is None else f"; luck {r.luck:+.2f} (scored {r.entry.score:+g})"
+        notes = f"<div class='note'>{_cards_html('; '.join(g.notes))}</div>" if g.notes else ""
+        lost = "no points lost" if loss_text(g) == "0" else f"{html.escape(loss_text(g))} points lost"
+        you = g.action + (" " + " ".join(format_card(c) for c in r.entry.decision.discard)
+                          if r.entry.decision is not None and r.entry.decision.discard else "")
+        items.append(
+            f"<div class='d' style='border-color:{colour}'><div class='head'><span class='band' "
+            f"style='background:{colour}'>{html.escape(g.band)}</span> <b>{lost}</b> <span class='note'>line "
+            f"{r.entry.line}</span></div><div>{_cards_html(situation_text(r.entry))}</div>"
+            f"<div>You: <b>{_cards_html(you)}</b>; best: <b>{_cards_html(g.best_text)}</b>{luck}</div>"
+            f"<div class='why'>Why: {_cards_html(g.reason)}</div>{notes}</div>")
     bad = "".join(f"<li>{html.escape(b.text())}</li>" for b in result.bad)
     totals = "".join(f"<p>{html.escape(line)}</p>" for line in totals_lines(t))
+    name = Path(result.path).name or "your hands"
     page = f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Rumba review: {html.escape(Path(result.path).name or 'hands')}</title>
+<title>Rumba review: {html.escape(name)}</title>
 <style>
-body{{font:16px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1100px;padding:12px;color:#1d2433}}
-h1{{font-size:22px}} table{{border-collapse:collapse;width:100%}}
-td,th{{border-bottom:1px solid #dde2ea;padding:6px 8px;text-align:left;vertical-align:top}}
-th{{background:#f2f4f8;position:sticky;top:0}} .num{{text-align:right;white-space:nowrap}}
-.band{{color:#fff;border-radius:6px;padding:2px 8px;white-space:nowrap}} .note{{color:#5f6b7a;font-size:14px}}
-.wrap{{overflow-x:auto}} .bad{{color:#b3261e}}
+body{{font:16px/1.45 system-ui,sans-serif;margin:0 auto;max-width:820px;padding:12px;color:#1d2433;background:#f6f7fa}}
+h1{{font-size:22px;margin:4px 0}} h2{{font-size:19px}}
+.d{{background:#fff;border:1px solid #dde2ea;border-left:7px solid;border-radius:10px;padding:8px 10px;margin:10px 0}}
+.d div{{margin:3px 0}} .head{{display:flex;gap:8px;align-items:center;flex-wrap:wrap}}
+.band{{color:#fff;border-radius:6px;padding:1px 8px;white-space:nowrap;font-weight:600}}
+.note{{color:#5f6b7a;font-size:14px}} .why{{color:#38414f}} .r{{color:#c62828}} .bad{{color:#b3261e}}
 </style></head><body>
-<h1>Review of {html.escape(result.path or 'your hands')}</h1>
+<h1>Review of {html.escape(name)}</h1>
 {totals}
 <p class="note">Points lost per hand against the best choice, with a 95% interval; scores count down like the score
 sheet (negative is good). Bands: best below 0.05 points, inaccuracy below 0.25, mistake below 1, blunder 1 or more;
-too close when the interval includes 0; mixed when the equilibrium plays both. Seed {result.seed}.</p>
-<div class="wrap"><table><thead><tr><th>line</th><th>situation</th><th>you</th><th>best</th><th>points lost</th>
-<th>grade</th><th>luck</th><th>why</th></tr></thead><tbody>
-{''.join(rows)}
-</tbody></table></div>
+too close when the interval includes 0; mixed when the equilibrium plays both; "≥" a lower bound. The costliest
+first. Simulations: seed {result.seed}.</p>
+{''.join(items)}
 {f'<h2>Lines not reviewed</h2><ul class="bad">{bad}</ul>' if bad else ''}
 </body></html>
 """

@@ -96,7 +96,7 @@ def test_fifty_lines_two_bad_48_reviewed(files):
     assert len(frame) == 48 and set(frame["band"]) <= {"best", "mixed", "too close", "inaccuracy", "mistake",
                                                        "blunder"}
     page = (out / "review.html").read_text()
-    assert page.count("<tr>") == 49 and "line 10: seat 9" in page and "<script" not in page
+    assert page.count("<div class='d'") == 48 and "line 10: seat 9" in page and "<script" not in page
 
 
 def test_csv_reads_like_json_lines(files):
