@@ -218,7 +218,7 @@ def test_trainer_points_lost_equal_asks_margin_from_the_same_table():
     deck = get_rules("swiss").deck
     trainer = Trainer(seed=1, table_only=True)
     checked = 0
-    for _ in range(60):
+    for _ in range(200):
         question = random_question(rng, deck)
         asked = answer.document(answer.answer(question))  # what `rumbaodds ask --json` prints
         if asked.get("source", {}).get("source") != "packed table":
@@ -236,7 +236,7 @@ def test_trainer_points_lost_equal_asks_margin_from_the_same_table():
         else:
             assert runner.correct
         checked += 1
-    assert checked >= 50
+    assert checked >= 190  # an impossible cell has no table answer
 
 
 def test_train_json_points_lost_equal_ask_json_margin():
