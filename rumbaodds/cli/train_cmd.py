@@ -92,12 +92,17 @@ def describe_spot(spot: Spot, total: int) -> list[str]:
 
 def describe_grade(g: Grade, spot: Spot) -> list[str]:
     result = spot.result
-    band = "too close to grade" if g.band == "too close" else g.band
     if g.band == "best" and g.loss.mean == 0:
-        head = f"  {band}: {g.best_text}."
+        head = f"  best: {g.best_text}."
+    elif g.band == "too close":
+        head = (f"  too close to grade: {g.best_text} is ahead of your {g.action} by {loss_text(g)} points per hand, "
+                f"within the noise.")
+    elif g.band == "mixed":
+        head = f"  mixed, counts as best: {loss_text(g)} points per hand behind {g.best_text}."
     else:
-        head = f"  {band}: you lost {loss_text(g)} points per hand; best: {g.best_text}."
-    if result.margin is not None and result.runner_up is not None:
+        head = f"  {g.band}: you lost {loss_text(g)} points per hand; best: {g.best_text}."
+    said = "play" if g.action == "join" else g.action
+    if result.margin is not None and result.runner_up is not None and said != result.runner_up:
         head += (f" ({result.recommendation} is better than {result.runner_up} by {result.margin.mean:.2f}, "
                  f"95% interval {result.margin.low:.2f} to {result.margin.high:.2f}.)")
     lines = [head, f"  Why: {g.reason}."]
