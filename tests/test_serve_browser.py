@@ -62,9 +62,9 @@ def page(browser, server):
     page = browser.new_page()
     errors = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(server[0])
+    page.goto(server[0] + "api/status")  # the page's origin, without the page (which saves its settings)
     page.evaluate("localStorage.clear()")  # every test starts from the defaults
-    page.reload()
+    page.goto(server[0])
     page.wait_for_selector("body[data-ready='1']")
     yield page
     page.close()
