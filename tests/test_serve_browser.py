@@ -193,6 +193,7 @@ def test_an_error_takes_the_old_answer_away(page):
     page.wait_for_selector("#form-error:not([hidden])")
     assert page.inner_text("#form-error") == api_message("HA HK HQ S6 C7", "HA", 5, 2)
     assert is_cleared(page) and "bad" in page.get_attribute("#trump-text", "class")
+    assert page.inner_text("#empty").startswith("No answer: the question has a mistake")
     fill(page, **README)
     page.click("#mode-hand")  # one card too many: tapped after the picker moved on to the trump card
     page.click("#picker [data-card='D8']")
@@ -201,6 +202,7 @@ def test_an_error_takes_the_old_answer_away(page):
     assert page.inner_text("#form-error") == api_message("HA HK HQ S6 C7 D8", "H9", 5, 2)
     page.click("#picker [data-card='D8']")  # any change takes the message away too
     assert page.is_hidden("#form-error") and page.get_attribute("#hand-text", "class") in (None, "")
+    assert page.inner_text("#empty").startswith("Choose who you are")
     assert ask(page)["rows"]
 
 
