@@ -124,6 +124,7 @@ class AskResult:
             "samples": self.samples,
             "effective_samples": self.effective_samples,
             "seed": self.seed,
+            "seed_text": str(self.seed),  # exact in JavaScript too, where a JSON number above 2**53 is rounded
             "tries_per_sample": self.tries_per_sample,
             "notes": list(self.notes),
             "score_sign": SCORE_SIGN,

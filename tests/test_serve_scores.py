@@ -15,6 +15,7 @@ from urllib.parse import parse_qs, urlencode
 
 import pytest
 from browser import browser_context, running_server, skip_reason
+from browser.phone import fill as fill_phone
 from click.testing import CliRunner
 
 from rumbaodds.cli import main
@@ -108,15 +109,7 @@ def phone(app):
 
 
 def fill(page, scores, samples=None, seed=None, hand=("HA", "HK", "S6", "C7", "D9"), trump="H8", players=5, seat=2):
-    page.select_option("#players", str(players))
-    page.fill("#seat", str(seat))
-    page.click("#clear")
-    for card in hand:
-        page.click(f"#picker [data-card='{card}']")
-    page.click("#mode-trump")
-    page.click(f"#picker [data-card='{trump}']")
-    page.fill("#samples", "" if samples is None else str(samples))
-    page.fill("#seed", "" if seed is None else str(seed))
+    fill_phone(page, hand, trump, players, seat, samples=samples, seed=seed)  # the page's own phone flow
     if not page.eval_on_selector("#score-details", "d => d.open"):
         page.click("#score-details summary")
     page.fill("#scores", scores)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from .. import analysis, answer
+from .. import analysis, answer, limits
 from ..cards import CardError, format_card
 from ..models import MODELS, ModelError, OpponentModel, points_text
 from ..opponents import EQUILIBRIUM
@@ -27,6 +27,8 @@ from ..rules import PRESETS, RulesError, RuleSet
 from ..tables import find_tables, load_table
 from .jobs import BadInput, Job, JobBoard
 from .params import PARAMS, ParamError, ask_arguments, game_arguments, parse_query
+
+KNOCK_PARAMS = ("rules", "players", "trump", "opponents", "play", "samples", "precision", "seed")
 
 log = logging.getLogger("rumbaodds.web")
 INPUT_ERRORS = (ParamError, CardError, RulesError, ModelError)
@@ -173,6 +175,7 @@ class App:
             "/api/jobs": ("POST", lambda: Response.json(self.jobs.submit(self._job_work(self._checked(query)))
                                                         .snapshot(), 202)),
             "/api/status": ("GET", lambda: Response.json(self.status())),
+            "/api/knock": ("GET", lambda: Response.json(self.knock(query))),
             "/api/meta": ("GET", lambda: Response.json(self.meta())),
         }
         if path.startswith("/api/jobs/"):
@@ -191,6 +194,27 @@ class App:
         if method != wanted:
             return Response.error(f"{method} {path}: use {wanted}", 405)
         return make()
+
+    def knock(self, query: dict[str, list[str]]) -> dict:
+        """GET /api/knock: the dealer's "knock?" before he looks at his hand, as `rumbaodds knock --json` prints it.
+
+        Checked by params.parse_query like /api/ask (no hand, no seat), with the knock's own caps (limits.KNOCK_*).
+        """
+        extra = sorted(set(query) - set(KNOCK_PARAMS))
+        if extra:
+            raise ParamError(f"unknown parameter {extra[0]!r} for /api/knock (known: {', '.join(KNOCK_PARAMS)})")
+        values = parse_query({**query, "hand": ["-"], "seat": ["0"]}, self.rule_sets, self.models)
+        try:
+            for name, limit in (("samples", limits.KNOCK_SAMPLES), ("precision", limits.KNOCK_PRECISION)):
+                if values.get(name) is not None:
+                    limit.check(values[name], f"--{name}")
+        except limits.LimitError as exc:
+            raise ParamError(str(exc)) from None
+        with self.simulation_lock:
+            result = analysis.knock(values["trump"], values["players"], values["rules"], values["opponents"],
+                                    values.get("play", "expert"), values.get("samples"), values.get("precision"),
+                                    values.get("seed"))
+        return {**result.to_dict(), "seed_text": str(result.seed)}  # the seed exact in JavaScript too (> 2**53)
 
     def status(self) -> dict:
         return {"warm": dict(self.warm), "busy": self.simulation_lock.locked()}

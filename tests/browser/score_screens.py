@@ -11,7 +11,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from browser import browser_context, running_server  # noqa: E402
-from browser.screens import shrink  # noqa: E402
+from browser.phone import fill  # noqa: E402
+from browser.screens import shrink, snap  # noqa: E402
 from rumbaodds.web.app import App  # noqa: E402
 
 HAND, TRUMP, SCORES = ["HA", "HK", "S6", "C7", "D9"], "H8", "15,17,4,19,12"
@@ -23,23 +24,16 @@ def main(out: Path) -> None:
         page = context.new_page()
         page.goto(url)
         page.wait_for_selector("body[data-ready='1']")
-        page.select_option("#players", "5")
-        page.fill("#seat", "2")
-        page.click("#clear")
-        for card in HAND:
-            page.click(f"#picker [data-card='{card}']")
-        page.click("#mode-trump")
-        page.click(f"#picker [data-card='{TRUMP}']")
-        page.fill("#samples", "5000")
-        page.fill("#seed", "9")
+        fill(page, HAND, TRUMP, 5, 2, samples=5000, seed=9)
+        page.click("#advanced summary")  # folded again: the score line is the point here
         page.click("#score-details summary")
         page.fill("#scores", SCORES)
         page.click("#ask")
         page.wait_for_selector("#result:not([hidden])", timeout=300_000)
         page.wait_for_function("document.getElementById('warm').textContent.startsWith('Simulator ready')")
-        page.screenshot(path=str(out / "serve-scores-400.png"), full_page=True)
+        snap(page, out / "serve-scores-400.png", 400)
         page.set_viewport_size({"width": 1400, "height": 1000})
-        page.screenshot(path=str(out / "serve-scores-1400.png"), full_page=True)
+        snap(page, out / "serve-scores-1400.png", 1400)
     for png in sorted(out.glob("serve-scores-*.png")):
         shrink(png)
         print(png, f"{png.stat().st_size // 1024} KiB")

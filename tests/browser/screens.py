@@ -1,10 +1,14 @@
 """Screenshots of the `rumbaodds serve` page for reports/screens/, taken in Debian's Chromium.
 
-    .venv/bin/python tests/browser/screens.py [OUT]      # OUT defaults to reports/screens
+    PYTHONPATH=$PWD python3 tests/browser/screens.py [OUT]      # OUT defaults to reports/screens
 
-The README hand at 1400 px and 400 px (whole page), an answer after a Rumba
-call and an inline error at 400 px. Tables are read from ``tables/`` of the
-current folder, as ``rumbaodds serve`` does.
+At 400 px (a phone at the table: the screen the player sees after pressing
+Ask, the action bar at its foot) and at 1400 px (the whole page): a Rumba
+answer and a play answer (both from the shipped tables, at once), an answer
+after a Rumba call (join or pass), the dealer's knock answer and an error;
+and the phone's form with a hand tapped in (serve-400-form.png). Tables are
+read from ``tables/`` of the current folder and the package, as
+``rumbaodds serve`` does.
 """
 
 from __future__ import annotations
@@ -15,50 +19,51 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from browser import browser_context, running_server  # noqa: E402
+from browser.phone import answer, fill  # noqa: E402
 from rumbaodds.web.app import App  # noqa: E402
 
-
-def fill(page, hand, trump, players, seat, before=(), samples=None, seed=None):
-    page.select_option("#players", str(players))
-    page.fill("#seat", str(seat))
-    page.click("#clear")
-    for i, word in enumerate(before):
-        page.select_option(f"#before-{i}", word)
-    for card in hand:
-        page.click(f"#picker [data-card='{card}']")
-    page.click("#mode-trump")
-    page.click(f"#picker [data-card='{trump}']")
-    page.fill("#samples", "" if samples is None else str(samples))
-    page.fill("#seed", "" if seed is None else str(seed))
+RUMBA = {"hand": ["HA", "HK", "HQ", "S6", "C7"], "trump": "H9", "players": 5, "seat": 2}  # the README hand
+PLAY = {"hand": ["HJ", "H7", "SA", "D9", "C8"], "trump": "H6", "players": 4, "seat": 0}
+JOIN = {"hand": ["HA", "HK", "S6", "C7", "D9"], "trump": "H8", "players": 4, "seat": 2, "before": ["pass", "rumba"],
+        "samples": 4_000, "seed": 8612274886174038521}
+KNOCK = {"hand": [], "trump": "HA", "players": 4, "seat": 3, "samples": 400, "seed": 7}
+ERROR = {**RUMBA, "trump": "HA"}  # the trump card in the hand
 
 
-def answer(page):
-    page.evaluate("document.getElementById('result').hidden = true")
-    page.click("#ask")
-    page.wait_for_selector("#result:not([hidden])", timeout=120_000)
+def snap(page, path: Path, width: int) -> None:
+    """The phone's screen as it is; the wide page whole (a window as tall as the page: the bar at its place)."""
+    if width < 900:
+        page.screenshot(path=str(path))
+        return
+    page.set_viewport_size({"width": width, "height": page.evaluate("document.documentElement.scrollHeight")})
+    page.screenshot(path=str(path))
+    page.set_viewport_size({"width": width, "height": 1000})
+
+
+def shots(page, out: Path, width: int) -> None:
+    page.set_viewport_size({"width": width, "height": 860 if width < 900 else 1000})
+    if width < 900:
+        fill(page, **RUMBA)
+        page.evaluate("window.scrollTo(0, 0)")
+        snap(page, out / f"serve-{width}-form.png", width)
+    for name, question, button in (("rumba", RUMBA, "#ask"), ("play", PLAY, "#ask"), ("join", JOIN, "#ask"),
+                                   ("knock", KNOCK, "#knock-ask"), ("error", ERROR, "#ask")):
+        fill(page, **question)
+        answer(page, button, timeout=600_000)
+        snap(page, out / f"serve-{width}-{name}.png", width)
 
 
 def main(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
-    readme = (["HA", "HK", "HQ", "S6", "C7"], "H9", 5, 2)
-    with running_server(App("tables")) as url, browser_context(1400, 1000) as context:
+    with running_server(App("tables")) as url, browser_context(400, 860) as context:
         page = context.new_page()
         page.goto(url)
         page.wait_for_selector("body[data-ready='1']")
-        fill(page, *readme, seed=11)
-        answer(page)
-        page.wait_for_function("document.getElementById('warm').textContent.startsWith('Simulator ready')")
-        page.screenshot(path=str(out / "serve-1400.png"), full_page=True)
-        page.set_viewport_size({"width": 400, "height": 900})
-        page.screenshot(path=str(out / "serve-400.png"), full_page=True)
-        fill(page, ["S7", "C8", "D9", "ST", "C6"], "H9", 4, 1, before=["rumba"], samples=20_000, seed=3)
-        answer(page)
-        page.locator("#result-section").screenshot(path=str(out / "serve-400-rumba-called.png"))
-        fill(page, *readme[:3], 7)
-        page.click("#ask")
-        page.wait_for_selector("#form-error:not([hidden])")
-        page.locator("#form-section").screenshot(path=str(out / "serve-400-bad-seat.png"))
-    for png in sorted(out.glob("serve-*.png")):
+        page.wait_for_function("document.getElementById('warm').textContent.startsWith('Simulator ready')",
+                               timeout=600_000)
+        for width in (400, 1400):
+            shots(page, out, width)
+    for png in sorted(out.glob("serve-[0-9]*.png")):
         shrink(png)
         print(png, f"{png.stat().st_size // 1024} KiB")
 
