@@ -104,10 +104,14 @@ class Hosts:
         if not text:
             return None
         if text.startswith("["):
-            name, _, port = text[1:].partition("]")
-            port = port[1:] if port.startswith(":") else port
+            name, bracket, port = text[1:].partition("]")
+            if not bracket or (port and not port.startswith(":")):
+                return f"Host {text[:60]!r}: not a host name and port"
+            port = port[1:]
         else:
-            name, _, port = text.partition(":")
+            name, colon, port = text.partition(":")
+            if colon and not port:
+                return f"Host {text[:60]!r}: not a host name and port"
         name = name.lower().rstrip(".")
         if port and not (port.isdigit() and len(port) <= 5):
             return f"Host {text[:60]!r}: not a host name and port"

@@ -54,7 +54,10 @@ class Busy(Exception):
 
 @dataclass(frozen=True)
 class Budget:
-    """The limits of one run: at most ``deals`` deals (None: no cap) and ``seconds`` of simulation once started."""
+    """The limits of one run: at most ``deals`` deals (None: no cap) and ``seconds`` of simulation.
+
+    The seconds count from the end of the first batch, so a kernel compiled by that batch (a cold cache)
+    does not count; the batch itself is bounded work (analysis.BATCH deals)."""
 
     deals: int | None = None
     seconds: float | None = None
@@ -70,6 +73,7 @@ class Job:
     planned: int | None = None
     created: float = field(default_factory=time.monotonic)
     started: float | None = None
+    clock: float | None = None  # the first batch's end: the time limit counts from here (not the compilation)
     finished: float | None = None
     result: dict | None = None
     error: str | None = None
@@ -93,13 +97,15 @@ class Job:
         if budget.deals is not None and done is not None and done > budget.deals:
             raise WorkLimit(f"the {budget.what} stopped at {budget.deals:,} deals, the most one request simulates "
                             f"on this server, before reaching its precision: ask for a coarser precision")
-        if budget.seconds is not None and self.started is not None and now - self.started > budget.seconds:
+        if budget.seconds is not None and self.clock is not None and now - self.clock > budget.seconds:
             raise WorkLimit(f"the {budget.what} stopped after {budget.seconds:g} s, the longest one request "
                             f"simulates on this server ({self.done:,} deals done): ask for fewer samples or a "
                             f"coarser precision")
 
     def progress(self, done: int, planned: int) -> None:
         """The ``progress`` callback handed to the simulation."""
+        if self.clock is None:
+            self.clock = time.monotonic()
         self.check(int(done))
         self.state, self.done, self.planned = "running", int(done), int(planned)
 
