@@ -419,3 +419,17 @@ def test_a_huge_run_does_not_delay_a_table_answer_by_a_second(server):
         for sock in huge:
             sock.close()  # and they are cancelled: the simulator is free within a batch
     assert wait_for(app.simulations.idle, 5.0) < 3.0
+
+
+def test_the_help_and_the_readme_state_the_limits_the_server_applies():
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from rumbaodds.cli import main
+
+    shown = CliRunner().invoke(main, ["serve", "--help"]).stdout.replace("\n", " ")
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text().replace("\n", " ")
+    for text in (shown, readme):
+        assert f"{SAMPLES_CAP:,}" in text and f"precision {PRECISION_FLOOR:g}" in " ".join(text.split())
+    assert f"{GAME_SAMPLES_CAP:,} with `scores`" in readme and f"past {MAX_SECONDS:.0f} s" in " ".join(readme.split())
