@@ -210,11 +210,6 @@ class App:
         except INPUT_ERRORS as exc:
             raise BadInput(str(exc)) from None
 
-    def _answer(self, values: dict, job: Job | None = None) -> dict:
-        """The document for parsed query ``values``, in this thread: a table's answer, else a simulation."""
-        found = self._from_table(values)
-        return found if found is not None else self._simulate(values, job or new_job())
-
     def _budget(self, values: dict) -> Budget:
         """The limits of one run of ``values``: a precision run stops at the deals cap, every run at MAX_SECONDS."""
         what = "game simulation" if values.get("scores") is not None else "simulation"
@@ -234,7 +229,7 @@ class App:
         job = new_job(budget or Budget(seconds=MAX_SECONDS), gone)
         self.simulations.submit(job, work)
         while not job.ended.wait(0.05):
-            if gone is not None and gone.is_set():
+            if gone is not None and gone.is_set() and not job.cancel_requested:
                 self.simulations.cancel(job)
         if job.state == "done":
             return Response.json(job.result)

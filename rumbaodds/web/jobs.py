@@ -182,6 +182,7 @@ class SimulationQueue:
         with self._cond:
             if self._closed:
                 raise Busy("the server is stopping", 5)
+            self.drop_gone()
             if priority == NORMAL and self.waiting() >= self.capacity:
                 ahead = self.waiting() + len(self._running)
                 retry = max(1, round(ahead * self.typical_seconds / self.workers))
@@ -203,7 +204,7 @@ class SimulationQueue:
                 job.finish("cancelled", error="cancelled", status=409)
 
     def drop_gone(self) -> None:
-        """Waiting jobs whose client went away leave the queue (their place goes to someone who waits)."""
+        """Waiting jobs whose client went away (or nobody polls) leave the queue: their place goes to another."""
         with self._cond:
             for item in list(self._heap):
                 job = item[2]
@@ -287,12 +288,6 @@ class JobBoard:
             while len(self._jobs) > self.keep:
                 self._jobs.popitem(last=False)
         return job
-
-    def submit(self, work: Callable[[Job], dict], budget: Budget = Budget()) -> Job:
-        """Queue ``work(job)`` for a new polled job (raises Busy, and keeps nothing, when the queue is full)."""
-        job = new_job(budget, polled=True)
-        self.queue.submit(job, work)
-        return self.add(job)
 
     def get(self, job_id: str) -> Job | None:
         with self._lock:
