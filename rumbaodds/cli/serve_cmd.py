@@ -33,7 +33,8 @@ def _named(items, presets, what: str) -> dict:
 @int_option("--port", limit=limits.PORT, default=8000, show_default=True,
             help=f"Port to listen on, {limits.PORT.describe()} (0: any free port).")
 @click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to listen on; 0.0.0.0 lets other machines of the network use the page.")
+              help="Address to listen on; 0.0.0.0 lets other machines of the network use the page. Requests must "
+                   "name localhost or this address (with 0.0.0.0: any IP address or this machine's name).")
 @tables_option(help="Answer instantly from a built table here when one covers the question (like `ask`).")
 @click.option("--rules", "rule_files", multiple=True, type=click.Path(dir_okay=False),
               help="A house-rule TOML file to offer on the page besides swiss and flemish (repeatable).")

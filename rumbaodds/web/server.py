@@ -125,7 +125,7 @@ class Asgi:
         watcher = asyncio.create_task(self._watch(receive, gone))
         try:
             response = await asyncio.get_running_loop().run_in_executor(
-                self.pool, self.app.handle, method, request.url.path, query, request.headers.get("host", ""), gone)
+                self.pool, self.app.handle, method, scope["path"], query, request.headers.get("host", ""), gone)
         finally:
             watcher.cancel()
         if not gone.is_set():
