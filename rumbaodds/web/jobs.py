@@ -172,7 +172,7 @@ class SimulationQueue:
         self._cond = threading.Condition()
         self._heap: list[tuple[int, int, Job, Callable]] = []
         self._order = itertools.count()
-        self._running: set[str] = set()
+        self._running: dict[str, Job] = {}
         self._threads: list[threading.Thread] = []
         self._closed = False
 
@@ -231,9 +231,11 @@ class SimulationQueue:
             return not self._heap and not self._running
 
     def close(self) -> None:
-        """Refuse new work and cancel what waits (the server stops)."""
+        """Refuse new work, cancel what waits and stop what runs after its batch (the server stops)."""
         with self._cond:
             self._closed = True
+            for job in self._running.values():
+                job.cancel_requested = True
             for _, _, job, _ in self._heap:
                 job.cancel_requested = True
                 job.finish("cancelled", error="the server is stopping", status=503)
@@ -254,7 +256,7 @@ class SimulationQueue:
                     return None
                 if self._heap:
                     priority, _, job, work = heapq.heappop(self._heap)
-                    self._running.add(job.id)
+                    self._running[job.id] = job
                     return job, work
                 self._cond.wait()
 
@@ -270,7 +272,7 @@ class SimulationQueue:
                         run_job(job, work)
             finally:
                 with self._cond:
-                    self._running.discard(job.id)
+                    self._running.pop(job.id, None)
 
 
 class JobBoard:
