@@ -433,3 +433,24 @@ def test_the_help_and_the_readme_state_the_limits_the_server_applies():
     for text in (shown, readme):
         assert f"{SAMPLES_CAP:,}" in text and f"precision {PRECISION_FLOOR:g}" in " ".join(text.split())
     assert f"{GAME_SAMPLES_CAP:,} with `scores`" in readme and f"past {MAX_SECONDS:.0f} s" in " ".join(readme.split())
+
+
+def test_stopping_the_server_stops_what_runs_and_what_waits():
+    from rumbaodds.web.jobs import SimulationQueue
+
+    queue = SimulationQueue(waiting=2)
+
+    def endless(job):
+        while True:
+            job.progress(1, 2)
+            time.sleep(0.01)
+
+    running, waiting = new_job(), new_job()
+    queue.submit(running, endless)
+    wait_for(lambda: running.state == "running")
+    queue.submit(waiting, endless)
+    queue.close()
+    assert running.ended.wait(2) and waiting.ended.wait(2)
+    assert running.state == waiting.state == "cancelled" and waiting.status == 503
+    with pytest.raises(jobs.Busy, match="stopping"):
+        queue.submit(new_job(), endless)
