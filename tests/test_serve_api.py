@@ -34,7 +34,7 @@ from rumbaodds.rules import get_rules
 from rumbaodds.tables import answer_from_table, find_tables, load_table
 from rumbaodds.web.app import App
 from rumbaodds.web.jobs import Job
-from rumbaodds.web.params import PARAMS
+from rumbaodds.web.params import PARAMS, SAMPLES_CAP
 
 HAND = "HA HK HQ S6 C7"
 README = {"hand": HAND, "trump": "H9", "players": 5, "seat": 2}
@@ -279,15 +279,18 @@ def test_an_error_found_in_the_job_ends_it_as_a_400(app, monkeypatch):
 
 
 def test_a_cancelled_job_stops_after_its_batch(app):
-    response = app.handle("POST", "/api/jobs", query(**README, samples=20_000_000, seed=1))
+    response = app.handle("POST", "/api/jobs", query(**README, samples=SAMPLES_CAP, seed=1))
     job_id = json.loads(response.body)["id"]
     end = time.monotonic() + 60
     while json.loads(app.handle("GET", f"/api/jobs/{job_id}", {}).body)["done"] == 0 and time.monotonic() < end:
         time.sleep(0.02)
     app.handle("POST", f"/api/jobs/{job_id}/cancel", {})
     snap = wait(app, job_id)
-    assert snap["state"] == "cancelled" and 0 < snap["done"] < 20_000_000
-    assert not app.simulation_lock.locked()
+    assert snap["state"] == "cancelled" and 0 < snap["done"] < SAMPLES_CAP
+    end = time.monotonic() + 10
+    while not app.simulations.idle() and time.monotonic() < end:
+        time.sleep(0.01)
+    assert app.simulations.idle() and not app.simulation_lock.locked()
 
 
 # -- the command ------------------------------------------------------------------------------------------------------

@@ -33,7 +33,8 @@ def _named(items, presets, what: str) -> dict:
 @int_option("--port", limit=limits.PORT, default=8000, show_default=True,
             help=f"Port to listen on, {limits.PORT.describe()} (0: any free port).")
 @click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to listen on; 0.0.0.0 lets other machines of the network use the page.")
+              help="Address to listen on; 0.0.0.0 lets other machines of the network use the page. Requests must "
+                   "name localhost or this address (with 0.0.0.0: any IP address or this machine's name).")
 @tables_option(help="Answer instantly from a built table here when one covers the question (like `ask`).")
 @click.option("--rules", "rule_files", multiple=True, type=click.Path(dir_okay=False),
               help="A house-rule TOML file to offer on the page besides swiss and flemish (repeatable).")
@@ -49,7 +50,11 @@ def serve(port, host, tables_root, rule_files, model_files, verbose):
     play, samples, precision, seed, passes_in_a_row, dealer_knocked, simulate)
     answer exactly like `rumbaodds ask --json`: from a table when one covers
     the question, else by simulation. The kernels compile in the background at
-    start (about 20 s the first time, then cached).
+    start (a minute or more the first time, then cached); table answers do not
+    wait for them. One request simulates a few seconds at most (samples up to
+    500,000, precision 0.05 or coarser); a few more wait their turn, beyond
+    that the server answers 503. Only requests naming localhost (or --host)
+    are answered.
     """
     from ..web.app import App
     from ..web.server import make_server
@@ -61,11 +66,11 @@ def serve(port, host, tables_root, rule_files, model_files, verbose):
         raise UserError(str(exc)) from None
     app = App(tables_root, _named([get_rules(f) for f in rule_files], PRESETS, "rule set"), models)
     try:
-        server = make_server(app, host, port)
+        server = make_server(app, host, port, verbose)
     except OSError as exc:
         raise UserError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     signal.signal(signal.SIGTERM, _stop)  # `kill` stops it like Ctrl-C
-    app.start_warmup()
+    app.start_warmup(extras=True)
     click.echo(f"rumbaodds serve: {server.url}  (Ctrl-C stops it; the simulator warms up in the background)")
     if host not in ("127.0.0.1", "localhost", "::1"):
         click.echo(f"rumbaodds serve: listening on {host}: other machines can use the page", err=True)
@@ -75,3 +80,4 @@ def serve(port, host, tables_root, rule_files, model_files, verbose):
         click.echo("rumbaodds serve: stopped", err=True)
     finally:
         server.server_close()
+        app.simulations.close()

@@ -1,8 +1,8 @@
 """``rumbaodds serve``: a local web page and a JSON endpoint over the same answer as ``rumbaodds ask``.
 
 - :mod:`.params`: the query string, checked and named like the command line's options.
-- :mod:`.jobs`: long simulations run in the background with real progress, one at a time.
+- :mod:`.jobs`: simulations on a bounded queue with real progress, limits and cancelling.
 - :mod:`.app`: the routes, as plain functions of (method, path, query) for tests without sockets.
-- :mod:`.server`: the standard library's threading HTTP server around them.
+- :mod:`.server`: uvicorn (h11) and Starlette around them: it only moves bytes.
 - ``page.html``: the one self-contained page (inline CSS and JS; works offline).
 """

@@ -1,17 +1,27 @@
 """The routes of ``rumbaodds serve`` as plain functions of (method, path, query): no sockets, easy to test.
 
 Every answer comes from :mod:`rumbaodds.answer` (a table when one covers the
-question, else :func:`rumbaodds.analysis.ask`) and is served as
+question, else :func:`rumbaodds.analysis.simulate`) and is served as
 :func:`rumbaodds.answer.document`, the very document ``rumbaodds ask --json``
 prints. Input the player can fix gives HTTP 400 with ``{"error": ...}`` and
 the API's own one-line message; anything else gives 500, is logged with its
 traceback (on the server's console only) and the server goes on serving.
+
+The server is shared, so it stays up for everyone: a table answer and the
+page are served at once, never behind a simulation; a simulation runs on the
+bounded :class:`~.jobs.SimulationQueue` (503 with Retry-After when it is
+full), within the limits of one request (:func:`.params.check_work`) and is
+cancelled when its client goes away; a request naming a host this server
+does not answer to (DNS rebinding: a page elsewhere sending the player's
+browser here) gets 421.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import logging
+import socket
 import threading
 import time
 from dataclasses import dataclass
@@ -25,14 +35,26 @@ from ..opponents import EQUILIBRIUM
 from ..question import Question
 from ..rules import PRESETS, RulesError, RuleSet
 from ..tables import find_tables, load_table
-from .jobs import BadInput, Job, JobBoard
-from .params import PARAMS, ParamError, ask_arguments, game_arguments, parse_query
+from .jobs import HIGH, LOW, BadInput, Budget, Busy, Job, JobBoard, SimulationQueue, new_job
+from .params import (
+    MAX_SECONDS,
+    PARAMS,
+    WORK_SECONDS,
+    ParamError,
+    ask_arguments,
+    check_work,
+    game_arguments,
+    parse_query,
+    work_cap,
+)
 
 KNOCK_PARAMS = ("rules", "players", "trump", "opponents", "play", "samples", "precision", "seed")
 
 log = logging.getLogger("rumbaodds.web")
 INPUT_ERRORS = (ParamError, CardError, RulesError, ModelError)
 WARM_HAND = ("HA HK HQ S6 C7", "H9", 5, 2)  # the README's hand: compiles every kernel ask uses
+LOCAL_NAMES = ("localhost", "127.0.0.1", "::1")  # the names a local server answers to
+WILDCARDS = ("", "0.0.0.0", "::")  # --host values that listen on every address of the machine
 
 
 EQUILIBRIUM_TEXT = ("equilibrium: solved strategies, every seat a best response to the others (docs/STRATEGY.md); "
@@ -44,94 +66,196 @@ class Response:
     status: int
     content_type: str
     body: bytes
+    headers: tuple[tuple[str, str], ...] = ()  # more headers (Retry-After)
 
     @classmethod
     def json(cls, data, status: int = 200) -> Response:
         return cls(status, "application/json", (json.dumps(data) + "\n").encode())
 
     @classmethod
-    def error(cls, message: str, status: int = 400) -> Response:
-        return cls.json({"error": message}, status)
+    def error(cls, message: str, status: int = 400, headers: tuple[tuple[str, str], ...] = ()) -> Response:
+        return cls(status, "application/json", (json.dumps({"error": message}) + "\n").encode(), headers)
 
 
 def page_html() -> bytes:
     return resources.files(__package__).joinpath("page.html").read_bytes()
 
 
+class Hosts:
+    """The names a request may give in its Host header: the localhost names, plus the address served on.
+
+    Served on every address (``--host 0.0.0.0``): also any IP address and the machine's own name. A name
+    elsewhere (``evil.example``) is what a page of another site would send through the player's own browser.
+    """
+
+    def __init__(self):
+        self.names = set(LOCAL_NAMES)
+        self.any_address = False
+
+    def allow(self, host: str) -> None:
+        name = host.strip().strip("[]").lower().rstrip(".")
+        if name in WILDCARDS:
+            self.any_address = True
+            self.names |= {socket.gethostname().lower(), socket.getfqdn().lower()}
+        else:
+            self.names.add(name)
+
+    def problem(self, header: str) -> str | None:
+        """Why the Host header ``header`` is refused, or None. No header at all (HTTP/1.0) is allowed."""
+        text = header.strip()
+        if not text:
+            return None
+        if text.startswith("["):
+            name, bracket, port = text[1:].partition("]")
+            if not bracket or (port and not port.startswith(":")):
+                return f"Host {text[:60]!r}: not a host name and port"
+            port = port[1:]
+        else:
+            name, colon, port = text.partition(":")
+            if colon and not port:
+                return f"Host {text[:60]!r}: not a host name and port"
+        name = name.lower().rstrip(".")
+        if port and not (port.isdigit() and len(port) <= 5):
+            return f"Host {text[:60]!r}: not a host name and port"
+        if name in self.names or (self.any_address and _is_address(name)):
+            return None
+        return (f"Host {name[:60]!r} is not served here (this server answers to {', '.join(sorted(self.names))}; "
+                f"`rumbaodds serve --host NAME` serves another name)")
+
+
+def _is_address(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
 class App:
-    """One server's state: where its tables are, its rule sets and models, the warm-up and the jobs."""
+    """One server's state: where its tables are, its rule sets and models, the warm-up and the simulations.
+
+    ``workers`` simulations run at once (each uses every core) and ``waiting`` more may wait for them.
+    """
 
     def __init__(self, tables_root="tables", rule_sets: dict[str, RuleSet] | None = None,
-                 models: dict[str, OpponentModel] | None = None):
+                 models: dict[str, OpponentModel] | None = None, workers: int = 1, waiting: int = 4):
         self.tables_root = str(tables_root)
         self.rule_sets = {**PRESETS, **(rule_sets or {})}
         # equilibrium first, the default: None lets opponents.opponent_policy take the solved strategy, or the default
         # style where a house rule has none (and say so), as `rumbaodds ask` without --opponents does
         self.models = {EQUILIBRIUM: None, **MODELS, **(models or {})}
-        self.simulation_lock = threading.Lock()  # one simulation at a time: each uses every core
-        self.jobs = JobBoard()
-        self.warm = {"state": "cold", "seconds": None, "error": None}
+        self.simulations = SimulationQueue(workers, waiting, typical_seconds=WORK_SECONDS)
+        self.simulation_lock = self.simulations.lock  # held while a simulation runs: other kernel runs take it too
+        self.jobs = JobBoard(self.simulations)
+        self.hosts = Hosts()
+        self.warm = {"state": "cold", "seconds": None, "error": None, "tables": "cold"}
         self._described: dict[tuple[str, int], str] = {}
 
+    def listen_on(self, host: str) -> None:
+        """The server listens on ``host`` (``--host``): requests may name it too."""
+        self.hosts.allow(host)
+
     # -- warm-up ---------------------------------------------------------------------------------
-    def start_warmup(self) -> threading.Thread:
-        """Compile (or load from the cache) the kernels in the background, so the first answer is quick."""
-        thread = threading.Thread(target=self._warm_up, name="warm-up", daemon=True)
+    def start_warmup(self, extras: bool = False) -> threading.Thread:
+        """Compile (or load from the cache) the kernels in the background, so the first answer is quick.
+
+        The table lookup first (the keep rule it needs is small), so that a table answer never waits for the
+        big kernels; then ask's kernel ahead of any request in the queue; with ``extras`` (``rumbaodds serve``),
+        the whole-game kernel of ``scores=`` and the knock's too, when no request waits.
+        """
+        thread = threading.Thread(target=self._warm_up, args=(extras,), name="warm-up", daemon=True)
         thread.start()
         return thread
 
-    def _warm_up(self) -> None:
-        with self.simulation_lock:
-            self.warm["state"] = "warming"
-            start = time.perf_counter()
-            try:
-                analysis.ask(*WARM_HAND, samples=1_000, seed=0)
-                answer.from_table(Question.of(*WARM_HAND), self.tables_root)
-            except Exception as exc:  # noqa: BLE001 - the page says so; requests will still try
-                log.exception("warm-up failed")
-                self.warm.update(state="failed", error=f"{type(exc).__name__}: {exc}")
-                return
-            self.warm.update(state="ready", seconds=round(time.perf_counter() - start, 2))
-            log.info("warm: kernels ready in %.1f s", self.warm["seconds"])
+    def _warm_up(self, extras: bool) -> None:
+        self.warm["state"] = "warming"
+        start = time.perf_counter()
+        try:
+            answer.from_table(Question.of(*WARM_HAND), self.tables_root)
+            self.warm["tables"] = "ready"
+        except Exception:  # noqa: BLE001 - the kernels' warm-up says what is wrong
+            log.exception("warm-up of the table lookup failed")
+        job = self.simulations.submit(new_job(), lambda job: analysis.ask(*WARM_HAND, samples=1_000, seed=0), HIGH)
+        job.ended.wait()
+        if job.state != "done":
+            log.error("warm-up failed: %s", job.error)
+            self.warm.update(state="failed", error=job.error)
+            return
+        self.warm.update(state="ready", seconds=round(time.perf_counter() - start, 2))
+        log.info("warm: kernels ready in %.1f s", self.warm["seconds"])
+        if extras:
+            self.simulations.submit(new_job(), _warm_game, LOW)
+            self.simulations.submit(new_job(), _warm_knock, LOW)
 
     # -- answering ---------------------------------------------------------------------------------
-    def _answer(self, values: dict, job: Job | None = None) -> dict:
-        """The document for parsed query ``values``: a table's answer, else a simulation under the lock.
-
-        With ``scores``: the game value of every choice (match.ask.ask_game), always simulated, served as the very
-        document ``rumbaodds ask --scores --json`` prints.
-        """
+    def _from_table(self, values: dict) -> dict | None:
+        """The table's document for parsed query ``values``, or None (``scores``: always simulated)."""
         if values.get("scores") is not None:
-            return self._game_answer(values, job)
+            return None
         question = Question.of(**ask_arguments(values))
         found = answer.from_table(question, self.tables_root, values.get("simulate", False))
+        return None if found is None else answer.document(found)
+
+    def _simulate(self, values: dict, job: Job) -> dict:
+        """The simulated document for ``values``, on the queue's worker; ``job.progress`` stops it when it must.
+
+        With ``scores``: the game value of every choice (match.ask.ask_game), served as the very document
+        ``rumbaodds ask --scores --json`` prints.
+        """
+        try:
+            if values.get("scores") is not None:
+                from ..match.ask import ask_game, game_document
+
+                return game_document(ask_game(**game_arguments(values), progress=job.progress))
+            question = Question.of(**ask_arguments(values))
+            return answer.document(analysis.simulate(question, job.progress))
+        except INPUT_ERRORS as exc:
+            raise BadInput(str(exc)) from None
+
+    def _budget(self, values: dict) -> Budget:
+        """The limits of one run of ``values``: a precision run stops at the deals cap, every run at MAX_SECONDS."""
+        what = "game simulation" if values.get("scores") is not None else "simulation"
+        return Budget(work_cap(values) if values.get("precision") is not None else None, MAX_SECONDS, what)
+
+    def _waiting_note(self) -> str:
+        if self.warm["state"] == "warming":
+            return "waiting for the warm-up"
+        return "waiting for another run" if not self.simulations.idle() else ""
+
+    def queued(self, work, budget: Budget | None = None, gone: threading.Event | None = None) -> Response:
+        """Run ``work(job) -> dict`` on the simulation queue and wait for it (raises Busy when the queue is full).
+
+        ``gone`` set (the client closed its connection) cancels the job: it leaves the queue, or stops after
+        its batch. Every simulating route goes through here (or the job board), never around the queue.
+        """
+        job = new_job(budget or Budget(seconds=MAX_SECONDS), gone)
+        self.simulations.submit(job, work)
+        while not job.ended.wait(0.05):
+            if gone is not None and gone.is_set() and not job.cancel_requested:
+                self.simulations.cancel(job)
+        if job.state == "done":
+            return Response.json(job.result)
+        return Response.error(job.error or job.state, job.status)
+
+    def _ask(self, values: dict, gone: threading.Event | None) -> Response:
+        found = self._from_table(values)
         if found is not None:
-            return answer.document(found)
-        progress = None
-        if job is not None:
-            job.note = "waiting for the warm-up" if self.warm["state"] == "warming" else "waiting for another run"
-            progress = job.progress
-        with self.simulation_lock:
-            if job is not None:
-                job.start()  # raises Cancelled when cancelled while waiting
-            result = analysis.simulate(question, progress)
-        return answer.document(result)
+            return Response.json(found)
+        return self.queued(lambda job: self._simulate(values, job), self._budget(values), gone)
 
-    def _game_answer(self, values: dict, job: Job | None) -> dict:
-        from ..match.ask import ask_game, game_document
-
-        progress = None
-        if job is not None:
-            job.note = "waiting for the warm-up" if self.warm["state"] == "warming" else "waiting for another run"
-            progress = job.progress
-        with self.simulation_lock:
-            if job is not None:
-                job.start()
-            result = ask_game(**game_arguments(values), progress=progress)
-        return game_document(result)
+    def _submit(self, values: dict) -> Response:
+        """A page job: done at once from a table, else queued (202 with its snapshot, or 503 when full)."""
+        found = self._from_table(values)
+        job = new_job(self._budget(values), polled=True)
+        if found is not None:
+            job.finish("done", found)
+        else:
+            job.note = self._waiting_note()
+            self.simulations.submit(job, lambda job: self._simulate(values, job))
+        return Response.json(self.jobs.add(job).snapshot(), 202)
 
     def _checked(self, query: dict[str, list[str]]) -> dict:
-        """Parsed values whose situation is known to be valid (raises the API's own errors otherwise)."""
+        """Parsed values whose situation is known to be valid and whose run fits this server (raises otherwise)."""
         values = parse_query(query, self.rule_sets, self.models)
         Question.of(**ask_arguments(values))
         if values.get("scores") is not None or values.get("passes") is not None:  # checked before any job starts
@@ -143,62 +267,66 @@ class App:
             scores_in_seats(values["rules"], values["players"], values["scores"], passes)
             if values.get("samples") is not None and values["samples"] > MAX_SAMPLES:
                 raise RulesError(f"--samples with --scores must be 1..{MAX_SAMPLES:,}, got {values['samples']}")
+        check_work(values)
         return values
 
-    def _job_work(self, values: dict):
-        def work(job: Job) -> dict:
-            try:
-                return self._answer(values, job)
-            except INPUT_ERRORS as exc:
-                raise BadInput(str(exc)) from None
-
-        return work
-
     # -- routes ----------------------------------------------------------------------------------------
-    def handle(self, method: str, path: str, query: dict[str, list[str]]) -> Response:
-        """Answer one request; never raises."""
+    def handle(self, method: str, path: str, query: dict[str, list[str]], host: str | None = None,
+               gone: threading.Event | None = None) -> Response:
+        """Answer one request; never raises.
+
+        ``host``: the request's Host header ("" when it has none), checked when given (the server always gives
+        it). ``gone``: an event the server sets when the client closes its connection.
+        """
         try:
-            return self._route(method, path, query)
+            if host is not None:
+                problem = self.hosts.problem(host)
+                if problem is not None:
+                    return Response.error(problem, 421)
+            return self._route(method, path, query, gone)
         except INPUT_ERRORS as exc:
             return Response.error(str(exc))
+        except Busy as exc:
+            return Response.error(str(exc), 503, (("Retry-After", str(exc.retry_after)),))
         except Exception as exc:  # noqa: BLE001 - logged with its traceback; the server goes on
             log.exception("%s %s failed", method, path)
             return Response.error(f"internal error ({type(exc).__name__}: {exc}); see the server's log", 500)
 
-    def _route(self, method: str, path: str, query: dict[str, list[str]]) -> Response:
+    def _route(self, method: str, path: str, query: dict[str, list[str]], gone: threading.Event | None = None
+               ) -> Response:
         path = path.rstrip("/") or "/"
         routes = {
             "/": ("GET", lambda: Response(200, "text/html; charset=utf-8", page_html())),
             "/index.html": ("GET", lambda: Response(200, "text/html; charset=utf-8", page_html())),
             "/favicon.ico": ("GET", lambda: Response(204, "image/x-icon", b"")),
-            "/api/ask": ("GET", lambda: Response.json(self._answer(self._checked(query)))),
-            "/api/jobs": ("POST", lambda: Response.json(self.jobs.submit(self._job_work(self._checked(query)))
-                                                        .snapshot(), 202)),
+            "/api/ask": ("GET", lambda: self._ask(self._checked(query), gone)),
+            "/api/jobs": ("POST", lambda: self._submit(self._checked(query))),
             "/api/status": ("GET", lambda: Response.json(self.status())),
-            "/api/knock": ("GET", lambda: Response.json(self.knock(query))),
+            "/api/knock": ("GET", lambda: self.knock(query, gone)),
             "/api/meta": ("GET", lambda: Response.json(self.meta())),
         }
         if path.startswith("/api/jobs/"):
             parts = path.split("/")[3:]
             job = self.jobs.get(parts[0])
             if job is None:
-                return Response.error(f"no job {parts[0]!r} (finished jobs are kept for a while only)", 404)
+                return Response.error(f"no job {parts[0][:40]!r} (finished jobs are kept for a while only)", 404)
             if parts[1:] == ["cancel"] and method == "POST":
                 return Response.json(self.jobs.cancel(job.id).snapshot())
             if len(parts) == 1 and method == "GET":
                 return Response.json(job.snapshot())
-            return Response.error(f"{method} {path}: use GET /api/jobs/ID or POST /api/jobs/ID/cancel", 405)
+            return Response.error(f"{method} {path[:80]}: use GET /api/jobs/ID or POST /api/jobs/ID/cancel", 405)
         if path not in routes:
-            return Response.error(f"no page {path!r} here (the page is /, the API /api/ask)", 404)
+            return Response.error(f"no page {path[:80]!r} here (the page is /, the API /api/ask)", 404)
         wanted, make = routes[path]
         if method != wanted:
             return Response.error(f"{method} {path}: use {wanted}", 405)
         return make()
 
-    def knock(self, query: dict[str, list[str]]) -> dict:
+    def knock(self, query: dict[str, list[str]], gone: threading.Event | None = None) -> Response:
         """GET /api/knock: the dealer's "knock?" before he looks at his hand, as `rumbaodds knock --json` prints it.
 
-        Checked by params.parse_query like /api/ask (no hand, no seat), with the knock's own caps (limits.KNOCK_*).
+        Checked by params.parse_query like /api/ask (no hand, no seat), with the knock's own caps (limits.KNOCK_*);
+        run on the simulation queue like every simulation (limits, cancellation).
         """
         extra = sorted(set(query) - set(KNOCK_PARAMS))
         if extra:
@@ -210,14 +338,18 @@ class App:
                     limit.check(values[name], f"--{name}")
         except limits.LimitError as exc:
             raise ParamError(str(exc)) from None
-        with self.simulation_lock:
+
+        def work(job: Job) -> dict:
             result = analysis.knock(values["trump"], values["players"], values["rules"], values["opponents"],
                                     values.get("play", "expert"), values.get("samples"), values.get("precision"),
-                                    values.get("seed"))
-        return {**result.to_dict(), "seed_text": str(result.seed)}  # the seed exact in JavaScript too (> 2**53)
+                                    values.get("seed"), progress=job.progress)
+            return {**result.to_dict(), "seed_text": str(result.seed)}  # the seed exact in JavaScript too (> 2**53)
+
+        return self.queued(work, Budget(None, MAX_SECONDS, "knock simulation"), gone)
 
     def status(self) -> dict:
-        return {"warm": dict(self.warm), "busy": self.simulation_lock.locked()}
+        queue = self.simulations.stats()
+        return {"warm": dict(self.warm), "busy": queue["running"] > 0, "queue": queue}
 
     def table_descriptions(self) -> list[str]:
         """One line per finished table under the root (read once per table file version)."""
@@ -246,3 +378,18 @@ class App:
             "tables": self.table_descriptions(),
             "warm": dict(self.warm),
         }
+
+
+def _warm_game(job: Job) -> dict:
+    """The whole-game kernel of ``scores=`` (match.ask.choice_batch), compiled or loaded from the cache."""
+    from ..match.ask import ask_game
+
+    hand, trump, players, seat = WARM_HAND
+    ask_game(hand, trump, players, seat, scores=(20,) * players, samples=10, seed=0)
+    return {}
+
+
+def _warm_knock(job: Job) -> dict:
+    """The knock's kernel (engine.knock.knock_batch)."""
+    analysis.knock(WARM_HAND[1], WARM_HAND[2], samples=2, seed=0, inner_samples=2)
+    return {}

@@ -7,10 +7,16 @@ checked by :func:`rumbaodds.analysis.make_situation`, so the page gives the
 command line's own one-line messages. Rule sets and opponent models are
 chosen by name only (a page must not open files by path); house-rule files
 are named to ``rumbaodds serve --rules FILE`` instead.
+
+A server answers many people, so one request may ask for a few seconds of
+simulation only (:func:`check_work`): its caps come from a work budget
+(:data:`WORK_SECONDS`) and the kernels' measured speed, not from the command
+line's own, much larger ranges.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -51,6 +57,19 @@ PARAMS: tuple[Param, ...] = (
     Param("scores", "list", example="20,14,7,3,18", limit=limits.SCORE),  # the game value (match/ask.py, §9)
     Param("passes", "list", example="0,2,0,0,1", limit=limits.PASSES_IN_A_ROW),  # with scores: every seat's streak
 )
+# -- the work of one request on this server ------------------------------------------------------------------------
+WORK_SECONDS = 5.0  # a few seconds of simulation per request: every cap below comes from this budget
+ASK_DEALS_PER_SECOND = 100_000  # ask's kernel on 2 cores: the README's hand, 200,000 deals in 1.9-2.8 s
+GAME_DEALS_PER_SECOND = 8_000  # ask_game (scores=) on 2 cores: 20,000 deals in 2.5 s
+WORST_SD = 8.0  # points: the widest spread of one choice's score change seen (a Rumba on a poor hand, 7.8)
+SAMPLES_CAP = int(WORK_SECONDS * ASK_DEALS_PER_SECOND)  # 500,000 deals
+GAME_SAMPLES_CAP = int(WORK_SECONDS * GAME_DEALS_PER_SECOND)  # 40,000 deals
+# the finest precision the cap reaches even where conditioning leaves a quarter of the deals effective: 0.05
+PRECISION_FLOOR = math.ceil(100 * 1.96 * WORST_SD / math.sqrt(SAMPLES_CAP / 4)) / 100
+# the hard stop of any one run: 60 s. Not the budget of what a request may ask for (the caps above) but a safety net
+# for slow, heavily conditioned situations: today's slowest default question (a 7-player dealer after six earlier
+# words, 200,000 deals) takes up to 40 s on 2 cores
+MAX_SECONDS = 12 * WORK_SECONDS
 GAME = ("scores", "passes")  # the score-aware question's own values (match.ask.ask_game)
 BY_NAME = {p.name: p for p in PARAMS}
 TRUE = {"1", "true", "yes", "on"}
@@ -107,6 +126,28 @@ def parse_query(query: Mapping[str, list[str]], rule_sets: Mapping[str, RuleSet]
     if values.get("samples") is not None and values.get("precision") is not None:
         raise ParamError("give --samples or --precision, not both")
     return values
+
+
+def check_work(values: dict) -> None:
+    """Refuse a run longer than this server gives one request (ParamError naming the limit).
+
+    ``values`` have passed :func:`parse_query` (the command line's own ranges, with its own messages).
+    """
+    samples, precision = values.get("samples"), values.get("precision")
+    game = values.get("scores") is not None
+    cap = GAME_SAMPLES_CAP if game else SAMPLES_CAP
+    if samples is not None and samples > cap:
+        kind = " with scores" if game else ""
+        raise ParamError(f"samples: at most {cap:,}{kind} per request on this server (about {WORK_SECONDS:g} s of "
+                         f"simulation), got {samples:,}; `rumbaodds ask --samples` runs longer")
+    if precision is not None and precision < PRECISION_FLOOR:
+        raise ParamError(f"precision: at least {PRECISION_FLOOR:g} per request on this server (finer needs more "
+                         f"than its {cap:,}-deal cap), got {precision:g}; `rumbaodds ask --precision` runs longer")
+
+
+def work_cap(values: dict) -> int:
+    """The most deals one run of ``values`` may simulate here (a precision run stops with an error past it)."""
+    return GAME_SAMPLES_CAP if values.get("scores") is not None else SAMPLES_CAP
 
 
 def ask_arguments(values: dict) -> dict:
