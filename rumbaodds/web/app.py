@@ -29,6 +29,7 @@ from importlib import resources
 from pathlib import Path
 
 from .. import analysis, answer, limits
+from ..cardplay import DEFAULT_PLAY
 from ..cards import CardError, format_card
 from ..models import MODELS, ModelError, OpponentModel, points_text
 from ..opponents import EQUILIBRIUM
@@ -340,9 +341,12 @@ class App:
             raise ParamError(str(exc)) from None
 
         def work(job: Job) -> dict:
-            result = analysis.knock(values["trump"], values["players"], values["rules"], values["opponents"],
-                                    values.get("play", "expert"), values.get("samples"), values.get("precision"),
-                                    values.get("seed"), progress=job.progress)
+            try:
+                result = analysis.knock(values["trump"], values["players"], values["rules"], values["opponents"],
+                                        values.get("play", DEFAULT_PLAY), values.get("samples"),
+                                        values.get("precision"), values.get("seed"), progress=job.progress)
+            except INPUT_ERRORS as exc:
+                raise BadInput(str(exc)) from None
             return {**result.to_dict(), "seed_text": str(result.seed)}  # the seed exact in JavaScript too (> 2**53)
 
         return self.queued(work, Budget(None, MAX_SECONDS, "knock simulation"), gone)
