@@ -1,13 +1,19 @@
-"""Card play against card play on the same deals (issue 17): greedy, expert and PIMC as caller and as defenders.
+"""Card play against card play on the same deals (issue 17): greedy, expert, distilled and PIMC in each role.
 
-`python -m benchmarks.bench_cardplay [--quick] [--deals N]`. Swiss 5 and flemish 4 players, Rumbas with a strong
-caller:
-deals whose hand 0 scores in the top 5% of hands by keep-value points (engine/keep.py ``hand_points``); hand 0
-calls and leads, the other four defend, the turned card is seen. Each pairing of card plays plays the same
-deals (a duplicate comparison); the table gives P(caller makes 3+ tricks) with a 95% interval, its paired
-difference from everybody ``expert`` with a 95% interval, and deals per second (one thread). Then normal games
-(swiss 5, random deals): hand 0's mean score change by pairing. Last, the measurement of PIMC's worlds per
-decision K: a PIMC caller against expert defenders for K in 8, 16, 32, 64, each paired against K = 64.
+`python -m benchmarks.bench_cardplay [--quick] [--deals N]`. A duplicate comparison: every pairing of card
+plays plays the very same deals.
+
+- Rumbas (swiss 5 and flemish 4 players; swiss 3 and 7 with fewer pairings): hand 0 calls and leads, the
+  others defend, the turned card is seen. Two sets of callers: *strong* (the top 5% of hands by keep-value
+  points, engine/keep.py ``hand_points``) and *near the threshold* (hands whose equilibrium score, the
+  solved strategy's strength index of the first seat, is within 1 of the lowest score at which that seat
+  calls Rumba more often than not: the hands where the choice is close). P(caller makes the Rumba's
+  tricks) with a 95% interval, its paired difference from everybody ``distilled``, and deals per second
+  (one thread).
+- Normal games (random deals and leaders, everybody plays): hand 0's mean score change by pairing (scores
+  count down: lower is better), paired against everybody ``distilled``.
+- PIMC's worlds per decision K: a PIMC caller against expert defenders for K in 8, 16, 32, 64, each paired
+  against K = 64.
 """
 
 from __future__ import annotations
@@ -19,19 +25,28 @@ import time
 import numpy as np
 
 from rumbaodds.engine import pimc
+from rumbaodds.engine.distilled import WEIGHTS
 from rumbaodds.engine.keep import hand_points
+from rumbaodds.engine.policy import CTX_OPEN, hand_score
 from rumbaodds.engine.rng import deal_batch
+from rumbaodds.opponents import opponent_policy
 from rumbaodds.rules import FLEMISH, SWISS
 
 from .common import print_table
 
 SEED = 1717
 PLAYERS = 5
-TOP_SHARE = 0.05  # callers: the strongest 5% of hands
-G, E, P = pimc.SEAT_GREEDY, pimc.SEAT_EXPERT, pimc.SEAT_PIMC
-NAMES = {G: "greedy", E: "expert", P: "pimc"}
-# (caller's card play, defenders' card play)
-PAIRINGS = ((G, G), (E, E), (P, E), (E, P), (P, P))
+TOP_SHARE = 0.05  # strong callers: the strongest 5% of hands
+G, E, D, P = pimc.SEAT_GREEDY, pimc.SEAT_EXPERT, pimc.SEAT_DISTILLED, pimc.SEAT_PIMC
+NAMES = {G: "greedy", E: "expert", D: "distilled", P: "pimc"}
+# (caller's card play, defenders' card play); the first is the reference of the paired differences
+PAIRINGS = ((D, D), (G, G), (E, E), (P, P), (P, D), (D, P), (P, E), (E, P))
+FEW_PAIRINGS = ((D, D), (E, E), (P, P))
+
+
+def _pool(rules, players: int, seed: int, count: int):
+    hands, trump_cards, _ = deal_batch(rules.deck_array(), players, rules.hand_size, seed, 0, count)
+    return hands, (trump_cards >> 4).astype(np.int64), trump_cards.astype(np.int64)
 
 
 def strong_rumbas(count: int, rules=SWISS, players: int = PLAYERS, seed: int = SEED):
@@ -40,12 +55,22 @@ def strong_rumbas(count: int, rules=SWISS, players: int = PLAYERS, seed: int = S
     Returns (hands, leaders (all 0: the caller leads), trumps, turned cards).
     """
     top = max(c & 15 for c in rules.deck)
-    pool = max(4 * count, 2000)
-    hands, trump_cards, _ = deal_batch(rules.deck_array(), players, rules.hand_size, seed, 0, int(pool / TOP_SHARE))
-    trumps = (trump_cards >> 4).astype(np.int64)
+    hands, trumps, turned = _pool(rules, players, seed, int(max(4 * count, 2000) / TOP_SHARE))
     points = np.array([hand_points(h, t, top) for h, t in zip(hands[:, 0], trumps, strict=True)])
     keep = np.flatnonzero(points >= np.quantile(points, 1 - TOP_SHARE))[:count]
-    return hands[keep], np.zeros(len(keep), dtype=np.int64), trumps[keep], trump_cards[keep].astype(np.int64)
+    return hands[keep], np.zeros(len(keep), dtype=np.int64), trumps[keep], turned[keep]
+
+
+def threshold_rumbas(count: int, rules=SWISS, players: int = PLAYERS, seed: int = SEED + 2):
+    """``count`` deals whose hand 0 is near the equilibrium's Rumba threshold (see the module docstring)."""
+    policy = opponent_policy("equilibrium", rules, players)
+    top = max(c & 15 for c in rules.deck)
+    calls = policy.words[0, CTX_OPEN, :, 2]
+    threshold = int(np.argmax(calls > 0.5)) if (calls > 0.5).any() else len(calls) - 1
+    hands, trumps, turned = _pool(rules, players, seed, 60 * count)
+    scores = np.array([hand_score(h, t, top, policy.values[0]) for h, t in zip(hands[:, 0], trumps, strict=True)])
+    keep = np.flatnonzero(np.abs(scores - threshold) <= 1)[:count]
+    return hands[keep], np.zeros(len(keep), dtype=np.int64), trumps[keep], turned[keep]
 
 
 def play(deals, caller_play: int, defence_play: int, worlds: int = pimc.DEFAULT_WORLDS, rules=SWISS,
@@ -58,7 +83,7 @@ def play(deals, caller_play: int, defence_play: int, worlds: int = pimc.DEFAULT_
     seats[0] = caller_play
     util_caller, util_normal = pimc.utility_tables(rules)
     args = (leaders, trumps, turned, rules.follow_code, np.uint64(rules.deck_mask), 0 if rumba else -1, seats,
-            util_caller, util_normal, worlds, SEED)
+            util_caller, util_normal, rules.rumba_min_tricks, WEIGHTS, worlds, SEED)
     pimc.play_batch(hands[:2], *args, np.arange(2, dtype=np.int64))  # compile / load from cache
     start = time.perf_counter()
     tricks, stats = pimc.play_batch(hands, *args, np.arange(len(hands), dtype=np.int64))
@@ -78,12 +103,13 @@ def paired(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
     return float(d.mean()), 1.96 * float(d.std(ddof=1)) / math.sqrt(len(d)) if len(d) > 1 else float("nan")
 
 
-def run(quick: bool = False, count: int | None = None, rules=SWISS, players: int = PLAYERS) -> list[dict]:
-    """Rumbas by a strong hand 0: P(3+ tricks) of each pairing, paired against everybody expert."""
+def run(quick: bool = False, count: int | None = None, rules=SWISS, players: int = PLAYERS,
+        pairings=PAIRINGS, callers: str = "strong") -> list[dict]:
+    """Rumbas: P(the caller makes it) of each pairing, paired against the first pairing."""
     count = count or (40 if quick else 2000)
-    deals = strong_rumbas(count, rules, players)
-    results = {pair: play(deals, *pair, rules=rules) for pair in PAIRINGS}
-    base = results[(E, E)][0] >= rules.rumba_min_tricks
+    deals = (strong_rumbas if callers == "strong" else threshold_rumbas)(count, rules, players)
+    results = {pair: play(deals, *pair, rules=rules) for pair in pairings}
+    base = results[pairings[0]][0] >= rules.rumba_min_tricks
     rows = []
     for (caller, defence), (tricks, seconds, per) in results.items():
         made = tricks >= rules.rumba_min_tricks
@@ -91,8 +117,8 @@ def run(quick: bool = False, count: int | None = None, rules=SWISS, players: int
         d, dhalf = paired(made.astype(np.int64), base.astype(np.int64))
         rows.append({
             "caller": NAMES[caller], "defenders": NAMES[defence], "deals": len(made),
-            "P(3+ tricks) %": f"{100 * p:.1f} ± {100 * half:.1f}",
-            "vs all expert (pp)": f"{100 * d:+.1f} ± {100 * dhalf:.1f}",
+            "P(makes it) %": f"{100 * p:.1f} ± {100 * half:.1f}",
+            f"vs all {NAMES[pairings[0][0]]} (pp)": f"{100 * d:+.1f} ± {100 * dhalf:.1f}",
             "mean tricks": float(tricks.mean()),
             "deals/s": len(made) / seconds,
             "worlds/decision": per,
@@ -100,21 +126,22 @@ def run(quick: bool = False, count: int | None = None, rules=SWISS, players: int
     return rows
 
 
-def run_normal(quick: bool = False, count: int | None = None, rules=SWISS, players: int = PLAYERS) -> list[dict]:
-    """Normal games on random deals (random leader): hand 0's mean score change by pairing, paired against expert."""
+def run_normal(quick: bool = False, count: int | None = None, rules=SWISS, players: int = PLAYERS,
+               pairings=PAIRINGS) -> list[dict]:
+    """Normal games on random deals (random leader): hand 0's mean score change by pairing."""
     count = count or (40 if quick else 1000)
     hands, trump_cards, leaders = deal_batch(rules.deck_array(), players, rules.hand_size, SEED + 1, 0, count)
     deals = (hands, leaders.astype(np.int64), (trump_cards >> 4).astype(np.int64), trump_cards.astype(np.int64))
     _, util = pimc.utility_tables(rules)
-    results = {pair: play(deals, *pair, rules=rules, rumba=False) for pair in PAIRINGS}
-    base = -util[results[(E, E)][0]]
+    results = {pair: play(deals, *pair, rules=rules, rumba=False) for pair in pairings}
+    base = -util[results[pairings[0]][0]]
     rows = []
     for (me, others), (tricks, seconds, per) in results.items():
         change = -util[tricks]
         d, dhalf = paired(change, base)
         rows.append({"hand 0": NAMES[me], "others": NAMES[others], "deals": count,
                      "mean score change": f"{change.mean():+.3f} ± {1.96 * change.std(ddof=1) / math.sqrt(count):.3f}",
-                     "vs all expert": f"{d:+.3f} ± {dhalf:.3f}", "deals/s": count / seconds,
+                     f"vs all {NAMES[pairings[0][0]]}": f"{d:+.3f} ± {dhalf:.3f}", "deals/s": count / seconds,
                      "worlds/decision": per})
     return rows
 
@@ -137,11 +164,17 @@ def run_worlds(quick: bool = False, count: int | None = None, ks=(8, 16, 32, 64)
 
 def main(quick: bool = False, count: int | None = None) -> None:
     for rules, players in ((SWISS, 5), (FLEMISH, 4)):
-        print_table(f"Rumba, card play on the same deals: {rules.name} {players} players, Rumba by a top-"
-                    f"{TOP_SHARE:.0%} hand (hand 0 calls and leads), K = {pimc.DEFAULT_WORLDS}",
-                    run(quick, count, rules, players))
-    print_table(f"normal game, card play on the same deals: swiss {PLAYERS} players, hand 0's score change "
-                f"(down is good)", run_normal(quick))
+        for callers in ("strong", "threshold"):
+            who = f"a top-{TOP_SHARE:.0%} hand" if callers == "strong" else "a hand near the Rumba threshold"
+            print_table(f"Rumba, card play on the same deals: {rules.name} {players} players, Rumba by {who} "
+                        f"(hand 0 calls and leads), K = {pimc.DEFAULT_WORLDS}",
+                        run(quick, count, rules, players, callers=callers))
+        print_table(f"normal game, card play on the same deals: {rules.name} {players} players, hand 0's score "
+                    f"change (down is good)", run_normal(quick, None if count is None else count // 2, rules, players))
+    for players in (3, 7):
+        print_table(f"Rumba, card play on the same deals: swiss {players} players, Rumba by a hand near the "
+                    f"threshold", run(quick, None if count is None else count // 2, SWISS, players, FEW_PAIRINGS,
+                                     callers="threshold"))
     print_table("PIMC worlds per decision K: swiss 5, Rumba, PIMC caller, expert defenders", run_worlds(quick))
 
 

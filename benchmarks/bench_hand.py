@@ -22,10 +22,23 @@ ASK_SNIPPET = (
 )
 
 
-def _job() -> analysis.Job:
+def _job(play: str = "expert") -> analysis.Job:
     """The kernel's arguments for the benchmark's question, as ``ask`` builds them (analysis.Job)."""
     situation = analysis.make_situation(parse_hand(HAND), parse_card(TRUMP), PLAYERS, SEAT)
-    return analysis.Job.of(situation, MODELS["default"], "expert")
+    return analysis.Job.of(situation, MODELS["default"], play)
+
+
+def run_plays(quick: bool = False) -> list[dict]:
+    """Whole hands per second of each card play on 2 cores, in one run, and each against ``expert`` (a ratio)."""
+    count = 5_000 if quick else 200_000
+    repeat = 1 if quick else 3
+    rates = {}
+    for play in analysis.POLICIES:
+        args = _job(play).args()
+        kernel.ask_batch(*args, np.uint64(1), 0, 100)
+        rates[play] = count / best_time(lambda args=args: kernel.ask_batch(*args, np.uint64(1), 0, count), repeat)
+    return [{"card play": play, "deals_per_s_2_cores": rate, "vs expert": rate / rates["expert"]}
+            for play, rate in rates.items()]
 
 
 def run(quick: bool = False) -> list[dict]:
@@ -59,6 +72,8 @@ def ask_seconds(samples: int = 200_000) -> float:
 def main(quick: bool = False) -> None:
     print_table("whole hands per second, default opponents, expert play (a hand = one choice of the asking "
                 "player played out; target >= 1e6/s on 2 cores)", run(quick))
+    print_table("whole hands per second by card play (the default opponents; the distilled play should keep at "
+                "least half of expert's throughput)", run_plays(quick))
     samples = 20_000 if quick else 200_000
     print(f"`ask` with {samples:,} deals once compiled: {ask_seconds(samples):.2f} s (target < 2 s at 200,000)")
     if quick:  # a cold compile of the whole ask path is a minute or more

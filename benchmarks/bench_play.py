@@ -43,7 +43,7 @@ def rumba_tricks(deck_template, players, rp, min_points, policies, seed, count):
                 play[:] = hands
                 tricks[:] = 0
                 kernel.play_tricks(play, players, 0, trump, rp[kernel.R_FOLLOW], policies[p], 0, deck_mask,
-                                   np.uint64(1) << np.uint64(trump_card), tricks)
+                                   np.uint64(1) << np.uint64(trump_card), tricks, rp[kernel.R_MIN_TRICKS])
                 out[i, p] = tricks[0]
     return out
 

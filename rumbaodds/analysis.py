@@ -16,11 +16,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import limits
+from .cardplay import CARD_PLAYS, DEFAULT_PLAY
 from .cards import format_card, mask_of
 from .conditioning import Plan, make_plan
 from .engine import exact as exact_kernel
 from .engine import hand as kernel
 from .engine.devices import Device, ask_batch, resolve_device
+from .engine.play import POLICY_CODES
 from .game import Choice
 from .opponents import opponent_policy
 from .policies import Policy
@@ -31,7 +33,7 @@ from .seeds import check_seed
 from .situation import Situation, make_situation
 from .stats import Estimate
 
-POLICIES = {"greedy": kernel.POLICY_GREEDY, "expert": kernel.POLICY_EXPERT}
+POLICIES = {name: POLICY_CODES[name] for name in CARD_PLAYS}  # the kernel code of each card play
 BATCH = 50_000
 MAX_SAMPLES = limits.MAX_DEALS  # the most deals one run simulates (limits: the door's caps)
 
@@ -76,7 +78,7 @@ class Job:
     plan: Plan
 
     @classmethod
-    def of(cls, situation: Situation, opponents=None, play: str = "expert") -> Job:
+    def of(cls, situation: Situation, opponents=None, play: str = DEFAULT_PLAY) -> Job:
         policy = opponent_policy(opponents, situation.rules, situation.players)
         _check_play(play)
         plan = make_plan(situation.rules, situation.players, situation.seat, situation.hand, situation.trump_card,
@@ -105,7 +107,7 @@ class Job:
         return kernel.ask_batch(*self.args(), np.uint64(seed), start, count)
 
 
-def ask(hand, trump, players: int, seat: int, rules="swiss", opponents=None, play="expert",
+def ask(hand, trump, players: int, seat: int, rules="swiss", opponents=None, play=DEFAULT_PLAY,
         passes_in_a_row: int = 0, dealer_knocked: bool = False, before=None, samples: int | None = None,
         precision: float | None = None, seed: int | None = None, swapped_by: int | None = None,
         progress: Callable[[int, int], None] | None = None, device: str | Device = "cpu") -> AskResult:
@@ -220,7 +222,7 @@ def result_of(job: Job, seed: int, acc: Accumulator) -> AskResult:
                      notes=tuple(job.plan.describe()))
 
 
-def exact_ask(hand, trump, players: int, seat: int, rules, opponents=None, play="expert",
+def exact_ask(hand, trump, players: int, seat: int, rules, opponents=None, play=DEFAULT_PLAY,
               passes_in_a_row: int = 0, dealer_knocked: bool = False, before=None, swapped_by: int | None = None,
               max_orders: int = 5_000_000) -> dict[str, dict]:
     """Exact value of every choice by enumerating every deal: for tiny rule sets, to check ``ask``.
@@ -311,7 +313,7 @@ class KnockResult:
         ])
 
 
-def knock(trump, players: int, rules="swiss", opponents=None, play="expert", samples: int | None = None,
+def knock(trump, players: int, rules="swiss", opponents=None, play=DEFAULT_PLAY, samples: int | None = None,
           precision: float | None = None, seed: int | None = None, inner_samples: int = 200,
           progress: Callable[[int, int], None] | None = None) -> KnockResult:
     """The dealer, before looking at his cards: knock, or look and take the best choice?"""

@@ -37,7 +37,7 @@ from .cards import SUITS, CardError, cards_of, format_card, mask_of, parse_card,
 from .rules import PRESETS, SWISS, RuleSet
 
 BATCH = 4096
-POLICIES = ("greedy", "expert", "pimc")
+POLICIES = ("greedy", "expert", "distilled", "pimc")
 _REQUIRED = ("trump", "leader", "hands")
 
 
@@ -384,7 +384,7 @@ def play_deals(deals: Sequence[Deal], policy: str = "greedy", rumba: int | None 
 
     ``rumba``: the deals are Rumbas called by hand ``rumba`` (the others
     defend; the deal's ``leader`` still leads); None: normal games. The
-    ``trump_card`` (``turned``) of a deal is seen by ``expert`` and ``pimc``.
+    ``trump_card`` (``turned``) of a deal is seen by every policy but ``greedy``.
     ``pimc`` deals ``worlds`` worlds per decision (default
     ``engine.pimc.DEFAULT_WORLDS``), its random numbers from ``seed`` and the
     deal's index ``first + i``, so the answer does not depend on batching.
@@ -406,15 +406,16 @@ def play_deals(deals: Sequence[Deal], policy: str = "greedy", rumba: int | None 
 
             out[np.array(index), :n] = play_batch(hands, leaders, trumps, follow)
             continue
-        from .engine import pimc
+        from .engine import distilled, pimc
 
         rules = deals[index[0]].rules
         turned = np.array([-1 if deals[i].trump_card is None else deals[i].trump_card for i in index], dtype=np.int64)
-        code = pimc.SEAT_PIMC if policy == "pimc" else pimc.SEAT_EXPERT
+        code = {"expert": pimc.SEAT_EXPERT, "distilled": pimc.SEAT_DISTILLED, "pimc": pimc.SEAT_PIMC}[policy]
         util_caller, util_normal = pimc.utility_tables(rules)
         tricks, _ = pimc.play_batch(hands, leaders, trumps, turned, follow, np.uint64(rules.deck_mask),
                                     -1 if rumba is None else rumba, np.full(n, code, dtype=np.int64), util_caller,
-                                    util_normal, pimc.DEFAULT_WORLDS if worlds is None else worlds, seed,
+                                    util_normal, rules.rumba_min_tricks, distilled.WEIGHTS,
+                                    pimc.DEFAULT_WORLDS if worlds is None else worlds, seed,
                                     np.array(index, dtype=np.int64) + first)
         out[np.array(index), :n] = tricks
     return out

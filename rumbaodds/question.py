@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import limits
+from .cardplay import DEFAULT_PLAY
 from .rules import RulesError
 from .seeds import check_seed
 from .situation import Situation, make_situation
@@ -23,7 +24,7 @@ from .situation import Situation, make_situation
 class Question:
     situation: Situation
     opponents: object = None  # a style name, "equilibrium", a TOML file, "BASE,SEAT=STYLE", a Policy or a model
-    play: str = "expert"  # card play of every player (analysis.POLICIES)
+    play: str = DEFAULT_PLAY  # card play of every player (analysis.POLICIES)
     samples: int | None = None  # a run of this many deals (default 200,000 when precision is not given)
     precision: float | None = None  # or: run until every 95% half-width is below this many points
     seed: int | None = None  # None: a fresh seed, printed with the answer
@@ -32,7 +33,7 @@ class Question:
     @classmethod
     def of(cls, hand, trump, players: int, seat: int, rules="swiss", *, passes_in_a_row: int = 0,
            dealer_knocked: bool = False, before=None, swapped_by: int | None = None, opponents=None,
-           play: str = "expert", samples: int | None = None, precision: float | None = None,
+           play: str = DEFAULT_PLAY, samples: int | None = None, precision: float | None = None,
            seed: int | None = None, device="cpu") -> Question:
         """A checked question: bad cards, words or numbers raise the API's one-line errors here."""
         situation = make_situation(hand, trump, players, seat, rules, passes_in_a_row, dealer_knocked, before,

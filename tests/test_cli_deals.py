@@ -7,6 +7,7 @@ import subprocess
 import pytest
 from click.testing import CliRunner
 
+from rumbaodds.cardplay import DEFAULT_PLAY
 from rumbaodds.cli import main
 from rumbaodds.deals import BATCH, parse_deal
 from rumbaodds.twins import common as twin
@@ -92,10 +93,17 @@ def test_generate_bad_arguments(args, words):
 # -- play -----------------------------------------------------------------------------------------
 def test_generate_play_round_trip_through_stdin_equals_the_greedy_twin():
     deals_text = run("generate", "--players", "5", "--count", "60", "--seed", "3").stdout
-    result = run("play", "-", input=deals_text)
+    result = run("play", "-", "--policy", "greedy", input=deals_text)
     assert result.exit_code == 0, result.output
     deals = [parse_deal(s) for s in deals_text.splitlines()]
     assert tricks_of(result) == [greedy(d) for d in deals]
+
+
+def test_play_without_a_policy_plays_the_default_card_play_of_ask():
+    deals_text = run("generate", "--players", "4", "--count", "30", "--seed", "5").stdout
+    default = run("play", "-", input=deals_text)
+    named = run("play", "-", "--policy", DEFAULT_PLAY, input=deals_text)
+    assert default.exit_code == 0 and tricks_of(default) == tricks_of(named)
 
 
 def test_play_flemish_across_batches(write):
@@ -118,7 +126,7 @@ def test_play_unicode_ten_blank_lines_and_default_rules(write):
         "",
     ])
     path = write(text)
-    flemish = run("play", path, "--rules", "flemish")
+    flemish = run("play", path, "--rules", "flemish", "--policy", "greedy")
     assert flemish.exit_code == 0, flemish.output
     # Greedy by hand. Deal 1 (trump H): seat 1 leads its strongest card, the trump HT; seat 0 must win with
     # HA, then leads ST, which SA takes. Deal 2 (trump D): seat 0 leads the trump D2, seat 1 must win with
@@ -299,8 +307,8 @@ def test_console_script_reports_a_bad_line_without_traceback():
     deals = subprocess.run([exe, "deals", "generate", "--players", "3", "--count", "3", "--seed", "1"],
                            capture_output=True, text=True, timeout=300, check=True).stdout
     bad = '{"rules": "swiss", "trump": "H", "leader": 0, "hands": [["HA", "HX"], ["H6", "SA"]]}\n'
-    done = subprocess.run([exe, "deals", "play", "-"], input=deals + bad, capture_output=True, text=True,
-                          timeout=300, encoding="utf-8")
+    done = subprocess.run([exe, "deals", "play", "-", "--policy", "greedy"], input=deals + bad, capture_output=True,
+                          text=True, timeout=300, encoding="utf-8")
     assert done.returncode == 2
     assert done.stderr.splitlines() == ["rumbaodds: error: line 4: card 'HX': unknown card "
                                         "(write suit then rank, e.g. HA, S10, dT)"]

@@ -16,6 +16,7 @@ from hypothesis import strategies as hst
 
 from rumbaodds.cards import parse_card, parse_suit
 from rumbaodds.engine import pimc
+from rumbaodds.engine.distilled import WEIGHTS
 from rumbaodds.engine.play import POLICY_EXPERT, POLICY_GREEDY, play_tricks
 from rumbaodds.engine.rng import deal_batch, stream_start
 from rumbaodds.game.tricks import card_beats, legal_cards
@@ -39,7 +40,8 @@ def batch(rules, n, size, count, seed, caller, seats, worlds=8):
     turned = trumps.astype(np.int64)
     uc, un = pimc.utility_tables(rules)
     out, stats = pimc.play_batch(hands, leaders.astype(np.int64), turned >> 4, turned, rules.follow_code,
-                                 np.uint64(rules.deck_mask), caller, np.array(seats, dtype=np.int64), uc, un, worlds,
+                                 np.uint64(rules.deck_mask), caller, np.array(seats, dtype=np.int64), uc, un,
+                                 rules.rumba_min_tricks, WEIGHTS, worlds,
                                  seed, np.arange(count, dtype=np.int64))
     return hands, turned, leaders, out, stats
 
@@ -65,7 +67,7 @@ def test_greedy_and_expert_seats_play_as_the_hand_kernel(name, caller):
         for i in range(hands.shape[0]):
             tricks = np.zeros(4, dtype=np.int64)
             play_tricks(hands[i].copy(), 4, int(leaders[i]), int(turned[i]) >> 4, rules.follow_code, policy, caller,
-                        np.uint64(rules.deck_mask), np.uint64(1 << int(turned[i])), tricks)
+                        np.uint64(rules.deck_mask), np.uint64(1 << int(turned[i])), tricks, rules.rumba_min_tricks)
             assert (tricks == out[i]).all(), i
 
 

@@ -38,7 +38,7 @@ def test_expert_play_is_the_hand_kernels_expert():
         tricks = np.zeros(5, dtype=np.int64)
         table = 0 if d.trump_card is None else 1 << d.trump_card
         play_tricks(d.masks(), 5, d.leader, d.trump, SWISS.follow_code, POLICY_EXPERT, -1, np.uint64(SWISS.deck_mask),
-                    np.uint64(table), tricks)
+                    np.uint64(table), tricks, SWISS.rumba_min_tricks)
         assert row == tricks.tolist()
 
 

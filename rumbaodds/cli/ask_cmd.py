@@ -7,6 +7,7 @@ import json
 import click
 
 from .. import analysis, answer, limits
+from ..cardplay import DEFAULT_PLAY
 from ..engine.devices import DEVICE_CHOICES, resolve_device
 from ..models import ModelError
 from ..opponents import DEFAULT_HELP
@@ -56,7 +57,7 @@ def common_options(samples: limits.Limit, precision: limits.Limit, samples_help:
         click.option("--seat-model", "seat_models", multiple=True, is_eager=True, expose_value=False,
                      callback=_remember_seat_models, metavar="SEAT=STYLE",
                      help="One seat plays another style than the rest, e.g. 3=bold (repeatable)."),
-        click.option("--play", "play", type=click.Choice(sorted(analysis.POLICIES)), default="expert",
+        click.option("--play", "play", type=click.Choice(sorted(analysis.POLICIES)), default=DEFAULT_PLAY,
                      show_default=True, help="Card play of every player."),
         json_option(),
         progress_option(),

@@ -16,6 +16,7 @@ from collections.abc import Callable
 import click
 
 from .. import limits
+from ..cardplay import DEFAULT_PLAY
 from ..deals import BATCH, POLICIES, Deal, DealError, check_seat, deal_to_json, generate_deals, play_deals, read_deals
 from ..rules import get_rules
 from .errors import UserError, friendly_errors
@@ -89,8 +90,9 @@ def _stream(path: str, rules, skip_invalid: bool, process: Callable[[list[Deal]]
 
 @deals.command("play")
 @file_argument
-@click.option("--policy", type=click.Choice(POLICIES), default="greedy", show_default=True,
-              help="Card play of every hand: greedy (RULES.md §6), expert or pimc (docs/SIMULATION.md \"Card play\").")
+@click.option("--policy", type=click.Choice(POLICIES), default=DEFAULT_PLAY, show_default=True,
+              help="Card play of every hand: greedy (RULES.md §6), expert, distilled or pimc (docs/SIMULATION.md "
+                   "\"Card play\"); default: the card play of ask.")
 @click.option("--rumba", "rumba", type=int, default=None, metavar="K",
               help="Play each deal as a Rumba called by hand K (an index into hands); the others defend. "
                    "Default: a normal game.")

@@ -8,6 +8,7 @@ import click
 
 from .. import limits
 from ..analysis import POLICIES
+from ..cardplay import DEFAULT_PLAY
 from ..match.api import DEFAULT_GAMES, DEFAULT_SEED, game_values
 from ..models import ModelError
 from ..rules import RulesError, get_rules
@@ -40,7 +41,7 @@ from .render import print_game, progress_bar
 @seed_option(default=DEFAULT_SEED, help="Seed (game i depends on it and i).")
 @click.option("--opponents", default=None, help="How every player decides [default: equilibrium, the solved "
                                                 "strategies]; a style name or TOML file plays that style at all seats.")
-@click.option("--play", "play", type=click.Choice(sorted(POLICIES)), default="expert", show_default=True,
+@click.option("--play", "play", type=click.Choice(sorted(POLICIES)), default=DEFAULT_PLAY, show_default=True,
               help="Card play of every player.")
 @json_option()
 @friendly_errors
@@ -90,7 +91,7 @@ def _grid(_ctx, param, value):
 @samples_option(MAP_SAMPLES, default=2_000, help="Deals per cell (every cell the same deals).")
 @seed_option(default=0)
 @click.option("--opponents", default=None, help="How the others decide [default: equilibrium].")
-@click.option("--play", "play", type=click.Choice(sorted(POLICIES)), default="expert", show_default=True,
+@click.option("--play", "play", type=click.Choice(sorted(POLICIES)), default=DEFAULT_PLAY, show_default=True,
               help="Card play of every player.")
 @json_option()
 @progress_option()

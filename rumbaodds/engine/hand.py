@@ -14,7 +14,14 @@ from numba import njit, prange
 from .bits import U0, U1, bit, lowest_card
 from .condition import deal_conditioned, new_condition_scratch
 from .keep import hand_points, keep_value, lowest_keep  # noqa: F401  (re-exported)
-from .play import POLICY_EXPERT, POLICY_EXPERT_DEFENCE, POLICY_EXPERT_RUMBA, POLICY_GREEDY, play_tricks  # noqa: F401
+from .play import (  # noqa: F401
+    POLICY_DISTILLED,
+    POLICY_EXPERT,
+    POLICY_EXPERT_DEFENCE,
+    POLICY_EXPERT_RUMBA,
+    POLICY_GREEDY,
+    play_tricks,
+)
 from .policy import (  # noqa: F401  (re-exported)
     CTX_OPEN,
     P_CONTEXT_FREE,
@@ -206,7 +213,8 @@ def play_step(hands, n, words, rumba_seat, trump, table_mask, rp, policy, deck_m
                 dealer_idx = m
             m += 1
     lead = lead_index(rumba_idx, dealer_idx, rp)
-    play_tricks(in_play, m, lead, trump, rp[R_FOLLOW], policy, rumba_idx, deck_mask, table_mask, tricks)
+    play_tricks(in_play, m, lead, trump, rp[R_FOLLOW], policy, rumba_idx, deck_mask, table_mask, tricks,
+                rp[R_MIN_TRICKS])
     return m
 
 

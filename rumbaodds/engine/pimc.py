@@ -8,7 +8,7 @@ the weakest in the §6 order). The readable specification is
 ``rumbaodds/twins/pimc.py``; tests compare the two with a fixed seed.
 
 A whole hand is played by :func:`play_deal`, each seat with its own policy
-(greedy, expert or pimc), so that a benchmark can pit one against another on
+(greedy, expert, pimc or distilled), so that a benchmark can pit one against another on
 the same deals.
 """
 
@@ -17,11 +17,12 @@ from numba import njit
 
 from .bits import U0, U1, bit, lowest_card, suit_lane
 from .dd import MAX_SEATS, TT_BITS, card_values, count_cards, new_stack, new_table
+from .distilled import N_CARD, N_CONTEXT, deck_ranks, distilled_card
 from .play import expert_card
 from .rng import below, next_state, shuffle, stream_start
 from .tricks import FOLLOW_STECHZWANG, beaters, beats, legal_mask, strongest, weakest
 
-SEAT_GREEDY, SEAT_EXPERT, SEAT_PIMC = 0, 1, 2  # per-seat card play of play_deal
+SEAT_GREEDY, SEAT_EXPERT, SEAT_PIMC, SEAT_DISTILLED = 0, 1, 2, 3  # per-seat card play of play_deal
 DEFAULT_WORLDS = 32
 TRIES = 50  # rejection tries per world, then as many tries of the constrained deal
 
@@ -184,12 +185,14 @@ def pimc_card(hands, me, tlead, led, wcard, wseat, table, deck_mask, played, see
 
 
 @njit(cache=True)
-def play_deal(hands, leader, trump, follow, deck_mask, turned, caller, seats, util_caller, util_normal, worlds,
-              seed, index, tricks, tables, stats):
+def play_deal(hands, leader, trump, follow, deck_mask, turned, caller, seats, util_caller, util_normal, need, weights,
+              worlds, seed, index, tricks, tables, stats):
     """Play ``hands`` (the active seats, clockwise) to the end, each seat by ``seats[p]``; add tricks per seat.
 
-    ``turned``: the card face up on the table (-1: none), seen by expert and
-    pimc. ``caller``: the Rumba player (-1: a normal game). The random numbers
+    ``turned``: the card face up on the table (-1: none), seen by expert,
+    pimc and distilled. ``caller``: the Rumba player (-1: a normal game);
+    ``need``: the tricks a Rumba needs; ``weights``: the distilled play's by
+    follow rule (engine/distilled.py WEIGHTS, or another fit). The random numbers
     of deal ``index`` under ``seed`` come from their own stream. ``tables``:
     (tt_keys, tt_infos, stamp) reused across deals. ``stats[0]`` += pimc's
     decisions with a choice (more than one legal card), ``stats[1]`` += worlds used.
@@ -204,6 +207,10 @@ def play_deal(hands, leader, trump, follow, deck_mask, turned, caller, seats, ut
     values = np.zeros(8, dtype=np.int64)
     forbidden = np.zeros(n, dtype=np.uint64)
     won = np.zeros(n, dtype=np.int64)
+    voids = np.zeros(n, dtype=np.int64)
+    ctx = np.empty(N_CONTEXT, dtype=np.float64)
+    feat = np.empty(N_CARD, dtype=np.float64)
+    low_rank, top_rank = deck_ranks(deck_mask)
     state = stream_start(seed, index)
     seen = bit(turned) if turned >= 0 else U0
     played = U0
@@ -228,6 +235,14 @@ def play_deal(hands, leader, trump, follow, deck_mask, turned, caller, seats, ut
             elif seats[p] == SEAT_EXPERT:
                 card = expert_card(hand, legal, led, wcard, wseat if led >= 0 else leader, p, pos == n - 1,
                                    caller, caller_played, outside & ~hand, trump)
+            elif seats[p] == SEAT_DISTILLED:
+                for q in range(n):  # the voids shown so far: whole suits the play forbids a seat
+                    voids[q] = 0
+                    for s in range(4):
+                        if forbidden[q] & suit_lane(s) == suit_lane(s):
+                            voids[q] |= 1 << s
+                card = distilled_card(hand, legal, outside & ~hand, trump, p, n, leader, pos, wcard, wseat, won, voids,
+                                      caller, need, low_rank, top_rank, weights[follow], ctx, feat)
             else:
                 max_seat = caller if caller >= 0 else p
                 util = util_caller if caller >= 0 else util_normal
@@ -269,8 +284,8 @@ def new_tables():
 
 
 @njit(cache=True)
-def play_batch(hands, leaders, trumps, turned, follow, deck_mask, caller, seats, util_caller, util_normal, worlds,
-               seed, indices):
+def play_batch(hands, leaders, trumps, turned, follow, deck_mask, caller, seats, util_caller, util_normal, need,
+               weights, worlds, seed, indices):
     """Tricks per seat for each deal: ``hands`` (count, n) uint64 -> (count, n) int64; stats (decisions, worlds).
 
     Deal ``i`` draws from the stream ``indices[i]`` of ``seed``.
@@ -285,7 +300,7 @@ def play_batch(hands, leaders, trumps, turned, follow, deck_mask, caller, seats,
     for i in range(count):
         work[:] = hands[i]
         play_deal(work, leaders[i], trumps[i], follow, deck_mask, turned[i], caller, seats, util_caller, util_normal,
-                  worlds, seed, indices[i], out[i], tables, stats)
+                  need, weights, worlds, seed, indices[i], out[i], tables, stats)
     return out, stats
 
 
@@ -303,5 +318,5 @@ def utility_tables(rules):
     return np.array(caller, dtype=np.int64), np.array(normal, dtype=np.int64)
 
 
-__all__ = ["SEAT_GREEDY", "SEAT_EXPERT", "SEAT_PIMC", "DEFAULT_WORLDS", "observe", "sample_world", "pimc_card",
-           "play_deal", "play_batch", "new_tables", "utility_tables"]
+__all__ = ["SEAT_GREEDY", "SEAT_EXPERT", "SEAT_PIMC", "SEAT_DISTILLED", "DEFAULT_WORLDS", "observe", "sample_world",
+           "pimc_card", "play_deal", "play_batch", "new_tables", "utility_tables"]

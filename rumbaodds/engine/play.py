@@ -1,13 +1,17 @@
-"""Card play of a whole hand: the greedy and expert policies (docs/SIMULATION.md "Card play")."""
+"""Card play of a whole hand: the greedy, expert and distilled policies (docs/SIMULATION.md "Card play")."""
 
 import numpy as np
 from numba import njit
 
 from .bits import U0, U1, above_in_suit, bit, highest_card, popcount, suit_lane
+from .distilled import N_CARD, N_CONTEXT, WEIGHTS, deck_ranks, distilled_card
 from .tricks import FOLLOW_STECHZWANG, beaters, strongest, weakest
 
-# card play: everybody greedy / everybody expert / only the Rumba player expert / only the defenders expert
-POLICY_GREEDY, POLICY_EXPERT, POLICY_EXPERT_RUMBA, POLICY_EXPERT_DEFENCE = 0, 1, 2, 3
+# card play: everybody greedy / everybody expert / only the Rumba player expert / only the defenders expert /
+# everybody distilled
+POLICY_GREEDY, POLICY_EXPERT, POLICY_EXPERT_RUMBA, POLICY_EXPERT_DEFENCE, POLICY_DISTILLED = 0, 1, 2, 3, 4
+# the kernel code of each card play a question can name (rumbaodds/cardplay.py CARD_PLAYS)
+POLICY_CODES = {"greedy": POLICY_GREEDY, "expert": POLICY_EXPERT, "distilled": POLICY_DISTILLED}
 
 _FULL = np.uint64(0xFFFFFFFFFFFFFFFF)
 
@@ -57,12 +61,16 @@ def expert_card(hand, legal, led_suit, win_card, win_idx, me, last, rumba_idx, r
 
 
 @njit(cache=True)
-def play_tricks(hands, m, leader, trump, follow, policy, rumba_idx, deck_mask, table_mask, tricks):
+def play_tricks(hands, m, leader, trump, follow, policy, rumba_idx, deck_mask, table_mask, tricks, need):
     """Play ``hands[:m]`` (the active seats in seat order) to the end; add tricks per index.
 
     ``legal_mask`` and ``greedy_card`` written out in the loop, the unseen cards
-    kept up to date instead of recomputed.
+    kept up to date instead of recomputed. ``need``: the tricks a Rumba needs
+    (the distilled play reads it).
     """
+    if policy == POLICY_DISTILLED:
+        play_distilled(hands, m, leader, trump, follow, rumba_idx, deck_mask, table_mask, tricks, need)
+        return
     expert_rumba = policy == POLICY_EXPERT or policy == POLICY_EXPERT_RUMBA
     expert_defence = policy == POLICY_EXPERT or policy == POLICY_EXPERT_DEFENCE
     lane = suit_lane(trump)
@@ -127,3 +135,69 @@ def play_tricks(hands, m, leader, trump, follow, policy, rumba_idx, deck_mask, t
         leader = win_idx
 
 
+
+
+@njit(cache=True)
+def play_distilled(hands, m, leader, trump, follow, rumba_idx, deck_mask, table_mask, tricks, need):
+    """``play_tricks`` with everybody ``distilled``: also keeps the tricks won and the voids each player showed."""
+    lane = suit_lane(trump)
+    stechzwang = follow == FOLLOW_STECHZWANG
+    outside = deck_mask & ~table_mask
+    low_rank, top_rank = deck_ranks(deck_mask)
+    won = np.zeros(m, dtype=np.int64)
+    voids = np.zeros(m, dtype=np.int64)
+    ctx = np.empty(N_CONTEXT, dtype=np.float64)
+    feat = np.empty(N_CARD, dtype=np.float64)
+    rounds = popcount(hands[0])
+    for _ in range(rounds):
+        idx = leader
+        win_card = -1
+        win_idx = -1
+        led_suit = -1
+        beat = U0
+        for pos in range(m):
+            hand = hands[idx]
+            if pos == 0:
+                legal = hand
+            else:
+                led = hand & suit_lane(led_suit)
+                if led:
+                    legal = led & beat
+                    if not legal:
+                        legal = led
+                else:
+                    trumps = hand & lane
+                    if stechzwang:
+                        if trumps:
+                            legal = trumps & beat
+                            if not legal:
+                                legal = trumps
+                        else:
+                            legal = hand
+                    else:
+                        winning_trumps = trumps & beat
+                        legal = hand & ~(trumps & ~winning_trumps) if winning_trumps else hand
+            card = distilled_card(hand, legal, outside & ~hand, trump, idx, m, leader, pos, win_card, win_idx, won,
+                                  voids, rumba_idx, need, low_rank, top_rank, WEIGHTS[follow], ctx, feat)
+            hands[idx] = hand & ~bit(card)
+            outside &= ~bit(card)
+            if pos == 0:
+                led_suit = card >> 4
+                win_card = card
+                win_idx = idx
+                beat = beaters(card, trump)
+            else:
+                if card >> 4 != led_suit:  # not following shows a void [RULES.md §3]
+                    voids[idx] |= 1 << led_suit
+                    if stechzwang and card >> 4 != trump:  # nor trumping: no trump either
+                        voids[idx] |= 1 << trump
+                if (beat >> np.uint64(card)) & U1:
+                    win_card = card
+                    win_idx = idx
+                    beat = beaters(card, trump)
+            idx += 1
+            if idx == m:
+                idx = 0
+        tricks[win_idx] += 1
+        won[win_idx] += 1
+        leader = win_idx

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..analysis import POLICIES
+from ..cardplay import DEFAULT_PLAY
 from ..engine.rules_layout import rules_array
 from ..opponents import EQUILIBRIUM, opponent_policy
 from ..policies import Policy
@@ -179,7 +180,7 @@ def _se(total: np.ndarray, squares: np.ndarray, n: int) -> np.ndarray:
 
 
 def game_values(rules="swiss", players: int | None = None, scores=None, passes=None, dealer: int | None = None,
-                games: int = DEFAULT_GAMES, seed: int = DEFAULT_SEED, opponents=None, play: str = "expert",
+                games: int = DEFAULT_GAMES, seed: int = DEFAULT_SEED, opponents=None, play: str = DEFAULT_PLAY,
                 start: int = 0, into: GameValues | None = None) -> GameValues:
     """Every player's chance to win and expected payout from a score state, by ``games`` simulated games.
 

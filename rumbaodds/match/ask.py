@@ -18,6 +18,7 @@ import numpy as np
 
 from .. import analysis
 from ..analysis import Job
+from ..cardplay import DEFAULT_PLAY
 from ..cards import format_card
 from ..game import Choice
 from ..results import AskResult
@@ -129,7 +130,7 @@ def scores_in_seats(rules, players: int, scores, passes=None) -> GameState:
 
 
 def ask_game(hand, trump, players: int, seat: int, scores, passes=None, rules="swiss", opponents=None,
-             play="expert", dealer_knocked: bool = False, before=None, samples: int | None = None,
+             play=DEFAULT_PLAY, dealer_knocked: bool = False, before=None, samples: int | None = None,
              precision: float | None = None, seed: int | None = None, swapped_by: int | None = None,
              progress: Callable[[int, int], None] | None = None) -> GameAnswer:
     """The game value of every choice open to the player in ``seat``, beside its per-hand value.

@@ -21,6 +21,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..cardplay import DEFAULT_PLAY
 from ..rules import RulesError, get_rules
 from ..seeds import check_seed
 from .ask import ask_game
@@ -108,7 +109,7 @@ def grid_values(start: int, stop: int, step: int, name: str = "--own") -> tuple[
 
 def score_map(hand, trump, players: int, seat: int, own_scores, best_scores, rules="swiss", others: int | None = None,
               leader: int | None = None, samples: int = DEFAULT_SAMPLES, seed: int | None = 0,
-              opponents=None, play: str = "expert",
+              opponents=None, play: str = DEFAULT_PLAY,
               progress: Callable[[int, int], None] | None = None) -> ScoreMap:
     """The best choice by the game in every cell of ``own_scores`` x ``best_scores`` for the player in ``seat``.
 

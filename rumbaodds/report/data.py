@@ -32,6 +32,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..cardplay import DEFAULT_PLAY
 from ..cards import RANKS
 from ..rules import RulesError, RuleSet
 from . import shapes
@@ -60,7 +61,7 @@ class Budget:
     ask_hands: int = 6  # hands per box of the small grid for the decisions asked one hand at a time
     ask_samples: int = 300  # deals per such hand
     seed: int = 0
-    play: str = "expert"
+    play: str = DEFAULT_PLAY
 
     def __post_init__(self) -> None:
         for name in ("cells", "samples_per_cell", "model_cells", "knock_samples", "knock_inner", "ask_hands",

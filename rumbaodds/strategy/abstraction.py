@@ -4,8 +4,8 @@ A player's decision depends on his seat, the context (what the earlier seats
 said) and his hand; the hand enters through a *strength index*: the sum of a
 value per card, by (trump or not, ranks below the deck's top). The values are
 fitted, per rule set, as the expected tricks each card brings a Rumba caller
-whom every other player joins (least squares over random deals, expert card
-play, at the reference table size), scaled to integers 0..12. Being additive,
+whom every other player joins (least squares over random deals, the default
+card play, at the reference table size), scaled to integers 0..12. Being additive,
 the index keeps the exact conditioning of ``engine/condition.py`` possible
 for every opponent. It is compared with the keep-value hand points by how
 well each predicts those tricks on fresh deals (``fit.r2`` against
@@ -22,15 +22,18 @@ from dataclasses import asdict, dataclass
 import numpy as np
 from numba import njit, prange
 
+from ..cardplay import DEFAULT_PLAY
 from ..cards import RANKS
 from ..engine import policy as P
 from ..engine.bits import U1, bit, lowest_card
 from ..engine.keep import hand_points
-from ..engine.play import POLICY_EXPERT, play_tricks
+from ..engine.play import POLICY_CODES, play_tricks
 from ..engine.rng import below, next_state, stream_start
-from ..engine.rules_layout import R_FOLLOW, R_HAND, R_TOP_RANK, rules_array
+from ..engine.rules_layout import R_FOLLOW, R_HAND, R_MIN_TRICKS, R_TOP_RANK, rules_array
 from ..policies import keep_value_table
 from ..rules import RuleSet
+
+DEFAULT_POLICY = POLICY_CODES[DEFAULT_PLAY]  # the card play of every answer (cardplay.py)
 
 REFERENCE_PLAYERS = {"swiss": 5, "flemish": 4}
 MIN_SHARE = 0.0005  # a bucket holds at least this share of random hands
@@ -73,8 +76,8 @@ def rumba_deals(deck, players, rp, seed, count):
             trumps_out[i] = trump_card >> 4
             tricks[:] = 0
             leader = 0  # seat 0 leads a Rumba under both leads: he is the Rumba player and the first active seat
-            play_tricks(hands, players, leader, trump_card >> 4, rp[R_FOLLOW], POLICY_EXPERT, 0, deck_mask,
-                        bit(trump_card), tricks)
+            play_tricks(hands, players, leader, trump_card >> 4, rp[R_FOLLOW], DEFAULT_POLICY, 0, deck_mask,
+                        bit(trump_card), tricks, rp[R_MIN_TRICKS])
             tricks_out[i] = tricks[0]
     return hands_out, trumps_out, tricks_out
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..cardplay import DEFAULT_PLAY
 from ..models import MODELS
 from ..policies import named_policy
 from ..rules import RulesError, RuleSet
@@ -73,7 +74,7 @@ def solve(rules: RuleSet, players: int, iterations: int = 80, samples: int = 40_
             raise RulesError(f"{name} must be positive, got {value}")
     out = Path(out) if out is not None else store.default_path(rules, players)
     settings = {"rules": rules.to_dict(), "players": players, "samples": samples, "seed": seed,
-                "dynamics": "regrets against the others' average"}
+                "dynamics": "regrets against the others' average", "play": DEFAULT_PLAY}
     ckpt = checkpoint_path(out)
     seconds = 0.0
     if ckpt.exists():
@@ -99,7 +100,8 @@ def solve(rules: RuleSet, players: int, iterations: int = 80, samples: int = 40_
             progress(state.iteration, iterations, last)
     strategy = average_strategy(state)
     final = exploitability(rules, players, state.abstraction, strategy, eval_samples, seed + 104729)
-    meta = {"name": "equilibrium", "iterations": state.iteration, "samples_per_iteration": samples, "seed": seed,
+    meta = {"name": "equilibrium", "play": DEFAULT_PLAY, "iterations": state.iteration,
+            "samples_per_iteration": samples, "seed": seed,
             "seconds": round(seconds, 1), "exploitability": _estimates(final), "history": state.history,
             "method": "regret matching+ over simulated deals, linear averaging (docs/STRATEGY.md)"}
     meta["exploit_styles"] = {name: _estimates(exploit_style(rules, players, state.abstraction, strategy, name,

@@ -21,8 +21,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..cardplay import DEFAULT_PLAY
 from ..engine import policy as P
-from ..engine.play import POLICY_EXPERT
+from ..engine.play import POLICY_CODES
 from ..engine.rng import mix64
 from ..engine.rules_layout import rules_array
 from ..rules import RulesError, RuleSet
@@ -42,6 +43,8 @@ from .game import (
     traverse_batch,
 )
 from .tables import Strategy, action_count, to_policy
+
+DEFAULT_POLICY = POLICY_CODES[DEFAULT_PLAY]  # the card play of every answer (cardplay.py)
 
 
 def check_solvable(rules: RuleSet) -> None:
@@ -121,7 +124,7 @@ def average_strategy(state: SolveState) -> Strategy:
 
 
 def simulate(rules: RuleSet, players: int, abstraction: Abstraction, strategy: Strategy, samples: int, seed: int,
-             play: int = POLICY_EXPERT, seats=None, table=None, knock_prob=None) -> Samples:
+             play: int = DEFAULT_POLICY, seats=None, table=None, knock_prob=None) -> Samples:
     """``samples`` traversals for each seat (or each of ``seats``) against ``strategy``.
 
     ``table``: other opponents than the strategy itself (a Policy; the traverser keeps the strategy's strength
@@ -269,7 +272,7 @@ def _respond(samples: Samples, abstraction: Abstraction, means, throw_best) -> n
 
 
 def exploitability(rules: RuleSet, players: int, abstraction: Abstraction, strategy: Strategy, samples: int,
-                   seed: int, play: int = POLICY_EXPERT, table=None, knock_prob=None) -> dict[int, Estimate]:
+                   seed: int, play: int = DEFAULT_POLICY, table=None, knock_prob=None) -> dict[int, Estimate]:
     """Per seat: the points per hand a best response (same abstraction) gains over playing ``strategy``.
 
     Against the strategy itself (``table`` None) that is its exploitability; against a table of another style it

@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ..cardplay import DEFAULT_PLAY
 from ..handclasses import enumerate_trump_rank_pairs
 from ..rules import RuleSet
 from .build import KNOCK_INNER, knock_ranks, knock_row, knock_samples, plan_rows, simulate_cells
@@ -30,7 +31,7 @@ def _threads() -> int:
     return numba.get_num_threads()
 
 
-def plan_tables(rules: RuleSet, opponents, play: str = "expert", players: list[int] | None = None,
+def plan_tables(rules: RuleSet, opponents, play: str = DEFAULT_PLAY, players: list[int] | None = None,
                 sample_cells: int = 1_000, workers: int = 16, seed: int = 0, precision: float | None = None,
                 min_samples: int | None = None, max_samples: int | None = None,
                 progress: Callable[[int, int], None] | None = None) -> list[dict]:

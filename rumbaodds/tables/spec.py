@@ -21,6 +21,7 @@ from importlib.metadata import PackageNotFoundError, version
 from statistics import NormalDist
 
 from ..analysis import POLICIES
+from ..cardplay import DEFAULT_PLAY
 from ..engine import NUMBERS_VERSION
 from ..engine.table import looks
 from ..opponents import opponent_policy
@@ -111,7 +112,7 @@ class TableSpec:
     rules: RuleSet
     players: int
     opponents: object
-    play: str = "expert"
+    play: str = DEFAULT_PLAY
     samples_per_cell: int | None = None
     seed: int | None = None
     cells: int | None = None  # a weighted random subset of (trump rank, class) pairs; None: all of them

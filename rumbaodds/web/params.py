@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .. import limits
+from ..cardplay import DEFAULT_PLAY
 from ..limits import Limit, LimitError
 from ..models import OpponentModel
 from ..rules import RuleSet
@@ -160,6 +161,6 @@ def game_arguments(values: dict) -> dict:
     asked = ask_arguments(values)
     return {"hand": asked["hand"], "trump": asked["trump"], "players": asked["players"], "seat": asked["seat"],
             "scores": values["scores"], "passes": values.get("passes"), "rules": asked["rules"],
-            "opponents": asked["opponents"], "play": asked.get("play", "expert"),
+            "opponents": asked["opponents"], "play": asked.get("play", DEFAULT_PLAY),
             "dealer_knocked": asked.get("dealer_knocked", False), "before": asked.get("before"),
             "samples": asked.get("samples"), "precision": asked.get("precision"), "seed": asked.get("seed")}

@@ -1,0 +1,199 @@
+"""The ``distilled`` card play (issue 17): kernel == twin, legal play, and the fit that makes its weights.
+
+Kernel (engine/distilled.py, engine/play.py play_distilled, engine/pimc.py
+SEAT_DISTILLED) and twin (twins/distilled.py) are compared feature by feature
+and card by card, with the shipped weights and with random ones (so a
+mismatch in a feature the shipped weights barely use still shows).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rumbaodds.cards import card_rank, cards_of
+from rumbaodds.distil.fit import agreement, equivalent, fit_logit
+from rumbaodds.engine import pimc
+from rumbaodds.engine.distilled import N_CARD, N_CONTEXT, N_FEATURES, WEIGHTS, card_features, context_features
+from rumbaodds.engine.play import POLICY_DISTILLED, play_tricks
+from rumbaodds.engine.rng import deal_batch
+from rumbaodds.game.tricks import card_beats, legal_cards, suit_of
+from rumbaodds.rules import FLEMISH, SWISS
+from rumbaodds.twins import distilled as twin
+
+RULES = {"swiss": SWISS, "flemish": FLEMISH}
+
+
+def deals(rules, players, count, seed):
+    hands, trump_cards, leaders = deal_batch(rules.deck_array(), players, rules.hand_size, seed, 0, count)
+    return hands, trump_cards.astype(np.int64), leaders.astype(np.int64)
+
+
+def random_weights(seed: int) -> np.ndarray:
+    return np.random.default_rng(seed).normal(size=(2, 3, 2, N_FEATURES))
+
+
+def twin_tricks(rules, hands_row, leader, turned, caller, weights):
+    return twin.play_hand([cards_of(int(m)) for m in hands_row], leader, turned >> 4, rules.follow_code, caller,
+                          rules.rumba_min_tricks, rules.deck, weights, turned=turned)
+
+
+@pytest.mark.parametrize("name,players,caller", [("swiss", 5, 0), ("swiss", 3, -1), ("swiss", 7, 2),
+                                                  ("flemish", 4, 1), ("flemish", 6, -1)])
+@pytest.mark.parametrize("weights_seed", [None, 11])
+def test_kernel_plays_the_twins_cards(name, players, caller, weights_seed):
+    """pimc.play_batch with every seat distilled == the twin, deal by deal (shipped and random weights)."""
+    rules = RULES[name]
+    weights = WEIGHTS if weights_seed is None else random_weights(weights_seed)
+    hands, turned, leaders = deals(rules, players, 120, 7 + players)
+    util_caller, util_normal = pimc.utility_tables(rules)
+    seats = np.full(players, pimc.SEAT_DISTILLED, dtype=np.int64)
+    out, _ = pimc.play_batch(hands, leaders, turned >> 4, turned, rules.follow_code, np.uint64(rules.deck_mask),
+                             caller, seats, util_caller, util_normal, rules.rumba_min_tricks, weights, 1, 1,
+                             np.arange(len(hands), dtype=np.int64))
+    for i in range(len(hands)):
+        want = twin_tricks(rules, hands[i], int(leaders[i]), int(turned[i]), None if caller < 0 else caller, weights)
+        assert out[i].tolist() == want, i
+
+
+@pytest.mark.parametrize("name,players,caller", [("swiss", 5, 0), ("swiss", 4, -1), ("flemish", 5, 3)])
+def test_the_table_engine_plays_the_twins_cards(name, players, caller):
+    """play_tricks(POLICY_DISTILLED), the path of every table and ask, == the twin with the shipped weights."""
+    rules = RULES[name]
+    hands, turned, leaders = deals(rules, players, 150, 3)
+    for i in range(len(hands)):
+        tricks = np.zeros(players, dtype=np.int64)
+        play_tricks(hands[i].copy(), players, int(leaders[i]), int(turned[i]) >> 4, rules.follow_code,
+                    POLICY_DISTILLED, caller, np.uint64(rules.deck_mask), np.uint64(1 << int(turned[i])), tricks,
+                    rules.rumba_min_tricks)
+        want = twin_tricks(rules, hands[i], int(leaders[i]), int(turned[i]), None if caller < 0 else caller, WEIGHTS)
+        assert tricks.tolist() == want, i
+
+
+def views_of_a_hand(rules, hands_row, leader, turned, caller):
+    """Every View met while the twin plays a hand greedily (lowest legal card): states to compare features on."""
+    hands = [set(cards_of(int(m))) for m in hands_row]
+    n = len(hands)
+    ranks = [card_rank(c) for c in rules.deck]
+    outside = set(rules.deck) - {turned}
+    won = [0] * n
+    voids = [set() for _ in range(n)]
+    out = []
+    for _ in range(rules.hand_size):
+        led = win_card = win_seat = None
+        for pos in range(n):
+            p = (leader + pos) % n
+            legal = legal_cards(hands[p], led, win_card, turned >> 4, rules.follow_code)
+            out.append(twin.View(hand=frozenset(hands[p]), legal=frozenset(legal), unseen=frozenset(outside - hands[p]),
+                                 trump=turned >> 4, me=p, players=n, leader=leader, position=pos, win_card=win_card,
+                                 win_seat=win_seat, won=tuple(won), voids=tuple(frozenset(v) for v in voids),
+                                 caller=caller, need=rules.rumba_min_tricks, low_rank=min(ranks), top_rank=max(ranks)))
+            card = min(legal)
+            hands[p].discard(card)
+            outside.discard(card)
+            if led is None:
+                led, win_card, win_seat = suit_of(card), card, p
+                continue
+            if suit_of(card) != led:
+                voids[p].add(led)
+            if card_beats(card, win_card, turned >> 4):
+                win_card, win_seat = card, p
+        won[win_seat] += 1
+        leader = win_seat
+    return out
+
+
+def mask(cards) -> np.uint64:
+    return np.uint64(sum(1 << c for c in cards))
+
+
+@pytest.mark.parametrize("name,players,caller", [("swiss", 5, 0), ("flemish", 4, -1), ("swiss", 6, 3)])
+def test_features_equal_the_twins(name, players, caller):
+    """context_features and card_features == the twin's, value by value, on every state of 40 hands."""
+    rules = RULES[name]
+    hands, turned, leaders = deals(rules, players, 40, 5)
+    ctx = np.empty(N_CONTEXT)
+    feat = np.empty(N_CARD)
+    checked = 0
+    for i in range(len(hands)):
+        for v in views_of_a_hand(rules, hands[i], int(leaders[i]), int(turned[i]), caller if caller >= 0 else None):
+            won = np.array(v.won, dtype=np.int64)
+            context_features(mask(v.hand), mask(v.unseen), v.trump, v.me, v.players, v.leader, v.position,
+                             -1 if v.win_seat is None else v.win_seat, won, caller, v.need, ctx)
+            assert ctx.tolist() == twin.context(v)
+            opponents = twin.opponents(v)
+            voids = 0
+            for p in opponents:
+                for s in v.voids[p]:
+                    voids |= 1 << s
+            for card in (v.legal if len(v.legal) > 1 else ()):  # a single legal card is played unscored
+                card_features(card, mask(v.hand), mask(v.legal), mask(v.unseen), v.trump, v.position,
+                              -1 if v.win_card is None else v.win_card, voids, v.low_rank, v.top_rank, feat)
+                assert feat.tolist() == twin.card_features(v, card), (v, card)
+                checked += 1
+    assert checked > 500
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32), players=st.integers(3, 7), caller=st.integers(-1, 2),
+       name=st.sampled_from(sorted(RULES)))
+def test_distilled_play_is_legal_and_deals_every_trick(seed, players, caller, name):
+    """Any weights: the twin plays only legal cards (play_hand checks via legal_cards) and all tricks are won."""
+    rules = RULES[name]
+    hands, turned, leaders = deals(rules, players, 1, seed)
+    won = twin_tricks(rules, hands[0], int(leaders[0]), int(turned[0]), None if caller < 0 else caller,
+                      random_weights(seed % 1000))
+    assert sum(won) == rules.hand_size
+
+
+def test_equivalent_cards_have_no_unseen_card_between_them():
+    # swiss hearts: 6..A are ranks 6..14 of suit 2 (card id 32 + rank)
+    h = lambda r: 32 + r  # noqa: E731
+    assert equivalent(h(13), h(14), frozenset())  # K and A, nothing between
+    assert equivalent(h(10), h(14), frozenset({h(6)}))  # T..A with only the 6 unseen: J Q K played or mine
+    assert not equivalent(h(10), h(14), frozenset({h(12)}))  # the Q between is unseen
+    assert not equivalent(h(14), 16 + 14, frozenset())  # other suits never
+
+
+def test_the_fit_recovers_a_known_chooser_and_not_noise():
+    """Choices made by a known weight vector are fitted back (agreement near 1); shuffled choices are not."""
+    rng = np.random.default_rng(3)
+    truth = rng.normal(size=12)
+    xs = [rng.normal(size=(int(rng.integers(2, 6)), 12)) for _ in range(1500)]
+    ys = []
+    for x in xs:
+        y = np.zeros(len(x))
+        y[int(np.argmax(x @ truth))] = 1.0
+        ys.append(y)
+    w = fit_logit(xs[:1000], ys[:1000], ridge=1e-4)
+    assert agreement(xs[1000:], ys[1000:], w) > 0.9
+    noise = [rng.permutation(y) for y in ys]  # negative control: the labels no longer follow the features
+    w_noise = fit_logit(xs[:1000], noise[:1000], ridge=1e-4)
+    assert agreement(xs[1000:], noise[1000:], w_noise) < 0.5
+
+
+def test_the_weights_module_round_trips_every_bit(tmp_path):
+    """write_weights writes a module whose WEIGHTS equal the fitted array exactly (repr of float64 round-trips)."""
+    import importlib.util
+
+    from rumbaodds.distil.weights import write_weights
+
+    weights = random_weights(5) * 1e-3
+    path = write_weights(weights, "a test", tmp_path / "w.py")
+    spec = importlib.util.spec_from_file_location("w", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert np.array_equal(module.WEIGHTS, weights)
+    with pytest.raises(ValueError, match="shape"):
+        write_weights(weights[0], "wrong shape", tmp_path / "bad.py")
+
+
+def test_the_shipped_weights_name_the_recordings_they_were_fitted_to():
+    """The provenance in engine/distilled_weights.py lists every configuration `python -m rumbaodds.distil` records."""
+    from rumbaodds.distil.__main__ import CONFIGS, config_name
+    from rumbaodds.engine import distilled_weights
+
+    for config in CONFIGS:
+        assert config_name(*config) in distilled_weights.__doc__
