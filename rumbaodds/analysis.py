@@ -25,14 +25,14 @@ from .game import Choice
 from .opponents import opponent_policy
 from .policies import Policy
 from .question import Question
-from .results import SCORE_SIGN, Accumulator, AskResult, ChoiceResult, RumbaOutcomes
+from .results import SCORE_SIGN, Accumulator, AskResult, ChoiceResult, ExchangeCall, RumbaOutcomes
 from .rules import RulesError, RuleSet
 from .seeds import check_seed
 from .situation import Situation, make_situation
 from .stats import Estimate
 
 POLICIES = {"greedy": kernel.POLICY_GREEDY, "expert": kernel.POLICY_EXPERT}
-BATCH = 50_000
+BATCH = 50_000  # stopping.BATCH
 MAX_SAMPLES = limits.MAX_DEALS  # the most deals one run simulates (limits: the door's caps)
 
 __all__ = ["ask", "simulate", "exact_ask", "knock", "make_situation", "Situation", "AskResult", "ChoiceResult", "Job",
@@ -111,8 +111,9 @@ def ask(hand, trump, players: int, seat: int, rules="swiss", opponents=None, pla
         progress: Callable[[int, int], None] | None = None, device: str | Device = "cpu") -> AskResult:
     """Estimate every choice open to the player in ``seat`` holding ``hand`` (a simulation, never a table).
 
-    ``samples`` fixes the run length (default 200,000); ``precision`` instead
-    runs until the 95% half-width of every expected value is below it.
+    ``samples`` fixes the run length; ``precision`` instead runs until the 95% half-width of every expected value
+    is below it; with neither, the run stops once its answer is settled (``rumbaodds.stopping``: 4,000 to
+    200,000 deals, within a few seconds).
     ``swapped_by``: an earlier seat swapped the two of trump for the turned
     card ``trump`` [D-9]. ``progress(done, planned)`` is called after each batch.
     ``device``: cpu, gpu or auto (``engine.devices.resolve_device``; the same numbers on either).
@@ -124,31 +125,21 @@ def ask(hand, trump, players: int, seat: int, rules="swiss", opponents=None, pla
     return simulate(question, progress)
 
 
-def simulate(question: Question, progress: Callable[[int, int], None] | None = None) -> AskResult:
-    """Simulate ``question``: every choice on the same conditioned deals, until its samples or its precision."""
+def simulate(question: Question, progress: Callable[[int, int], None] | None = None, rule=None) -> AskResult:
+    """Simulate ``question``: every choice on the same conditioned deals, until its samples, its precision or, by
+    default, until its answer is settled (``rumbaodds.stopping``; ``rule`` replaces the question's own)."""
+    from . import stopping
+
     situation = question.situation
     job = Job.of(situation, question.opponents, question.play)
     seed = check_seed(question.seed)
     engine = resolve_device(question.device)
-    precision = question.precision
-    planned = question.samples if question.samples is not None else (None if precision is not None else 200_000)
-    acc = Accumulator(len(job.names), situation.players + 1)
-    while True:
-        count = min(BATCH, planned - acc.n) if planned is not None else BATCH
-        if count <= 0:
-            break
-        results, tries, weights = job.batch(seed, acc.n, count, engine)
-        if (tries < 0).any():
-            raise RulesError("no deal matches what the earlier seats did: this situation is impossible under the "
-                             "opponent model")
-        acc.add(results, tries, weights)
-        if progress is not None:
-            progress(acc.n, planned or acc.n)
-        if planned is None and max(acc.estimate(c).half_width for c in range(len(job.names))) < precision:
-            break
-        if acc.n >= MAX_SAMPLES:
-            break
-    return result_of(job, seed, acc)
+    rule = rule or stopping.rule_for(question)
+    acc, reason, seconds = stopping.run(job, seed, engine, rule, progress)
+    result = result_of(job, seed, acc)
+    result.meta = {"kind": "simulation", "deals": acc.n, "effective_deals": acc.effective_samples, "seed": seed,
+                   "stopped": reason, "seconds": round(seconds, 3)}
+    return result
 
 
 def _rumba_result(name: str, acc: Accumulator, c: int, min_tricks: int) -> ChoiceResult:
@@ -217,7 +208,17 @@ def result_of(job: Job, seed: int, acc: Accumulator) -> AskResult:
     margin = acc.difference(plans[runner], plans[best]) if runner is not None else None
     return AskResult(situation, job.policy, job.play, seed, acc.n, acc.tries / max(1, acc.n), options, label(best),
                      None if runner is None else label(runner), margin, effective_samples=acc.effective_samples,
-                     notes=tuple(job.plan.describe()))
+                     notes=tuple(job.plan.describe()), exchange=exchange_call(names, options, acc))
+
+
+def exchange_call(names, options: dict[str, ChoiceResult], acc: Accumulator) -> ExchangeCall | None:
+    """The best exchange against the second-best, paired on the same deals; None with fewer than two exchanges."""
+    plays = sorted((c for c, n in enumerate(names) if Choice(n).is_play), key=lambda c: options[names[c]].ev.mean)
+    if len(plays) < 2:
+        return None
+    best, second = plays[0], plays[1]
+    difference = acc.difference(second, best)
+    return ExchangeCall(options[names[best]].discard, options[names[second]].discard, difference, difference.low > 0)
 
 
 def exact_ask(hand, trump, players: int, seat: int, rules, opponents=None, play="expert",

@@ -51,14 +51,19 @@ def seat_role(seat: int, players: int) -> str:
 
 
 def _rumba_detail(c) -> str:
-    o = c.outcomes
     text = (f"succeeds {c.p_success.mean:.1%} [{c.p_success.low:.1%}, {c.p_success.high:.1%}] of the Rumbas "
-            f"played; made {o.made:.1%}, lost {o.lost:.1%}, nobody joins {o.uncontested:.1%}")
+            f"played")
+    o = c.outcomes
+    if o is None:  # a table keeps the success, not the outcome shares
+        return text
+    text += f"; made {o.made:.1%}, lost {o.lost:.1%}, nobody joins {o.uncontested:.1%}"
     if o.void:
         text += f", void (a later player threw in) {o.void:.1%}"
     if o.not_allowed:
         text += f", not allowed (nobody else plays: you play alone) {o.not_allowed:.1%}"
-    return text + "; tricks 0-5 when played: " + " ".join(f"{p:.0%}" for p in c.tricks)
+    if c.tricks is not None:
+        text += "; tricks 0-5 when played: " + " ".join(f"{p:.0%}" for p in c.tricks)
+    return text
 
 
 def _plan_detail(c) -> str:
@@ -66,15 +71,31 @@ def _plan_detail(c) -> str:
                                for when, part in c.plan.items())
 
 
+def recommendation_text(result) -> str:
+    """The recommendation in one sentence; "too close to call" where the margin's interval includes 0."""
+    if result.margin is None:
+        return f"Recommendation: {result.recommendation} (the only choice)."
+    m = result.margin
+    if not result.resolved:
+        return (f"Too close to call between {result.recommendation} and {result.runner_up}: {result.recommendation} "
+                f"is ahead by {m.mean:.2f} points per hand, 95% interval {m.low:.2f} to {m.high:.2f}.")
+    return (f"Recommendation: {result.recommendation}, better than {result.runner_up} by {m.mean:.2f} points per "
+            f"hand (95% interval {m.low:.2f} to {m.high:.2f}).")
+
+
 def print_ask(result) -> None:
+    from ..answer import source_text
+
     s = result.situation
     console = Console()
     extra = ""
     if s.swapped_by is not None:
         extra = f", seat {s.swapped_by} swapped the two of trump for it"
+    before = [w for w in s.before if w != "-"]
+    heard = f"; before you: {', '.join(s.before)}" if before else ""
     console.print(f"[bold]{' '.join(format_card(c) for c in s.hand)}[/bold], trump card "
                   f"[bold]{format_card(s.trump_card)}[/bold]{extra}, seat {s.seat} of {s.players} "
-                  f"({seat_role(s.seat, s.players)}), {s.rules.name} rules")
+                  f"({seat_role(s.seat, s.players)}), {s.rules.name} rules{heard}")
     ess = result.effective_samples
     effective = f" (effective {ess:,.0f})" if ess is not None and ess < result.samples - 0.5 else ""
     table = Table(title=f"{result.samples:,} deals{effective}, seed {result.seed}")
@@ -85,23 +106,26 @@ def print_ask(result) -> None:
     for name, c in result.actions.items():
         detail = ""
         if name == "play":
-            detail = ("exchange " + " ".join(format_card(x) for x in c.discard)) if c.discard else "keep all cards"
+            if result.exchange is not None:
+                detail = result.exchange.text()
+            else:
+                detail = ("exchange " + " ".join(format_card(x) for x in c.discard)) if c.discard else "keep all cards"
         if name == "rumba" and c.p_success is not None:
             detail = _rumba_detail(c)
         if name == "no-rumba" and c.plan:
             detail = _plan_detail(c)
-        style = "bold green" if name == result.recommendation else None
+        style = "bold green" if name == result.recommendation and result.resolved else None
         table.add_row(name, f"{c.ev.mean:+.2f}", f"[{c.ev.low:+.2f}, {c.ev.high:+.2f}]", detail, style=style)
     console.print(table)
-    if result.margin is not None:
-        m = result.margin
-        console.print(f"Recommendation: [bold green]{result.recommendation}[/bold green], better than "
-                      f"{result.runner_up} by {m.mean:.2f} points per hand (95% interval {m.low:.2f} to "
-                      f"{m.high:.2f}).")
-    else:
-        console.print(f"Recommendation: [bold green]{result.recommendation}[/bold green] (the only choice).")
+    console.print(recommendation_text(result), style="bold" if result.resolved else "bold yellow")
     for note in result.notes:
         console.print(f"[yellow]Note: {note}.[/yellow]")
+    if result.meta.get("stopped") == "time" or (result.meta.get("simulation") or {}).get("stopped") == "time":
+        sim = result.meta.get("simulation") or result.meta
+        console.print(f"[yellow]Note: the simulation stopped at its time budget after {sim['deals']:,} deals "
+                      f"(--seed {sim['seed']} --samples {sim['deals']} repeats it; --precision asks for more)."
+                      f"[/yellow]")
+    console.print(f"[dim]{source_text(result)}[/dim]")
     console.print(f"[dim]{SIGN_NOTE} Opponents {describe(result.opponents)}; card play {result.play}.[/dim]")
 
 
@@ -141,31 +165,11 @@ def print_knock(result, others: dict) -> None:
 
 
 def show_answer(result, as_json: bool) -> None:
-    packed = result.meta.get("source") == "packed table"
+    """An answer of the pipeline (rumbaodds.answer): its JSON document, or the human table with its source."""
     if as_json:
         click.echo(json.dumps(document(result)))
         return
-    if not packed:
-        click.echo(f"From the table {result.meta['table']} (no simulation run):")
-        print_ask(result)
-        return
-    s = result.situation
-    meta = result.meta
-    click.echo(f"From the packed table {meta['table']} (no simulation run; {result.samples:,} deals, seed "
-               f"{result.seed}):")
-    click.echo(f"{' '.join(format_card(c) for c in s.hand)}, trump card {format_card(s.trump_card)},"
-               f" seat {s.seat} of {s.players}, {s.rules.name} rules")
-    for name, choice in result.actions.items():
-        click.echo(f"  {name:<8} {choice.ev.mean:+.2f} [{choice.ev.low:+.2f}, {choice.ev.high:+.2f}]")
-    p = meta["p_success"]
-    exchange = ("exchange " + " ".join(meta["discard"])) if meta["discard"] else "keep all cards"
-    click.echo(f"  {'play':<8} with the best exchange: {exchange}")
-    click.echo(f"  {'rumba':<8} succeeds {p[0]:.1%} [{p[1]:.1%}, {p[2]:.1%}]")
-    m = result.margin
-    click.echo(f"Recommendation: {result.recommendation}, better than {result.runner_up} by {m.mean:.2f} points per "
-               f"hand (95% interval {m.low:.2f} to {m.high:.2f}).")
-    click.echo("Scores count down: a negative change is good. The packed table keeps the decision, not every "
-               "choice's value: `rumbaodds ask --simulate` gives them all.")
+    print_ask(result)
 
 
 # -- game (RULES.md §9) ----------------------------------------------------------------------------------------------
