@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -29,7 +29,7 @@ from .results import SCORE_SIGN, Accumulator, AskResult, ChoiceResult, ExchangeC
 from .rules import RulesError, RuleSet
 from .seeds import check_seed
 from .situation import Situation, make_situation
-from .stats import Estimate
+from .stats import Z95, Estimate
 
 POLICIES = {"greedy": kernel.POLICY_GREEDY, "expert": kernel.POLICY_EXPERT}
 BATCH = 50_000  # stopping.BATCH
@@ -108,21 +108,25 @@ class Job:
 def ask(hand, trump, players: int, seat: int, rules="swiss", opponents=None, play="expert",
         passes_in_a_row: int = 0, dealer_knocked: bool = False, before=None, samples: int | None = None,
         precision: float | None = None, seed: int | None = None, swapped_by: int | None = None,
-        progress: Callable[[int, int], None] | None = None, device: str | Device = "cpu") -> AskResult:
-    """Estimate every choice open to the player in ``seat`` holding ``hand`` (a simulation, never a table).
+        progress: Callable[[int, int], None] | None = None, device: str | Device = "cpu",
+        tables: str | None = None) -> AskResult:
+    """Estimate every choice open to the player in ``seat`` holding ``hand``, through the answer pipeline.
 
-    ``samples`` fixes the run length; ``precision`` instead runs until the 95% half-width of every expected value
-    is below it; with neither, the run stops once its answer is settled (``rumbaodds.stopping``: 4,000 to
-    200,000 deals, within a few seconds).
-    ``swapped_by``: an earlier seat swapped the two of trump for the turned
-    card ``trump`` [D-9]. ``progress(done, planned)`` is called after each batch.
-    ``device``: cpu, gpu or auto (``engine.devices.resolve_device``; the same numbers on either).
-    The same question as a :class:`~.question.Question`: :func:`simulate`.
+    ``samples`` (or ``seed``) asks for a simulation of that many deals (from that seed); ``precision`` for every
+    95% half-width below it (a table answers when it is that precise); with none of them the answer comes from
+    the packed tables shipped in the package (and full or packed tables under ``tables``, when given) where one
+    covers the situation, what the table leaves open settled by a short simulation, else a simulation until its
+    answer is settled (``rumbaodds.answer``, ``rumbaodds.stopping``). ``result.meta`` says which.
+    ``swapped_by``: an earlier seat swapped the two of trump for the turned card ``trump`` [D-9].
+    ``progress(done, planned)`` is called after each batch. ``device``: cpu, gpu or auto
+    (``engine.devices.resolve_device``; the same numbers on either).
     """
+    from .answer import answer
+
     question = Question.of(hand, trump, players, seat, rules, passes_in_a_row=passes_in_a_row,
                            dealer_knocked=dealer_knocked, before=before, swapped_by=swapped_by, opponents=opponents,
                            play=play, samples=samples, precision=precision, seed=seed, device=device)
-    return simulate(question, progress)
+    return answer(question, tables, progress=progress)
 
 
 def simulate(question: Question, progress: Callable[[int, int], None] | None = None, rule=None) -> AskResult:
@@ -134,11 +138,11 @@ def simulate(question: Question, progress: Callable[[int, int], None] | None = N
     job = Job.of(situation, question.opponents, question.play)
     seed = check_seed(question.seed)
     engine = resolve_device(question.device)
-    rule = rule or stopping.rule_for(question)
-    acc, reason, seconds = stopping.run(job, seed, engine, rule, progress)
+    rule = rule or stopping.rule_for(question, BATCH)
+    acc, reason, _seconds = stopping.run(job, seed, engine, rule, progress)
     result = result_of(job, seed, acc)
     result.meta = {"kind": "simulation", "deals": acc.n, "effective_deals": acc.effective_samples, "seed": seed,
-                   "stopped": reason, "seconds": round(seconds, 3)}
+                   "stopped": reason}
     return result
 
 
@@ -260,6 +264,12 @@ def exact_ask(hand, trump, players: int, seat: int, rules, opponents=None, play=
 
 
 # -- knock --------------------------------------------------------------------------------
+KNOCK_DEFAULT = 4_000  # outer deals of a default knock answer at most (its old fixed length)
+KNOCK_LOOKS = (500, 1_000, 2_000, 4_000)  # where a default knock answer may stop (stopping.Settled's idea)
+KNOCK_CHUNK = 250  # outer deals per kernel call of a default answer: the time budget is checked this often
+KNOCK_TIE = 0.05  # points: knocking and not knocking known to be within this of each other is "too close to call"
+
+
 @dataclass
 class KnockResult:
     rules: RuleSet
@@ -276,10 +286,27 @@ class KnockResult:
     p_success: Estimate
     no_knock_choices: dict[str, float]
     p_uncontested: float = 0.0
+    stopped: str = "deals"  # why the simulation stopped (stopping.STOP_TEXT), or "table"
+    meta: dict = field(default_factory=dict)  # where the numbers came from (answer.source_of)
 
     @property
     def recommendation(self) -> str:
         return "knock" if self.knock.mean < self.no_knock.mean else "no knock"
+
+    @property
+    def resolved(self) -> bool:
+        """Does the 95% interval of the difference exclude 0? Otherwise the answer is "too close to call"."""
+        return self.margin.low > 0 or self.margin.high < 0
+
+    def verdict(self) -> str:
+        """The answer in one sentence (knocking's effect on the expected score: negative is good)."""
+        m = self.margin
+        change = f"knocking changes the expected score by {-m.mean:+.2f} points (95% interval {-m.high:+.2f} to " \
+                 f"{-m.low:+.2f})"
+        if not self.resolved:
+            return (f"Recommendation: too close to call ({self.recommendation} is ahead on these deals); {change}, "
+                    f"which includes 0.")
+        return f"Recommendation: {self.recommendation}; {change}."
 
     def to_dict(self) -> dict:
         return {
@@ -293,12 +320,18 @@ class KnockResult:
             "seed": self.seed,
             "score_sign": SCORE_SIGN,
             "recommendation": self.recommendation,
+            "resolved": self.resolved,
+            "too_close_to_call": not self.resolved,
+            "verdict": self.verdict(),
+            "stopped": self.stopped,
             "actions": {
                 "knock": {**self.knock.as_dict("ev"), **self.p_success.as_dict("p_success"),
                           "p_uncontested": self.p_uncontested},
                 "no-knock": {**self.no_knock.as_dict("ev"), "choices": self.no_knock_choices},
             },
             "margin": self.margin.as_dict("ev"),
+            "source": self.meta or {"kind": "simulation", "deals": self.samples, "seed": self.seed,
+                                    "stopped": self.stopped},
         }
 
     def to_frame(self):
@@ -314,8 +347,15 @@ class KnockResult:
 
 def knock(trump, players: int, rules="swiss", opponents=None, play="expert", samples: int | None = None,
           precision: float | None = None, seed: int | None = None, inner_samples: int = 200,
-          progress: Callable[[int, int], None] | None = None) -> KnockResult:
-    """The dealer, before looking at his cards: knock, or look and take the best choice?"""
+          progress: Callable[[int, int], None] | None = None, budget: float | None = None) -> KnockResult:
+    """The dealer, before looking at his cards: knock, or look and take the best choice?
+
+    ``samples`` outer deals, or until both half-widths are below ``precision``; with neither, until the answer is
+    settled: at 500, 1,000, 2,000 or 4,000 deals, the first where the difference is more than the Bonferroni ``z``
+    of a 5% error over those four looks (2.50) standard errors from 0, or known to within KNOCK_TIE points, or
+    when the next deals would end after ``budget`` seconds (default stopping.TIME_BUDGET_S).
+    """
+    from . import stopping
     from .cards import parse_card
     from .engine.knock import knock_batch
     from .rules import get_rules
@@ -333,12 +373,17 @@ def knock(trump, players: int, rules="swiss", opponents=None, play="expert", sam
     seed = check_seed(seed)
     unknown = np.array([c for c in rules_.deck if c != trump_card], dtype=np.int64)
     rp = kernel.rules_array(rules_)
-    planned = samples if samples is not None else (None if precision is not None else 4_000)
+    settled = samples is None and precision is None
+    planned = samples if samples is not None else (KNOCK_DEFAULT if settled else None)
     if planned is not None and planned <= 0:
         raise RulesError(f"--samples must be positive, got {planned}")
+    budget = stopping.TIME_BUDGET_S if budget is None else budget
+    z = stopping.z_stop(len(KNOCK_LOOKS))
+    clock = stopping.Clock()
     chunks = []
     done = 0
-    batch = 1_000
+    batch = KNOCK_CHUNK if settled else 1_000  # outer deal i is the same deal in any batch: the numbers do not move
+    stopped = "deals" if samples is not None else ("cap" if settled else "precision")
     while True:
         count = min(batch, planned - done) if planned is not None else batch
         if count <= 0:
@@ -348,11 +393,23 @@ def knock(trump, players: int, rules="swiss", opponents=None, play="expert", sam
         done += count
         if progress is not None:
             progress(done, planned or done)
-        if planned is None:
+        if settled:
+            if done in KNOCK_LOOKS:
+                res = np.concatenate(chunks)
+                gain = Estimate.of_mean(res[:, 1, 0].astype(float) - res[:, 0, 0].astype(float))
+                if abs(gain.mean) > z * gain.half_width / Z95 or gain.half_width <= KNOCK_TIE:
+                    stopped = "settled"
+                    break
+            elapsed = clock()
+            if done < planned and elapsed + elapsed / done * min(batch, planned - done) > budget:
+                stopped = "time"
+                break
+        elif planned is None:
             res = np.concatenate(chunks)
             if max(Estimate.of_mean(res[:, r, 0].astype(float)).half_width for r in range(2)) < precision:
                 break
             if done >= MAX_SAMPLES // 100:
+                stopped = "cap"
                 break
     res = np.concatenate(chunks)
     knock_scores = res[:, 0, 0].astype(np.float64)
@@ -366,10 +423,12 @@ def knock(trump, players: int, rules="swiss", opponents=None, play="expert", sam
     for value in np.unique(codes):
         name = names[int(value)] if int(value) in names else Choice.play(int(value) - kernel.C_PLAY)
         shares[name] = float((codes == value).mean())
-    return KnockResult(rules_, players, trump_card, policy, play, seed, done, inner_samples,
-                       Estimate.of_mean(knock_scores), Estimate.of_mean(no_knock_scores),
-                       Estimate.of_mean(no_knock_scores - knock_scores), Estimate.of_proportion(success, done),
-                       shares, float((tricks < 0).mean()))
+    result = KnockResult(rules_, players, trump_card, policy, play, seed, done, inner_samples,
+                         Estimate.of_mean(knock_scores), Estimate.of_mean(no_knock_scores),
+                         Estimate.of_mean(no_knock_scores - knock_scores), Estimate.of_proportion(success, done),
+                         shares, float((tricks < 0).mean()), stopped)
+    result.meta = {"kind": "simulation", "deals": done, "seed": seed, "stopped": stopped}
+    return result
 
 
 def knock_across_models(trump, players: int, rules="swiss", models=("cautious", "default", "bold", "all"),

@@ -118,7 +118,7 @@ def settle(table: AskResult, question: Question, left: list[str], progress=None,
         return True
 
     settle_rule = stopping.Settled(first=stopping.SETTLE_FIRST_LOOK, budget=budget, judge=judge)
-    acc, reason, seconds = stopping.run(job, seed, analysis.resolve_device(question.device), settle_rule, progress,
+    acc, reason, _seconds = stopping.run(job, seed, analysis.resolve_device(question.device), settle_rule, progress,
                                         acc=acc)
     sim = analysis.result_of(job, seed, acc)
     merged = merge(table, sim, paired)
@@ -131,7 +131,7 @@ def settle(table: AskResult, question: Question, left: list[str], progress=None,
         text += f" (stopped at the {budget:g} s budget)"
     merged.meta = {**table.meta, "kind": "table+simulation", "settled": what, "text": text,
                    "simulation": {"deals": acc.n, "effective_deals": acc.effective_samples, "seed": seed,
-                                  "stopped": reason, "seconds": round(seconds, 3)}}
+                                  "stopped": reason}}
     return merged
 
 
@@ -221,6 +221,66 @@ def _same_play(table: AskResult, actions: dict, best: str, runner: str) -> bool:
     return table_play is not None and table_play.name == actions["play"][0]
 
 
+def knock_answer(trump, players: int, rules="swiss", opponents=None, play: str = "expert", samples=None,
+                 precision=None, seed=None, inner_samples: int = 200, progress=None, tables_root="tables"):
+    """The dealer's knock question through the same pipeline: a table's knock values (full tables, or format-2
+    packed ones) when one covers it and its difference is resolved, else :func:`rumbaodds.analysis.knock`."""
+    from .tables.build import KNOCK_INNER
+
+    own = samples is not None or precision is not None or seed is not None or inner_samples != KNOCK_INNER
+    found = None if own else knock_from_table(tables_root, trump, players, rules, opponents, play)
+    if found is not None and found.resolved:
+        return found
+    result = analysis.knock(trump, players, rules, opponents, play, samples=samples, precision=precision, seed=seed,
+                            inner_samples=inner_samples, progress=progress)
+    if found is not None:
+        result.meta["table_too_close"] = f"{found.meta['table']}: {found.margin.text()} from {found.samples:,} deals"
+    return result
+
+
+def knock_from_table(root, trump, players: int, rules, opponents, play: str):
+    """The knock values of the first table that covers the question, as a KnockResult (source table), or None."""
+    from .cards import RANKS, parse_card
+    from .opponents import opponent_policy
+    from .rules import get_rules
+    from .tables.lookup import find_tables, load_table, manifest_matches, read_manifest
+    from .tables.pack import find_packed, knock_rows, load_packed
+
+    rules_ = get_rules(rules)
+    trump_card = parse_card(trump) if isinstance(trump, str) else int(trump)
+    policy = opponent_policy(opponents, rules_, players)
+    rank = trump_card % 16
+    candidates = []
+    for folder in find_tables(root) if root is not None else []:
+        candidates.append((folder / "table.parquet", lambda f=folder: load_table(f).knock, "table"))
+    for path in find_packed(root):
+        candidates.append((path, lambda p=path: knock_rows(load_packed(p)), "packed table"))
+    for path, rows_of, kind in candidates:
+        try:
+            manifest = read_manifest(path)
+        except (OSError, KeyError, ValueError):
+            continue
+        if not manifest_matches(manifest, rules_, players, policy, play):
+            continue
+        rows = rows_of()
+        if rows is None:
+            continue
+        records = rows.to_dict(orient="records") if hasattr(rows, "to_dict") else rows
+        row = next((r for r in records if int(r["trump_rank"]) == rank), None)
+        if row is None:
+            continue
+        n = int(row["samples"])
+        est = lambda key: Estimate(float(row[key]), float(row[key + "_low"]), float(row[key + "_high"]), n)  # noqa
+        p = float(row["p_success"])
+        result = analysis.KnockResult(rules_, players, trump_card, policy, play, int(manifest["seed"]), n,
+                                      int(row["inner_samples"]), est("ev_knock"), est("ev_no_knock"), est("gain"),
+                                      Estimate.of_proportion(round(p * n), n), {}, None, "table")
+        result.meta = {"kind": "table", "source": kind, "table": str(path), "trump_rank": RANKS[rank], "deals": n,
+                       "seed": int(manifest["seed"])}
+        return result
+    return None
+
+
 def document(result: AskResult) -> dict:
     """The ``--json`` document of an answer: ``to_dict()`` and its ``source`` (table, simulation or both)."""
     data = result.to_dict()
@@ -258,4 +318,4 @@ def source_text(result: AskResult) -> str:
 
 
 __all__ = ["Question", "answer", "document", "from_table", "lookup", "merge", "open_parts", "settle", "source_of",
-           "source_text"]
+           "source_text", "knock_answer", "knock_from_table"]

@@ -75,6 +75,7 @@ def sure(estimate, z: float) -> bool:
 @dataclass
 class FixedDeals:
     deals: int
+    batch: int = BATCH
     planned: int | None = None
     reason: str = "deals"
 
@@ -82,7 +83,7 @@ class FixedDeals:
         self.planned = self.deals
 
     def next_count(self, done: int) -> int:
-        return min(BATCH, self.deals - done)
+        return min(self.batch, self.deals - done)
 
     def check(self, done: int, view, elapsed: float) -> str | None:
         return None
@@ -91,11 +92,12 @@ class FixedDeals:
 @dataclass
 class Precision:
     precision: float
+    batch: int = BATCH
     planned: int | None = None
     reason: str = "precision"
 
     def next_count(self, done: int) -> int:
-        return BATCH if done < limits.MAX_DEALS else 0
+        return self.batch if done < limits.MAX_DEALS else 0
 
     def check(self, done: int, view, elapsed: float) -> str | None:
         if max(view.option_halves()) < self.precision:
@@ -145,12 +147,13 @@ class Settled:
         return self.precision is None or max(c.ev.half_width for c in result.actions.values()) <= self.precision
 
 
-def rule_for(question) -> FixedDeals | Precision | Settled:
-    """The stopping rule of a question: its --samples, its --precision, else the default (:class:`Settled`)."""
+def rule_for(question, batch: int = BATCH) -> FixedDeals | Precision | Settled:
+    """The stopping rule of a question: its --samples, its --precision (``batch`` deals per kernel call), else the
+    default (:class:`Settled`)."""
     if question.samples is not None:
-        return FixedDeals(question.samples)
+        return FixedDeals(question.samples, batch)
     if question.precision is not None:
-        return Precision(question.precision)
+        return Precision(question.precision, batch)
     return Settled()
 
 

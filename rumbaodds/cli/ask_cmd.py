@@ -179,8 +179,9 @@ def knock(trump, players, inner_samples, across, rules, samples, precision, seed
     _check_exclusive(samples, precision)
     try:
         with progress_bar(progress, "simulating") as update:
-            result = analysis.knock(trump, players, rules=rules, opponents=opponents, play=play, samples=samples,
-                                    precision=precision, seed=seed, inner_samples=inner_samples, progress=update)
+            result = answer.knock_answer(trump, players, rules=rules, opponents=opponents, play=play,
+                                         samples=samples, precision=precision, seed=seed,
+                                         inner_samples=inner_samples, progress=update)
     except ModelError as exc:
         raise UserError(str(exc)) from None
     if precision is not None and result.samples >= limits.MAX_KNOCK_DEALS:

@@ -138,19 +138,29 @@ def print_knock(result, others: dict) -> None:
     table.add_column("expected score change", justify="right")
     table.add_column("95% interval", justify="right")
     table.add_column("detail")
+    choices = ", ".join(f"{k} {v:.0%}" for k, v in result.no_knock_choices.items())
     for name, est, detail in (
         ("knock", result.knock, f"Rumba succeeds {result.p_success.mean:.1%} "
                                 f"[{result.p_success.low:.1%}, {result.p_success.high:.1%}]"),
-        ("no knock", result.no_knock, "then: " + ", ".join(f"{k} {v:.0%}" for k, v in
-                                                           result.no_knock_choices.items())),
+        ("no knock", result.no_knock, f"then: {choices}" if choices else ""),
     ):
-        style = "bold green" if name == result.recommendation else None
+        style = "bold green" if name == result.recommendation and result.resolved else None
         table.add_row(name, f"{est.mean:+.2f}", f"[{est.low:+.2f}, {est.high:+.2f}]", detail, style=style)
     console.print(table)
-    m = result.margin
-    console.print(f"Recommendation: [bold green]{result.recommendation}[/bold green]; knocking changes the expected "
-                  f"score by {-m.mean:+.2f} points (95% interval {-m.high:+.2f} to {-m.low:+.2f}); "
-                  f"nobody joins {result.p_uncontested:.0%} of knocks.")
+    joins = "" if result.p_uncontested is None else f" Nobody joins {result.p_uncontested:.0%} of knocks."
+    console.print(result.verdict() + joins, style="bold" if result.resolved else "bold yellow")
+    meta = result.meta or {}
+    if meta.get("kind") == "table":
+        console.print(f"[dim]From the {meta['source']} {meta['table']} (trump rank {meta['trump_rank']}, "
+                      f"{meta['deals']:,} deals, seed {meta['seed']}).[/dim]")
+    else:
+        why = {"settled": "the answer settled", "time": "the time budget", "cap": "its 4,000 deals"}
+        stop = why.get(result.stopped)
+        console.print(f"[dim]Simulated now: {result.samples:,} deals, seed {result.seed}"
+                      + (f"; stopped at {stop}" if stop else "") + ".[/dim]")
+        if result.stopped == "time":
+            console.print(f"[yellow]Note: stopped at the time budget (--seed {result.seed} --samples "
+                          f"{result.samples} repeats it; --samples or --precision asks for more).[/yellow]")
     if others:
         moved = Table(title="The same deals against each named model")
         for column in ("opponents", "knock", "no knock", "knocking gains", "nobody joins", "answer"):
