@@ -106,7 +106,7 @@ def settle(table: AskResult, question: Question, left: list[str], progress=None,
     def judge(sim: AskResult) -> bool:
         merged = merge(table, sim, paired)
         rule = settle_rule
-        if "margin" in left and not stopping.sure(merged.margin, rule.z):
+        if not stopping.sure(merged.margin, rule.z):  # whatever was open: the merged decision must be sure
             return False
         if merged.recommendation == "play" and merged.exchange is not None and \
                 not stopping.sure(merged.exchange.difference, rule.z):

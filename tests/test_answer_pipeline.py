@@ -222,7 +222,7 @@ def test_the_default_rule_stops_at_a_look_when_settled_and_not_before():
     vague = _result(Estimate(1.0, 0.9, 1.1, 4000), half=0.2)  # values not yet to 0.05 points
     assert rule.check(32_000, _View(vague), 0.1) is None
     assert rule.check(4_000, _View(clear, ess=500.0), 0.1) is None  # too few effective deals to trust
-    assert rule.check(2_000, _View(unsure), 7.9) == "time"  # the next chunk would end after 8 s
+    assert rule.check(2_000, _View(unsure), stopping.TIME_BUDGET_S - 0.1) == "time"  # the next chunk: too late
     assert rule.check(200_000, _View(unsure), 1.0) == "cap"
     assert stopping.z_stop(len(rule.looks)) == pytest.approx(2.69, abs=0.01)
 
