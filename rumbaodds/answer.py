@@ -298,24 +298,36 @@ def source_of(result: AskResult) -> dict:
     return meta
 
 
-def source_text(result: AskResult) -> str:
-    """One line saying where the numbers came from."""
+def source_lines(result: AskResult) -> list[str]:
+    """Where the numbers came from, in words: a table's file and cell (and what was simulated to settle it), or
+    the simulation's deals and seed."""
     meta = source_of(result)
     if meta["kind"] == "simulation":
         ess = meta.get("effective_deals")
         effective = f" (effective {ess:,.0f})" if ess is not None and ess < meta["deals"] - 0.5 else ""
         why = stopping.STOP_TEXT.get(meta.get("stopped"), "")
-        return (f"Simulated now: {meta['deals']:,} deals{effective}, seed {meta['seed']}"
-                + (f"; stopped at {why}" if why else "") + ".")
-    key = meta.get("cell_key") or {}
-    cell = (f"cell {meta['cell']} (seat {key['seat']}, trump rank {key['trump_rank']}, class {key['class']}: "
-            f"{key['class_hand']})") if key else f"cell {meta['cell']}"
-    text = f"From the {meta['source']} {meta['table']}, {cell}, {meta['deals']:,} deals"
-    if meta["kind"] == "table+simulation":
+        return [f"Simulated now: {meta['deals']:,} deals{effective}, seed {meta['seed']}"
+                + (f"; stopped at {why}" if why else "") + "."]
+    if meta["kind"] == "table":
+        packed = meta["source"] == "packed table"
+        head = f"From the {meta['source']} {meta['table']} (no simulation run" + \
+            (f"; {meta['deals']:,} deals, seed {meta['seed']}):" if packed else "):")
+    else:
         sim = meta["simulation"]
-        text += f"; {meta['text']} (seed {sim['seed']})"
-    return text + "."
+        head = f"From the {meta['source']} {meta['table']} and {sim['deals']:,} deals simulated now (seed " \
+               f"{sim['seed']}) to settle " + " and ".join(OPEN_TEXT[p] for p in meta["settled"]) + \
+               (f", stopped at its {stopping.SETTLE_BUDGET_S:g} s budget" if sim["stopped"] == "time" else "") + ":"
+    key = meta.get("cell_key")
+    cell = f"  cell {meta['cell']}"
+    if key:
+        cell += f": seat {key['seat']}, trump rank {key['trump_rank']}, class {key['class']} ({key['class_hand']})"
+    return [head, cell + f", {meta['deals']:,} deals, seed {meta['seed']}"]
+
+
+def source_text(result: AskResult) -> str:
+    """Where the numbers came from, in one line."""
+    return " ".join(line.strip() for line in source_lines(result))
 
 
 __all__ = ["Question", "answer", "document", "from_table", "lookup", "merge", "open_parts", "settle", "source_of",
-           "source_text", "knock_answer", "knock_from_table"]
+           "source_text", "source_lines", "knock_answer", "knock_from_table"]

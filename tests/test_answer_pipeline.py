@@ -96,7 +96,8 @@ def test_a_margin_whose_interval_includes_0_is_settled_by_simulation_and_says_so
     assert result.samples == row["samples"] + meta["simulation"]["deals"]
     assert meta["simulation"]["stopped"] in ("settled", "time", "cap")
     text = answer.source_text(result)
-    assert "simulated deals to settle" in text and f"seed {meta['simulation']['seed']}" in text
+    assert f"{meta['simulation']['deals']:,} deals simulated now (seed {meta['simulation']['seed']}) to settle the " \
+           f"recommendation" in text and f"cell {int(row['cell'])}: seat {int(row['seat'])}" in text
 
 
 def test_format_1_tables_get_their_missing_values_from_the_settling_simulation(tiny):

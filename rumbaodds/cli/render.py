@@ -84,10 +84,14 @@ def recommendation_text(result) -> str:
 
 
 def print_ask(result) -> None:
-    from ..answer import source_text
+    from ..answer import source_lines
 
     s = result.situation
     console = Console()
+    source = source_lines(result)
+    if len(source) > 1:  # a table: where from, first
+        click.echo(source[0])
+        console.print(f"[dim]{source[1]}[/dim]")
     extra = ""
     if s.swapped_by is not None:
         extra = f", seat {s.swapped_by} swapped the two of trump for it"
@@ -125,7 +129,8 @@ def print_ask(result) -> None:
         console.print(f"[yellow]Note: the simulation stopped at its time budget after {sim['deals']:,} deals "
                       f"(--seed {sim['seed']} --samples {sim['deals']} repeats it; --precision asks for more)."
                       f"[/yellow]")
-    console.print(f"[dim]{source_text(result)}[/dim]")
+    if len(source) == 1:
+        console.print(f"[dim]{source[0]}[/dim]")
     console.print(f"[dim]{SIGN_NOTE} Opponents {describe(result.opponents)}; card play {result.play}.[/dim]")
 
 

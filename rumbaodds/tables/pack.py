@@ -1,58 +1,55 @@
 """Packed tables: every value ``ask`` shows, from a full table, in small integers, shipped in the package.
 
-A packed table keeps, per cell of a FULL table (every seat and every
-(trump rank, class) pair, in build order, so no key is stored: the row of a
-hand is ``seat * pairs + pair row``, found by canonicalising the hand and a
-``searchsorted``), format 2 (:data:`PACK_FORMAT`):
+A packed table keeps, per cell of a FULL table (every seat and every (trump rank, class) pair, in build order, so
+no key is stored: the row of a hand is ``seat * pairs + pair row``, found by canonicalising the hand and a
+``searchsorted``), in format 2 (:data:`PACK_FORMAT`):
 
-- ``code``: the best choice, the runner-up, the best exchange (discard count)
-  and "no deal matched" (bits in the metadata);
-- ``exchange``: the second-best exchange and whether the best one is
-  *resolved* against it. The full table keeps no paired difference between
-  two exchanges, only which exchanges it stopped simulating because they were
-  more than ``z_stop`` standard errors worse than the best play on the same
-  deals (engine/table.py, dropped columns). So the rule is conservative: the
-  exchange is resolved only where every other exchange was dropped that way;
-  a cell that stopped before (most do: its decision was clear after 32-72
-  deals) keeps "not resolved", and ``ask`` then never names its exchange
-  without simulating (:mod:`rumbaodds.answer`);
-- the expected value and 95% half-width of play (with its best exchange), of
-  the Rumba and of the penalised pass (the sit-out pass; the plain pass is 0),
-  quantised at :data:`EV_SCALE` (error at most half a step, 0.025 points);
-- the paired margin's half-width; the margin itself is not stored, it is the
-  runner-up's value less the best one's (they come from the same deals, so
-  that is the full table's margin exactly, up to the quantisation: at most one
-  step, 0.05 points);
-- the Rumba's success as counts, exact for unweighted tables: successes and
-  the deals on which the Rumba was not played (voided, refused) among its
-  deals, so its Wilson interval is the full table's;
-- the deals of the cell and of the Rumba (few distinct values: dictionary
-  encoded), and the effective sample size where the deals were weighted;
-- in the metadata, the dealer's knock against no knock per trump rank where the
-  full table has ``knock.parquet`` (nine rows: no cost).
+- ``code``: the best choice, the runner-up, the best exchange (its discard count), "no deal matched", whether the
+  exchange is *resolved*, and the share of the Rumba's deals not played (voided or refused);
+- the expected value and 95% half-width of play (with its best exchange) and of the Rumba (pass is 0);
+- the paired margin between the best choice and the runner-up with its half-width: where pass is one of them,
+  the other one's value and interval themselves (pass is 0 on every deal, so that is the paired margin);
+  otherwise stored;
+- the Rumba's success probability, its Wilson interval recomputed over the deals on which it was played;
+- the deals of the cell and of the Rumba (as look numbers where every count is one of the table's looks),
+  and the effective sample size where the deals were weighted;
+- in the metadata, the dealer's knock against no knock per trump rank where the full table has ``knock.parquet``
+  (a few rows: no cost), and the :class:`Codec` that rounded the numbers.
 
-Not kept: the values of the exchanges other than the best (the second-best
-one's identity is kept, for "too close to call between X and Y"), the Rumba's
-outcome shares and tricks, and the full table's features (a hand's own
-cards give them). Measured on contiguous blocks of real swiss cells
-(``python -m benchmarks.bench_answers --pack`` and tests/test_tables_pack.py),
-format 2 takes about 3.9-4.3 bytes per cell with zstd and byte-stream-split,
-so the five swiss tables (13.65 M cells) need about 55 MB: over the 40 MB
-budget. What goes then, in this order: the penalised pass (asked only at the
-sit-out limit, where a simulation answers it in seconds), then the half-widths
-of play and Rumba coarsened to :data:`HALF_SCALE_COARSE`; see
-:data:`DROPPABLE` and :func:`pack_frame` ``drop=``.
+**Resolved exchange.** The full table keeps no paired difference between two exchanges, only which exchanges it
+stopped simulating because they were more than ``z_stop`` standard errors worse than the best play on the same
+deals (engine/table.py, dropped columns). So the rule is conservative: the best exchange is resolved only where
+every other exchange was dropped that way. A cell that stopped before that (nearly all do: their decision is clear
+after 32-72 deals) keeps "not resolved", and the answer pipeline then never names its exchange without simulating
+(:mod:`rumbaodds.answer`).
 
-Format 1 (the decision only: best, runner-up, best exchange, the margin and
-its half-width, the Rumba's success) is still read, so the tables shipped
-before the rebuild answer; what format 1 lacks (the values of play and Rumba
-where neither is the pass, any resolved exchange) the answer pipeline
-simulates (:mod:`rumbaodds.answer`).
+**Rounding** (:class:`Codec`): values within a quarter of their half-width, half-widths never narrower than the
+full table's and at most 20% wider, the Rumba's success within 1/16 of its Wilson half-width at 1/2 with an
+interval that holds every value the rounding stands for. ``tests/test_tables_pack.py`` checks every cell against
+its full table.
 
-A packed table answers only what its numbers answer: no known words of the
-earlier seats, no knock, and a decision between choices the situation allows;
-format 1 answers only the unpenalised pass (``--passes-in-a-row`` below the
-sit-out limit), format 2 the penalised one too where it kept it.
+**Size and the 40 MB budget.** Measured on contiguous blocks of 3,000-7,000 real swiss cells at 3, 5 and 7
+players, scaled by how the shipped format-1 files compress against format 1 on the same blocks
+(``python -m benchmarks.bench_answers --pack``): 2.97, 2.85 and 2.77 bytes per cell, about 38.8 MB for the five
+swiss tables (13.65 M cells). To fit, format 2 leaves out, cheapest loss first:
+
+- the penalised pass (the sit-out pass, asked only with ``--passes-in-a-row`` at the limit; 0.6 bytes per cell):
+  a table does not answer it, a simulation does in seconds;
+- the identity of the second-best exchange (0.1-0.2 bytes per cell): where play is recommended and the exchange
+  is not resolved, the pipeline simulates and names both from the simulation; where play is not recommended the
+  answer says "exchange: not resolved";
+- the Rumba's outcome shares and trick distribution (a simulation shows them).
+
+If the rebuilt tables run over, ``pack_table(..., codec=COARSE)`` rounds half-widths up to 20% steps and means to
+0.3 of their half-width: about 7% smaller (36.2 MB on the same blocks).
+
+Format 1 (the decision only: best, runner-up, best exchange, the margin and its half-width, the Rumba's success)
+is still read, so the tables shipped before the rebuild answer; what format 1 lacks (the values of play and Rumba
+where neither is the pass, any resolved exchange) the pipeline simulates.
+
+A packed table answers only what its numbers answer: the unpenalised pass (``--passes-in-a-row`` below the
+sit-out limit), no known words of the earlier seats, no knock, and a decision between choices the situation
+allows; anything else is simulated.
 """
 
 from __future__ import annotations
