@@ -133,8 +133,14 @@ class AskResult:
 
     @property
     def resolved(self) -> bool:
-        """Is the recommendation resolved: does the margin's 95% interval lie above 0 (or is it the only choice)?"""
-        return self.margin is None or self.margin.low > 0
+        """Is the recommendation resolved: does the margin's 95% interval lie above 0 (or is it the only choice, or
+        are the two the same on every deal, as pass and an allowed throw-in)?"""
+        return self.margin is None or self.margin.low > 0 or self.equal
+
+    @property
+    def equal(self) -> bool:
+        """The best choice and the runner-up score the same on every deal (a margin of exactly 0, no spread)."""
+        return self.margin is not None and self.margin.mean == 0 and self.margin.half_width == 0
 
     @property
     def actions(self) -> dict[str, ChoiceResult]:

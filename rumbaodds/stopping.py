@@ -45,7 +45,7 @@ DEFAULT_PRECISION = 0.05  # points: the values a default answer shows are known 
 TIE = 0.02  # points: two choices whose paired difference is known to +-0.02 are too close to call
 MIN_ESS = 1_000
 ALPHA = 0.05
-TIME_BUDGET_S = 7.0  # a default answer, warm, stays under 10 s (with a command line's start-up)
+TIME_BUDGET_S = 6.0  # a default answer, warm, stays under 10 s with a command line's start-up (3 s, loaded)
 SETTLE_BUDGET_S = 4.0  # settling what a table left open: "a few seconds"
 
 

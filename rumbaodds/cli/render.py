@@ -76,6 +76,9 @@ def recommendation_text(result) -> str:
     if result.margin is None:
         return f"Recommendation: {result.recommendation} (the only choice)."
     m = result.margin
+    if result.equal:
+        return (f"Recommendation: {result.recommendation} or {result.runner_up}: they score the same on every deal "
+                f"(here {result.actions[result.recommendation].ev.mean:+.2f}).")
     if not result.resolved:
         return (f"Too close to call between {result.recommendation} and {result.runner_up}: {result.recommendation} "
                 f"is ahead by {m.mean:.2f} points per hand, 95% interval {m.low:.2f} to {m.high:.2f}.")
