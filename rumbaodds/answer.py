@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 
 from . import analysis, stopping
 from .game import Choice
@@ -76,23 +77,31 @@ def open_parts(result: AskResult, precision: float | None = None) -> list[str]:
 
 
 def answer(question: Question, tables_root="tables", simulate: bool = False,
-           progress: Callable[[int, int], None] | None = None, settle_budget: float = stopping.SETTLE_BUDGET_S
-           ) -> AskResult:
-    """The answer to ``question`` from the best source (module docstring); ``meta`` says which."""
+           progress: Callable[[int, int], None] | None = None, settle_budget: float = stopping.SETTLE_BUDGET_S,
+           guard: Callable[[], AbstractContextManager] | None = None) -> AskResult:
+    """The answer to ``question`` from the best source (module docstring); ``meta`` says which.
+
+    ``guard()``: a context entered around any simulation (a server's lock: a table lookup never waits for it).
+    """
+    guard = guard or nullcontext
     if simulate or question.samples is not None or question.seed is not None:
-        return analysis.simulate(question, progress)
+        with guard():
+            return analysis.simulate(question, progress)
     found = lookup(tables_root, question.situation, question.opponents, question.play)
     if found is None:
-        return analysis.simulate(question, progress)
+        with guard():
+            return analysis.simulate(question, progress)
     found.meta.setdefault("kind", "table")
     left = open_parts(found, question.precision)
     if not left:
         return found
-    if "precision" in left:  # finer than the table: a run of its own to that precision
-        result = analysis.simulate(question, progress)
-        result.meta["table_not_used"] = f"{found.meta['table']}: its half-widths are wider than the precision asked"
-        return result
-    return settle(found, question, left, progress, settle_budget)
+    with guard():
+        if "precision" in left:  # finer than the table: a run of its own to that precision
+            result = analysis.simulate(question, progress)
+            result.meta["table_not_used"] = f"{found.meta['table']}: its half-widths are wider than the precision " \
+                                            f"asked"
+            return result
+        return settle(found, question, left, progress, settle_budget)
 
 
 def settle(table: AskResult, question: Question, left: list[str], progress=None,
@@ -222,17 +231,20 @@ def _same_play(table: AskResult, actions: dict, best: str, runner: str) -> bool:
 
 
 def knock_answer(trump, players: int, rules="swiss", opponents=None, play: str = "expert", samples=None,
-                 precision=None, seed=None, inner_samples: int = 200, progress=None, tables_root="tables"):
+                 precision=None, seed=None, inner_samples: int = 200, progress=None, tables_root="tables",
+                 guard: Callable[[], AbstractContextManager] | None = None):
     """The dealer's knock question through the same pipeline: a table's knock values (full tables, or format-2
-    packed ones) when one covers it and its difference is resolved, else :func:`rumbaodds.analysis.knock`."""
+    packed ones) when one covers it and its difference is resolved, else :func:`rumbaodds.analysis.knock`
+    (inside ``guard()``, as :func:`answer`)."""
     from .tables.build import KNOCK_INNER
 
     own = samples is not None or precision is not None or seed is not None or inner_samples != KNOCK_INNER
     found = None if own else knock_from_table(tables_root, trump, players, rules, opponents, play)
     if found is not None and found.resolved:
         return found
-    result = analysis.knock(trump, players, rules, opponents, play, samples=samples, precision=precision, seed=seed,
-                            inner_samples=inner_samples, progress=progress)
+    with (guard or nullcontext)():
+        result = analysis.knock(trump, players, rules, opponents, play, samples=samples, precision=precision,
+                                seed=seed, inner_samples=inner_samples, progress=progress)
     if found is not None:
         result.meta["table_too_close"] = f"{found.meta['table']}: {found.margin.text()} from {found.samples:,} deals"
     return result

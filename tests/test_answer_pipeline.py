@@ -132,6 +132,26 @@ def test_an_own_run_is_never_a_table_and_a_precision_only_one_it_has(tiny):
     assert max(c.ev.half_width for c in finer.options.values()) < 0.1
 
 
+def test_a_guard_wraps_every_simulation_and_never_a_lookup(tiny):
+    """A server's lock (``guard``): a table that answers alone never waits for it; every simulation runs in it."""
+    from contextlib import contextmanager
+
+    table, v2, _ = tiny
+    entered = []
+
+    @contextmanager
+    def guard():
+        entered.append(1)
+        yield
+
+    alone = _rows(table, lambda r: r["margin"] - r["margin_half"] > 0.3 and r["best"] != "play")[0]
+    assert answer.answer(_question(alone), v2, guard=guard).meta["kind"] == "table" and entered == []
+    open_row = _rows(table, lambda r: abs(r["margin"]) < r["margin_half"] * 0.8)[0]
+    assert answer.answer(_question(open_row), v2, guard=guard).meta["kind"] == "table+simulation"
+    assert answer.answer(_question(alone, samples=300, seed=1), v2, guard=guard).meta["kind"] == "simulation"
+    assert entered == [1, 1]
+
+
 # -- exchanges ---------------------------------------------------------------------------------------------------------
 def _with_exchange(result, call):
     result.exchange = call
