@@ -1,7 +1,7 @@
 """One answer to "should I call Rumba?", the same wherever it is asked: the answer pipeline.
 
-``rumbaodds ask``, ``rumbaodds tables query``, the page and the JSON API of
-``rumbaodds serve`` and the Python API (``analysis.ask``) all answer a
+``rumbaodds ask``, the page and the JSON API of ``rumbaodds serve`` and the
+Python API (:func:`ask`, :func:`answer`) all answer a
 :class:`~.question.Question` through :func:`answer`, and serve it as
 :func:`document`; so the command line and the page can never give different
 numbers or different JSON. A question goes to the best source that answers it
@@ -48,6 +48,18 @@ def lookup(root, situation: analysis.Situation, opponents, play: str) -> AskResu
     """The first table that answers ``situation``, as an AskResult (or None): full tables under ``root``, then
     packed ones under ``root``, then the packed tables shipped in the package (rumbaodds.tables.find_answer)."""
     return find_answer(root, situation, opponents, play)
+
+
+def ask(hand, trump, players: int, seat: int, rules="swiss", opponents=None, play="expert",
+        passes_in_a_row: int = 0, dealer_knocked: bool = False, before=None, samples: int | None = None,
+        precision: float | None = None, seed: int | None = None, swapped_by: int | None = None,
+        progress: Callable[[int, int], None] | None = None, device="cpu", tables=None) -> AskResult:
+    """``analysis.ask``'s question through the pipeline: the shipped tables (and those under ``tables``) first,
+    what they leave open simulated, else a simulation (:func:`answer`); ``result.meta`` says which."""
+    question = Question.of(hand, trump, players, seat, rules, passes_in_a_row=passes_in_a_row,
+                           dealer_knocked=dealer_knocked, before=before, swapped_by=swapped_by, opponents=opponents,
+                           play=play, samples=samples, precision=precision, seed=seed, device=device)
+    return answer(question, tables, progress=progress)
 
 
 def from_table(question: Question, tables_root="tables", simulate: bool = False) -> AskResult | None:
@@ -128,7 +140,7 @@ def settle(table: AskResult, question: Question, left: list[str], progress=None,
 
     settle_rule = stopping.Settled(first=stopping.SETTLE_FIRST_LOOK, budget=budget, judge=judge)
     acc, reason, _seconds = stopping.run(job, seed, analysis.resolve_device(question.device), settle_rule, progress,
-                                        acc=acc)
+                                         acc=acc, result_of=analysis.result_of)
     sim = analysis.result_of(job, seed, acc)
     merged = merge(table, sim, paired)
     what = [p for p in ("margin", "exchange", "values") if p in left or (p == "exchange" and
@@ -341,5 +353,5 @@ def source_text(result: AskResult) -> str:
     return " ".join(line.strip() for line in source_lines(result))
 
 
-__all__ = ["Question", "answer", "document", "from_table", "lookup", "merge", "open_parts", "settle", "source_of",
-           "source_text", "source_lines", "knock_answer", "knock_from_table"]
+__all__ = ["Question", "ask", "answer", "document", "from_table", "lookup", "merge", "open_parts", "settle",
+           "source_of", "source_text", "source_lines", "knock_answer", "knock_from_table"]

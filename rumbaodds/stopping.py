@@ -167,14 +167,18 @@ class Clock:
         return time.perf_counter() - self.start
 
 
-def run(job, seed: int, device, rule, progress: Callable[[int, int], None] | None = None, clock=None, acc=None):
-    """Simulate ``job``'s deals from ``seed`` until ``rule`` stops: (the Accumulator, why it stopped, seconds)."""
+def run(job, seed: int, device, rule, progress: Callable[[int, int], None] | None = None, clock=None, acc=None,
+        result_of: Callable | None = None):
+    """Simulate ``job``'s deals from ``seed`` until ``rule`` stops: (the Accumulator, why it stopped, seconds).
+
+    ``result_of(job, seed, acc)``: the answer of the deals so far (``analysis.result_of``), for rules that judge it.
+    """
     from .results import Accumulator
     from .rules import RulesError
 
     acc = acc or Accumulator(len(job.names), job.situation.players + 1)
     clock = clock or Clock()
-    view = View(job, seed, acc)
+    view = View(job, seed, acc, result_of)
     reason = rule.reason
     while True:
         count = rule.next_count(acc.n)
@@ -198,15 +202,13 @@ def run(job, seed: int, device, rule, progress: Callable[[int, int], None] | Non
 class View:
     """What a rule may look at after a batch, computed only when it asks: the answer, the half-widths, the ESS."""
 
-    def __init__(self, job, seed: int, acc):
-        self.job, self.seed, self.acc = job, seed, acc
+    def __init__(self, job, seed: int, acc, result_of: Callable | None = None):
+        self.job, self.seed, self.acc, self.result_of = job, seed, acc, result_of
         self.answered = None
 
     def answer(self):
-        from .analysis import result_of
-
         if self.answered is None:
-            self.answered = result_of(self.job, self.seed, self.acc)
+            self.answered = self.result_of(self.job, self.seed, self.acc)
         return self.answered
 
     def option_halves(self) -> list[float]:

@@ -152,6 +152,14 @@ def test_a_guard_wraps_every_simulation_and_never_a_lookup(tiny):
     assert entered == [1, 1]
 
 
+def test_the_python_api_asks_through_the_pipeline():
+    own = answer.ask("HA HK HQ S6 C7", "H9", 5, 2, samples=500, seed=2)
+    assert own.to_dict() == analysis.ask("HA HK HQ S6 C7", "H9", 5, 2, samples=500, seed=2).to_dict()
+    shipped = answer.ask("HA HK HQ S6 C7", "H9", 5, 2)  # the swiss 5-player table shipped in the package
+    assert shipped.meta["source"] == "packed table" and shipped.meta["kind"].startswith("table")
+    assert {"play", "rumba"} <= set(shipped.actions) and shipped.actions["rumba"].p_success is not None
+
+
 # -- exchanges ---------------------------------------------------------------------------------------------------------
 def _with_exchange(result, call):
     result.exchange = call
