@@ -14,10 +14,11 @@ to the precision asked:
    recommended, a value for every choice (a format-1 packed table keeps only the decision), and with
    ``precision`` every half-width below it;
 3. what the table leaves open is *settled*: a bounded simulation of the very situation (adaptive stopping,
-   :class:`rumbaodds.stopping.Settled`, a few seconds at most) whose deals are merged with the table's (each
-   value the inverse-variance weighted mean of the two independent estimates; the exchange and the values the
-   table lacks from the simulation alone), and the answer says so ("table + 12,000 simulated deals to settle the
-   exchange");
+   :class:`rumbaodds.stopping.Settled`, a few seconds at most; its seed derived from the table's and the
+   question, :func:`settle_seed`, so the same question gets the same answer) whose deals are merged with the
+   table's (each value the inverse-variance weighted mean of the two independent estimates; the exchange and the
+   values the table lacks from the simulation alone), and the answer says so ("table + 12,000 simulated deals to
+   settle the exchange");
 4. no table: a simulation (by default until its answer is settled, :mod:`rumbaodds.stopping`).
 
 An exchange is named only where it is resolved; otherwise the answer says "too close to call between X and Y"
@@ -28,6 +29,7 @@ for a simulation its deals and seed.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
@@ -36,7 +38,6 @@ from . import analysis, stopping
 from .game import Choice
 from .question import Question
 from .results import Accumulator, AskResult, ChoiceResult, ExchangeCall
-from .seeds import check_seed
 from .stats import Estimate
 from .tables import find_answer
 
@@ -120,7 +121,7 @@ def settle(table: AskResult, question: Question, left: list[str], progress=None,
            budget: float = stopping.SETTLE_BUDGET_S) -> AskResult:
     """Simulate ``question`` until what ``table`` left open is settled (or ``budget`` seconds), merged with it."""
     job = analysis.Job.of(question.situation, question.opponents, question.play)
-    seed = check_seed(None)
+    seed = settle_seed(table, question)
     acc = Accumulator(len(job.names), job.situation.players + 1)
     paired = paired_of(job, acc)
 
@@ -154,6 +155,14 @@ def settle(table: AskResult, question: Question, left: list[str], progress=None,
                    "simulation": {"deals": acc.n, "effective_deals": acc.effective_samples, "seed": seed,
                                   "stopped": reason}}
     return merged
+
+
+def settle_seed(table: AskResult, question: Question) -> int:
+    """The seed of the simulation that settles a table's answer: derived from the table's seed, its cell and the
+    hand as asked, so the same question gets the same answer (on the command line and the page alike)."""
+    s = question.situation
+    text = f"settle:{table.meta.get('seed')}:{table.meta.get('cell')}:{s.hand}:{s.trump_card}:{s.seat}"
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") & ((1 << 63) - 1)
 
 
 def _pooled(a: Estimate, b: Estimate) -> Estimate:

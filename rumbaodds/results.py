@@ -101,15 +101,18 @@ class ExchangeCall:
         if self.resolved:
             return self.cards(self.best)
         if self.second is None:
-            return f"exchange: not resolved ({self.cards(self.best)} is the best guess)"
+            return "exchange: not resolved (the table cannot tell its exchanges apart)"
         text = f"exchange: too close to call between {self.cards(self.best)} and {self.cards(self.second)}"
         if self.difference is not None:
             text += f" (difference {self.difference.text()})"
         return text
 
     def as_dict(self) -> dict:
-        return {"resolved": self.resolved, "best": [format_card(c) for c in self.best],
-                "second": None if self.second is None else [format_card(c) for c in self.second],
+        """``discard``: the cards to exchange, only where resolved; ``too_close_between``: the two candidates."""
+        named = lambda cards: [format_card(c) for c in cards]  # noqa: E731
+        return {"resolved": self.resolved, "discard": named(self.best) if self.resolved else None,
+                "too_close_between": None if self.resolved or self.second is None else
+                [named(self.best), named(self.second)],
                 "difference": None if self.difference is None else self.difference.as_dict("ev"),
                 "text": self.text()}
 

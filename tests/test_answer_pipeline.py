@@ -100,6 +100,17 @@ def test_a_margin_whose_interval_includes_0_is_settled_by_simulation_and_says_so
            f"recommendation" in text and f"cell {int(row['cell'])}: seat {int(row['seat'])}" in text
 
 
+def test_the_same_question_gets_the_same_settled_answer(tiny):
+    """The settling seed comes from the table and the question: the command line and the page agree exactly."""
+    table, v2, _ = tiny
+    rows = _rows(table, lambda r: abs(r["margin"]) < r["margin_half"] * 0.8)
+    a, b = answer.answer(_question(rows[0]), v2), answer.answer(_question(rows[0]), v2)
+    assert a.meta["simulation"]["stopped"] != "time"
+    assert answer.document(a) == answer.document(b)
+    other = answer.answer(_question(rows[1]), v2)  # another cell: another seed
+    assert other.meta["simulation"]["seed"] != a.meta["simulation"]["seed"]
+
+
 def test_format_1_tables_get_their_missing_values_from_the_settling_simulation(tiny):
     table, _, v1 = tiny
     rows = _rows(table, lambda r: "pass" not in (r["best"], r["runner_up"]))
@@ -190,7 +201,9 @@ def test_the_exchange_text_names_both_or_the_resolved_one():
     assert too_close.text() == f"exchange: too close to call between exchange {a} and exchange {a} {b} " \
                                f"(difference +0.01 [-0.02, +0.04])"
     resolved = ExchangeCall((20, 33), (20,), Estimate(0.3, 0.2, 0.4, 1000), True)  # negative control
-    assert resolved.text() == f"exchange {a} {b}" and resolved.as_dict()["best"] == [a, b]
+    assert resolved.text() == f"exchange {a} {b}" and resolved.as_dict()["discard"] == [a, b]
+    assert too_close.as_dict()["discard"] is None and too_close.as_dict()["too_close_between"] == [[a], [a, b]]
+    assert ExchangeCall((20,), None, None, False).as_dict()["too_close_between"] is None  # a table: no second
     assert ExchangeCall((), (20,), None, True).text() == "keep all cards"
 
 

@@ -394,8 +394,8 @@ def test_answer_is_the_same_for_any_trump_suit_and_side_suit_order(tiny_table):
                         option["discard"] = same(option.get("discard"))
                         option.pop("exchange", None)  # its text names the cards
                 if d.get("exchange"):
-                    d["exchange"] = {**d["exchange"], "best": same(d["exchange"]["best"]),
-                                     "second": same(d["exchange"]["second"]), "text": None}
+                    d["exchange"] = {**d["exchange"], "discard": same(d["exchange"]["discard"]), "text": None,
+                                     "too_close_between": [same(x) for x in d["exchange"]["too_close_between"] or []]}
             assert a == b
 
 

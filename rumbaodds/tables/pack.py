@@ -66,7 +66,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..analysis import AskResult, ChoiceResult, Situation
-from ..cards import RANKS, format_card
+from ..cards import RANKS
 from ..game import Choice
 from ..handclasses import enumerate_trump_rank_pairs
 from ..results import ExchangeCall
@@ -494,8 +494,7 @@ def answer_from_packed(packed: PackedTable, situation: Situation, opponents, pla
     result.meta = {"source": "packed table", "table": str(packed.path), "cell": row, "format": packed.format,
                    "cell_key": cell_key(situation.rules, situation.seat, pair), "deals": n, "seed": seed,
                    "missing": sorted(({"play", "rumba"} & allowed) - set(known)),
-                   "p_success": [p.mean, p.low, p.high], "best_discards": cell.discards,
-                   "discard": [format_card(c) for c in discard]}
+                   "p_success": [p.mean, p.low, p.high]}
     return result
 
 
