@@ -353,7 +353,8 @@ def source_lines(result: AskResult) -> list[str]:
     key = meta.get("cell_key")
     cell = f"  cell {meta['cell']}"
     if key:
-        cell += f": seat {key['seat']}, trump rank {key['trump_rank']}, class {key['class']} ({key['class_hand']})"
+        cell += (f": seat {key['seat']}, trump rank {key['trump_rank']}, class {key['class']} ({key['class_hand']} "
+                 f"with trumps in {key.get('class_trump_suit', '?')})")
     return [head, cell + f", {meta['deals']:,} deals, seed {meta['seed']}"]
 
 

@@ -21,7 +21,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 
 from ..analysis import AskResult, ChoiceResult, Situation
-from ..cards import RANKS, format_card, mask_of
+from ..cards import RANKS, SUITS, format_card, mask_of
 from ..engine.keep import keep_value_py
 from ..game import Choice
 from ..handclasses import canonical_hand, enumerate_trump_rank_pairs
@@ -255,7 +255,8 @@ def answer_from_table(table: Table, situation: Situation, opponents, play: str) 
     pairs = _pairs(situation.rules)
     meta = {"source": "table", "table": str(table.path), "cell": int(row["cell"]), "format": "full",
             "cell_key": {"seat": situation.seat, "trump_rank": RANKS[int(row["trump_rank"])],
-                         "class": int(row["class_row"]), "class_hand": pairs.classes.hand_text(int(row["class_row"]))},
+                         "class": int(row["class_row"]), "class_hand": pairs.classes.hand_text(int(row["class_row"])),
+                         "class_trump_suit": SUITS[pairs.classes.trump_suit]},
             "deals": n, "seed": int(table.manifest["seed"]), "missing": []}
     return assemble_answer(situation, opponents, play, options, stored, int(table.manifest["seed"]), n,
                            float(row["tries"]), meta, exchange_of_row(row, situation))

@@ -66,7 +66,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..analysis import AskResult, ChoiceResult, Situation
-from ..cards import RANKS
+from ..cards import RANKS, SUITS
 from ..game import Choice
 from ..handclasses import enumerate_trump_rank_pairs
 from ..results import ExchangeCall
@@ -445,7 +445,7 @@ def cell_key(rules: RuleSet, seat: int, pair: int) -> dict:
     pairs = enumerate_trump_rank_pairs(rules)
     class_row = int(pairs.class_rows[pair])
     return {"seat": seat, "trump_rank": RANKS[int(pairs.trump_ranks[pair])], "class": class_row,
-            "class_hand": pairs.classes.hand_text(class_row)}
+            "class_hand": pairs.classes.hand_text(class_row), "class_trump_suit": SUITS[pairs.classes.trump_suit]}
 
 
 def answer_from_packed(packed: PackedTable, situation: Situation, opponents, play: str):
