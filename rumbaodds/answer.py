@@ -72,7 +72,11 @@ def from_table(question: Question, tables_root="tables", simulate: bool = False)
     """
     if simulate or question.own_run:
         return None
-    return lookup(tables_root, question.situation, question.opponents, question.play)
+    found = lookup(tables_root, question.situation, question.opponents, question.play)
+    if found is not None:  # what a page may serve at once, while kernels compile, and settle later with answer()
+        found.meta.setdefault("kind", "table")
+        found.meta["open"] = open_parts(found)
+    return found
 
 
 def open_parts(result: AskResult, precision: float | None = None) -> list[str]:
@@ -106,6 +110,7 @@ def answer(question: Question, tables_root="tables", simulate: bool = False,
             return analysis.simulate(question, progress)
     found.meta.setdefault("kind", "table")
     left = open_parts(found, question.precision)
+    found.meta["open"] = left  # what the table alone leaves open (from_table's answer carries it too)
     if not left:
         return found
     with guard():
