@@ -28,10 +28,11 @@ full table's and at most 20% wider, the Rumba's success within 1/16 of its Wilso
 interval that holds every value the rounding stands for. ``tests/test_tables_pack.py`` checks every cell against
 its full table.
 
-**Size and the 40 MB budget.** Measured on contiguous blocks of 3,000-7,000 real swiss cells at 3, 5 and 7
+**Size and the 40 MB budget.** Measured on contiguous blocks of 1,000 real swiss cells per seat at 3, 5 and 7
 players, scaled by how the shipped format-1 files compress against format 1 on the same blocks
-(``python -m benchmarks.bench_answers --pack``): 2.97, 2.85 and 2.77 bytes per cell, about 38.8 MB for the five
-swiss tables (13.65 M cells). To fit, format 2 leaves out, cheapest loss first:
+(``python -m benchmarks.bench_answers --pack``): 2.97, 2.85 and 2.77 bytes per cell, about 38.3 MB for the five
+swiss tables (13.65 M cells; blocks of 300 cells per seat project 41.2 MB: small blocks compress worse, so the
+whole tables should land at or below the first figure). To fit, format 2 leaves out, cheapest loss first:
 
 - the penalised pass (the sit-out pass, asked only with ``--passes-in-a-row`` at the limit; 0.6 bytes per cell):
   a table does not answer it, a simulation does in seconds;
@@ -41,7 +42,7 @@ swiss tables (13.65 M cells). To fit, format 2 leaves out, cheapest loss first:
 - the Rumba's outcome shares and trick distribution (a simulation shows them).
 
 If the rebuilt tables run over, ``pack_table(..., codec=COARSE)`` rounds half-widths up to 20% steps and means to
-0.3 of their half-width: about 7% smaller (36.2 MB on the same blocks).
+0.3 of their half-width: about 6% smaller (36.1 MB on the same blocks).
 
 Format 1 (the decision only: best, runner-up, best exchange, the margin and its half-width, the Rumba's success)
 is still read, so the tables shipped before the rebuild answer; what format 1 lacks (the values of play and Rumba
@@ -128,8 +129,8 @@ class Codec:
         return np.maximum(P_SCALE, self.p_step / np.sqrt(np.maximum(np.asarray(played, dtype=np.float64), 1)))
 
 
-CODEC = Codec()  # measured: about 2.8-3.0 bytes per cell, 38.8 MB for the five swiss tables (module docstring)
-COARSE = Codec(sigma_step=1.2, half_fraction=0.6)  # if a rebuild overruns the budget: about 7% smaller (36.2 MB)
+CODEC = Codec()  # measured: about 2.8-3.0 bytes per cell, 38.3 MB for the five swiss tables (module docstring)
+COARSE = Codec(sigma_step=1.2, half_fraction=0.6)  # if a rebuild overruns the budget: about 6% smaller (36.1 MB)
 # few distinct values: dictionary-encoded; the others byte-stream-split
 DICTIONARY = ("code", "looks", "samples", "rumba_deals")
 
