@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -27,14 +27,14 @@ from .game import Choice
 from .opponents import opponent_policy
 from .policies import Policy
 from .question import Question
-from .results import SCORE_SIGN, Accumulator, AskResult, ChoiceResult, RumbaOutcomes
+from .results import SCORE_SIGN, Accumulator, AskResult, ChoiceResult, ExchangeCall, RumbaOutcomes
 from .rules import RulesError, RuleSet
 from .seeds import check_seed
 from .situation import Situation, make_situation
-from .stats import Estimate
+from .stats import Z95, Estimate
 
 POLICIES = {name: POLICY_CODES[name] for name in CARD_PLAYS}  # the kernel code of each card play
-BATCH = 50_000
+BATCH = 50_000  # stopping.BATCH
 MAX_SAMPLES = limits.MAX_DEALS  # the most deals one run simulates (limits: the door's caps)
 
 __all__ = ["ask", "simulate", "exact_ask", "knock", "make_situation", "Situation", "AskResult", "ChoiceResult", "Job",
@@ -111,12 +111,13 @@ def ask(hand, trump, players: int, seat: int, rules="swiss", opponents=None, pla
         passes_in_a_row: int = 0, dealer_knocked: bool = False, before=None, samples: int | None = None,
         precision: float | None = None, seed: int | None = None, swapped_by: int | None = None,
         progress: Callable[[int, int], None] | None = None, device: str | Device = "cpu") -> AskResult:
-    """Estimate every choice open to the player in ``seat`` holding ``hand`` (a simulation, never a table).
+    """Estimate every choice open to the player in ``seat`` holding ``hand`` by simulation (never a table:
+    ``rumbaodds.answer.ask`` takes the same arguments and answers through the pipeline, tables first).
 
-    ``samples`` fixes the run length (default 200,000); ``precision`` instead
-    runs until the 95% half-width of every expected value is below it.
-    ``swapped_by``: an earlier seat swapped the two of trump for the turned
-    card ``trump`` [D-9]. ``progress(done, planned)`` is called after each batch.
+    ``samples`` fixes the run length; ``precision`` instead runs until the 95% half-width of every expected value
+    is below it; with neither, the run stops once its answer is settled (``rumbaodds.stopping``: 4,000 to
+    200,000 deals, within a few seconds). ``swapped_by``: an earlier seat swapped the two of trump for the
+    turned card ``trump`` [D-9]. ``progress(done, planned)`` is called after each batch.
     ``device``: cpu, gpu or auto (``engine.devices.resolve_device``; the same numbers on either).
     The same question as a :class:`~.question.Question`: :func:`simulate`.
     """
@@ -126,31 +127,21 @@ def ask(hand, trump, players: int, seat: int, rules="swiss", opponents=None, pla
     return simulate(question, progress)
 
 
-def simulate(question: Question, progress: Callable[[int, int], None] | None = None) -> AskResult:
-    """Simulate ``question``: every choice on the same conditioned deals, until its samples or its precision."""
+def simulate(question: Question, progress: Callable[[int, int], None] | None = None, rule=None) -> AskResult:
+    """Simulate ``question``: every choice on the same conditioned deals, until its samples, its precision or, by
+    default, until its answer is settled (``rumbaodds.stopping``; ``rule`` replaces the question's own)."""
+    from . import stopping
+
     situation = question.situation
     job = Job.of(situation, question.opponents, question.play)
     seed = check_seed(question.seed)
     engine = resolve_device(question.device)
-    precision = question.precision
-    planned = question.samples if question.samples is not None else (None if precision is not None else 200_000)
-    acc = Accumulator(len(job.names), situation.players + 1)
-    while True:
-        count = min(BATCH, planned - acc.n) if planned is not None else BATCH
-        if count <= 0:
-            break
-        results, tries, weights = job.batch(seed, acc.n, count, engine)
-        if (tries < 0).any():
-            raise RulesError("no deal matches what the earlier seats did: this situation is impossible under the "
-                             "opponent model")
-        acc.add(results, tries, weights)
-        if progress is not None:
-            progress(acc.n, planned or acc.n)
-        if planned is None and max(acc.estimate(c).half_width for c in range(len(job.names))) < precision:
-            break
-        if acc.n >= MAX_SAMPLES:
-            break
-    return result_of(job, seed, acc)
+    rule = rule or stopping.rule_for(question, BATCH)
+    acc, reason, _seconds = stopping.run(job, seed, engine, rule, progress, result_of=result_of)
+    result = result_of(job, seed, acc)
+    result.meta = {"kind": "simulation", "deals": acc.n, "effective_deals": acc.effective_samples, "seed": seed,
+                   "stopped": reason}
+    return result
 
 
 def _rumba_result(name: str, acc: Accumulator, c: int, min_tricks: int) -> ChoiceResult:
@@ -219,7 +210,17 @@ def result_of(job: Job, seed: int, acc: Accumulator) -> AskResult:
     margin = acc.difference(plans[runner], plans[best]) if runner is not None else None
     return AskResult(situation, job.policy, job.play, seed, acc.n, acc.tries / max(1, acc.n), options, label(best),
                      None if runner is None else label(runner), margin, effective_samples=acc.effective_samples,
-                     notes=tuple(job.plan.describe()))
+                     notes=tuple(job.plan.describe()), exchange=exchange_call(names, options, acc))
+
+
+def exchange_call(names, options: dict[str, ChoiceResult], acc: Accumulator) -> ExchangeCall | None:
+    """The best exchange against the second-best, paired on the same deals; None with fewer than two exchanges."""
+    plays = sorted((c for c, n in enumerate(names) if Choice(n).is_play), key=lambda c: options[names[c]].ev.mean)
+    if len(plays) < 2:
+        return None
+    best, second = plays[0], plays[1]
+    difference = acc.difference(second, best)
+    return ExchangeCall(options[names[best]].discard, options[names[second]].discard, difference, difference.low > 0)
 
 
 def exact_ask(hand, trump, players: int, seat: int, rules, opponents=None, play=DEFAULT_PLAY,
@@ -261,6 +262,12 @@ def exact_ask(hand, trump, players: int, seat: int, rules, opponents=None, play=
 
 
 # -- knock --------------------------------------------------------------------------------
+KNOCK_DEFAULT = 4_000  # outer deals of a default knock answer at most (its old fixed length)
+KNOCK_LOOKS = (500, 1_000, 2_000, 4_000)  # where a default knock answer may stop (stopping.Settled's idea)
+KNOCK_CHUNK = 250  # outer deals per kernel call of a default answer: the time budget is checked this often
+KNOCK_TIE = 0.05  # points: knocking and not knocking known to be within this of each other is "too close to call"
+
+
 @dataclass
 class KnockResult:
     rules: RuleSet
@@ -277,10 +284,27 @@ class KnockResult:
     p_success: Estimate
     no_knock_choices: dict[str, float]
     p_uncontested: float = 0.0
+    stopped: str = "deals"  # why the simulation stopped (stopping.STOP_TEXT), or "table"
+    meta: dict = field(default_factory=dict)  # where the numbers came from (answer.source_of)
 
     @property
     def recommendation(self) -> str:
         return "knock" if self.knock.mean < self.no_knock.mean else "no knock"
+
+    @property
+    def resolved(self) -> bool:
+        """Does the 95% interval of the difference exclude 0? Otherwise the answer is "too close to call"."""
+        return self.margin.low > 0 or self.margin.high < 0
+
+    def verdict(self) -> str:
+        """The answer in one sentence (knocking's effect on the expected score: negative is good)."""
+        m = self.margin
+        change = f"knocking changes the expected score by {-m.mean:+.2f} points (95% interval {-m.high:+.2f} to " \
+                 f"{-m.low:+.2f})"
+        if not self.resolved:
+            return (f"Recommendation: too close to call ({self.recommendation} is ahead on these deals); {change}, "
+                    f"which includes 0.")
+        return f"Recommendation: {self.recommendation}; {change}."
 
     def to_dict(self) -> dict:
         return {
@@ -294,12 +318,18 @@ class KnockResult:
             "seed": self.seed,
             "score_sign": SCORE_SIGN,
             "recommendation": self.recommendation,
+            "resolved": self.resolved,
+            "too_close_to_call": not self.resolved,
+            "verdict": self.verdict(),
+            "stopped": self.stopped,
             "actions": {
                 "knock": {**self.knock.as_dict("ev"), **self.p_success.as_dict("p_success"),
                           "p_uncontested": self.p_uncontested},
                 "no-knock": {**self.no_knock.as_dict("ev"), "choices": self.no_knock_choices},
             },
             "margin": self.margin.as_dict("ev"),
+            "source": self.meta or {"kind": "simulation", "deals": self.samples, "seed": self.seed,
+                                    "stopped": self.stopped},
         }
 
     def to_frame(self):
@@ -315,8 +345,15 @@ class KnockResult:
 
 def knock(trump, players: int, rules="swiss", opponents=None, play=DEFAULT_PLAY, samples: int | None = None,
           precision: float | None = None, seed: int | None = None, inner_samples: int = 200,
-          progress: Callable[[int, int], None] | None = None) -> KnockResult:
-    """The dealer, before looking at his cards: knock, or look and take the best choice?"""
+          progress: Callable[[int, int], None] | None = None, budget: float | None = None) -> KnockResult:
+    """The dealer, before looking at his cards: knock, or look and take the best choice?
+
+    ``samples`` outer deals, or until both half-widths are below ``precision``; with neither, until the answer is
+    settled: at 500, 1,000, 2,000 or 4,000 deals, the first where the difference is more than the Bonferroni ``z``
+    of a 5% error over those four looks (2.50) standard errors from 0, or known to within KNOCK_TIE points, or
+    when the next deals would end after ``budget`` seconds (default stopping.TIME_BUDGET_S).
+    """
+    from . import stopping
     from .cards import parse_card
     from .engine.knock import knock_batch
     from .rules import get_rules
@@ -334,12 +371,17 @@ def knock(trump, players: int, rules="swiss", opponents=None, play=DEFAULT_PLAY,
     seed = check_seed(seed)
     unknown = np.array([c for c in rules_.deck if c != trump_card], dtype=np.int64)
     rp = kernel.rules_array(rules_)
-    planned = samples if samples is not None else (None if precision is not None else 4_000)
+    settled = samples is None and precision is None
+    planned = samples if samples is not None else (KNOCK_DEFAULT if settled else None)
     if planned is not None and planned <= 0:
         raise RulesError(f"--samples must be positive, got {planned}")
+    budget = stopping.TIME_BUDGET_S if budget is None else budget
+    z = stopping.z_stop(len(KNOCK_LOOKS))
+    clock = stopping.Clock()
     chunks = []
     done = 0
-    batch = 1_000
+    batch = KNOCK_CHUNK if settled else 1_000  # outer deal i is the same deal in any batch: the numbers do not move
+    stopped = "deals" if samples is not None else ("cap" if settled else "precision")
     while True:
         count = min(batch, planned - done) if planned is not None else batch
         if count <= 0:
@@ -349,11 +391,23 @@ def knock(trump, players: int, rules="swiss", opponents=None, play=DEFAULT_PLAY,
         done += count
         if progress is not None:
             progress(done, planned or done)
-        if planned is None:
+        if settled:
+            if done in KNOCK_LOOKS:
+                res = np.concatenate(chunks)
+                gain = Estimate.of_mean(res[:, 1, 0].astype(float) - res[:, 0, 0].astype(float))
+                if abs(gain.mean) > z * gain.half_width / Z95 or gain.half_width <= KNOCK_TIE:
+                    stopped = "settled"
+                    break
+            elapsed = clock()
+            if done < planned and elapsed + elapsed / done * min(batch, planned - done) > budget:
+                stopped = "time"
+                break
+        elif planned is None:
             res = np.concatenate(chunks)
             if max(Estimate.of_mean(res[:, r, 0].astype(float)).half_width for r in range(2)) < precision:
                 break
             if done >= MAX_SAMPLES // 100:
+                stopped = "cap"
                 break
     res = np.concatenate(chunks)
     knock_scores = res[:, 0, 0].astype(np.float64)
@@ -367,10 +421,12 @@ def knock(trump, players: int, rules="swiss", opponents=None, play=DEFAULT_PLAY,
     for value in np.unique(codes):
         name = names[int(value)] if int(value) in names else Choice.play(int(value) - kernel.C_PLAY)
         shares[name] = float((codes == value).mean())
-    return KnockResult(rules_, players, trump_card, policy, play, seed, done, inner_samples,
-                       Estimate.of_mean(knock_scores), Estimate.of_mean(no_knock_scores),
-                       Estimate.of_mean(no_knock_scores - knock_scores), Estimate.of_proportion(success, done),
-                       shares, float((tricks < 0).mean()))
+    result = KnockResult(rules_, players, trump_card, policy, play, seed, done, inner_samples,
+                         Estimate.of_mean(knock_scores), Estimate.of_mean(no_knock_scores),
+                         Estimate.of_mean(no_knock_scores - knock_scores), Estimate.of_proportion(success, done),
+                         shares, float((tricks < 0).mean()), stopped)
+    result.meta = {"kind": "simulation", "deals": done, "seed": seed, "stopped": stopped}
+    return result
 
 
 def knock_across_models(trump, players: int, rules="swiss", models=("cautious", "default", "bold", "all"),

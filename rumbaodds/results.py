@@ -69,11 +69,52 @@ class ChoiceResult:
         if self.p_success is not None:
             out.update(self.p_success.as_dict("p_success"))
             out["p_success_means"] = P_SUCCESS_NOTE
-            out.update(self.outcomes.as_dict())
-            out["tricks"] = list(self.tricks)
+            if self.outcomes is not None:  # a table keeps the success, not the outcome shares
+                out.update(self.outcomes.as_dict())
+            if self.tricks is not None:
+                out["tricks"] = list(self.tricks)
         if self.plan is not None:
             out["plan"] = self.plan
         return out
+
+
+@dataclass(frozen=True)
+class ExchangeCall:
+    """The best exchange of ``play`` and whether it is resolved: named only when it is.
+
+    ``best`` and ``second`` are the cards the two best discard counts throw (``second`` None where there is no other
+    exchange or it is unknown), ``difference`` EV(second) - EV(best) on the same deals where known. ``resolved``:
+    the interval of that difference lies above 0 (or every other exchange was shown clearly worse); otherwise the
+    answer says "too close to call" and names both.
+    """
+
+    best: tuple[int, ...]
+    second: tuple[int, ...] | None
+    difference: Estimate | None
+    resolved: bool
+
+    @staticmethod
+    def cards(discard) -> str:
+        return ("exchange " + " ".join(format_card(c) for c in discard)) if discard else "keep all cards"
+
+    def text(self) -> str:
+        if self.resolved:
+            return self.cards(self.best)
+        if self.second is None:
+            return "exchange: not resolved (the table cannot tell its exchanges apart)"
+        text = f"exchange: too close to call between {self.cards(self.best)} and {self.cards(self.second)}"
+        if self.difference is not None:
+            text += f" (difference {self.difference.text()})"
+        return text
+
+    def as_dict(self) -> dict:
+        """``discard``: the cards to exchange, only where resolved; ``too_close_between``: the two candidates."""
+        named = lambda cards: [format_card(c) for c in cards]  # noqa: E731
+        return {"resolved": self.resolved, "discard": named(self.best) if self.resolved else None,
+                "too_close_between": None if self.resolved or self.second is None else
+                [named(self.best), named(self.second)],
+                "difference": None if self.difference is None else self.difference.as_dict("ev"),
+                "text": self.text()}
 
 
 @dataclass
@@ -91,6 +132,18 @@ class AskResult:
     meta: dict = field(default_factory=dict)
     effective_samples: float | None = None
     notes: tuple[str, ...] = ()
+    exchange: ExchangeCall | None = None  # the best exchange of play, named only when resolved
+
+    @property
+    def resolved(self) -> bool:
+        """Is the recommendation resolved: does the margin's 95% interval lie above 0 (or is it the only choice, or
+        are the two the same on every deal, as pass and an allowed throw-in)?"""
+        return self.margin is None or self.margin.low > 0 or self.equal
+
+    @property
+    def equal(self) -> bool:
+        """The best choice and the runner-up score the same on every deal (a margin of exactly 0, no spread)."""
+        return self.margin is not None and self.margin.mean == 0 and self.margin.half_width == 0
 
     @property
     def actions(self) -> dict[str, ChoiceResult]:
@@ -131,9 +184,19 @@ class AskResult:
             "recommendation": self.recommendation,
             "runner_up": self.runner_up,
             "margin": None if self.margin is None else self.margin.as_dict("ev"),
-            "actions": {name: c.as_dict() for name, c in self.actions.items()},
+            "resolved": self.resolved,
+            "actions": self._actions_dict(),
             "play_options": {name: c.as_dict() for name, c in self.options.items() if Choice(name).is_play},
+            "exchange": None if self.exchange is None else self.exchange.as_dict(),
         }
+
+    def _actions_dict(self) -> dict:
+        """Every action; ``play``'s discard is null where the exchange is not resolved (never named unresolved)."""
+        out = {name: c.as_dict() for name, c in self.actions.items()}
+        if "play" in out and self.exchange is not None and not self.exchange.resolved:
+            out["play"]["discard"] = None
+            out["play"]["exchange"] = self.exchange.text()
+        return out
 
     def to_frame(self) -> pd.DataFrame:
         rows = []
@@ -230,4 +293,4 @@ class Accumulator:
         return float(self.tricks[c, list(codes)].sum() / max(self.sw.sum(), 1e-300))
 
 
-__all__ = ["ChoiceResult", "AskResult", "RumbaOutcomes", "Accumulator", "SCORE_SIGN", "P_SUCCESS_NOTE"]
+__all__ = ["ChoiceResult", "AskResult", "ExchangeCall", "RumbaOutcomes", "Accumulator", "SCORE_SIGN", "P_SUCCESS_NOTE"]

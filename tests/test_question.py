@@ -54,6 +54,6 @@ def test_a_simulated_answer_is_the_python_apis():
     question = Question.of(*HAND, samples=2_000, seed=5)
     via_pipeline = answer.answer(question)
     via_api = analysis.ask(*HAND, samples=2_000, seed=5)
-    assert not via_pipeline.meta
+    assert via_pipeline.meta["kind"] == "simulation" and via_pipeline.meta["seed"] == 5
     assert via_pipeline.to_dict() == via_api.to_dict()
     assert set(via_pipeline.options) >= {Choice.PASS, Choice.RUMBA, Choice.PLAY0}

@@ -1,10 +1,10 @@
-"""Packed decision tables (rumbaodds.tables.pack): what they keep, how exactly, and the lookup from them.
+"""Packed tables (rumbaodds.tables.pack): what they keep, how exactly, and the lookup from them.
 
-A packed table must give, for every cell, the full table's decision (best,
-runner-up, best exchange), its margin and half-width and the Rumba's success
-probability within half a quantisation step, and the same deal count; and
-``ask`` must find the row of any hand through its class (any trump suit, any
-side-suit order), and refuse what the packed numbers do not answer.
+Format 2 must give, for every cell, the full table's decision (best, runner-up, best exchange and whether it is
+resolved), the values of play and Rumba, the margin and the Rumba's success, each within its documented
+rounding (pack.Codec) and never with a narrower interval than the full table's, and the same deal counts; format 1
+(the tables shipped before the rebuild) must still be read. ``ask`` must find the row of any hand through its
+class (any trump suit, any side-suit order), and refuse what the packed numbers do not answer.
 """
 
 from __future__ import annotations
@@ -13,22 +13,36 @@ import json
 import random
 
 import numpy as np
+import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
 from rumbaodds import analysis
-from rumbaodds.cards import format_card
+from rumbaodds.cards import format_card, mask_of
 from rumbaodds.engine import NUMBERS_VERSION
 from rumbaodds.handclasses import enumerate_trump_rank_pairs
 from rumbaodds.models import get_model
-from rumbaodds.rules import RuleSet
+from rumbaodds.rules import SWISS, RuleSet
 from rumbaodds.tables import TableError, TableSpec, build_table, find_answer, load_table
 from rumbaodds.tables import pack as pack_module
-from rumbaodds.tables.pack import answer_from_packed, load_packed, pack_table, packed_size
+from rumbaodds.tables.lookup import table_discard
+from rumbaodds.tables.pack import (
+    CODEC,
+    SHIPPED,
+    SUFFIX,
+    Codec,
+    answer_from_packed,
+    load_packed,
+    pack_frame,
+    pack_table,
+    packed_size,
+)
+from rumbaodds.tables.validity import check_packed
 
 TINY = RuleSet(name="tiny", suits="CDH", ranks="TJQK", hand_size=2, min_players=2, max_players=3, exchange_limit=1,
                rumba_min_tricks=2, throw_in_below="J", knock=False)
 MODEL = get_model("default")
+EPS = 1e-9
 
 
 @pytest.fixture(scope="module")
@@ -38,6 +52,14 @@ def packed(tmp_path_factory):
     build_table(spec, root / "full", chunk_cells=200)
     path = pack_table(root / "full", root / "tiny3.packed.parquet")
     return load_table(root / "full"), load_packed(path), path
+
+
+@pytest.fixture(scope="module")
+def packed_v1(packed, tmp_path_factory):
+    table, _, _ = packed
+    root = tmp_path_factory.mktemp("pack1")
+    path = pack_table(table.path.parent, root / "tiny3-v1.packed.parquet", fmt=1)
+    return load_packed(path), path
 
 
 def _situation(row, perm=None, passes=0, before=None):
@@ -51,29 +73,118 @@ def _situation(row, perm=None, passes=0, before=None):
                                    int(row["seat"]), TINY, passes, before=before)
 
 
-def test_every_cell_keeps_its_decision(packed):
+def _dropped_all_others(row) -> bool:
+    live = [k for k in range(2) if row[f"ev_play{k}_deals"] >= row["samples"]]
+    return len(live) <= 1
+
+
+# -- format 2: every value within its rounding ------------------------------------------------------------------------
+def test_format_2_keeps_every_value_of_the_full_table_within_its_rounding(packed):
     table, p, _ = packed
     f = table.frame
-    assert len(p.columns["code"]) == len(f) == 3 * 124
-    scales = p.manifest["packed"]["scales"]
-    for name in ("margin", "margin_half"):
-        stored = p.columns[name].astype(float) * scales[name]
-        assert np.abs(stored - f[name].to_numpy()).max() <= scales[name] / 2 + 1e-12
-    p_stored = p.columns["p_success"].astype(float) * scales["p_success"]
-    assert np.abs(p_stored - f["p_success"].to_numpy()).max() <= scales["p_success"] / 2 + 1e-12
-    np.testing.assert_array_equal(p.columns["samples"], f["samples"].to_numpy())
-    kinds = np.array(pack_module.KINDS)
-    code = p.columns["code"]
-    assert (kinds[code & 3] == f["best"].replace("pass!", "pass").to_numpy()).all()
-    assert (kinds[(code >> 2) & 3] == f["runner_up"].replace("pass!", "pass").to_numpy()).all()
-    assert (((code >> 4) & 7) == f["best_discards"].to_numpy()).all()
-    assert p.manifest["numbers"] == NUMBERS_VERSION and p.manifest["seed"] == 21
-    # small integer types, the scale in the metadata
+    assert p.format == 2 and len(p.columns["code"]) == len(f) == 3 * 124
+    codec = Codec(**p.manifest["packed"]["codec"])
+    assert codec == CODEC
+    checked = {"play": 0, "rumba": 0, "paired margin": 0}
+    for i in range(len(f)):
+        row, cell = f.iloc[i], p.cell(i)
+        assert cell.impossible == (row["tries"] < 0)
+        if cell.impossible:
+            continue
+        assert (cell.best, cell.runner) == (row["best"].rstrip("!"), row["runner_up"].rstrip("!"))
+        assert cell.discards == row["best_discards"] and cell.resolved == _dropped_all_others(row)
+        assert (cell.samples, cell.rumba_deals) == (row["samples"], row["ev_rumba_deals"])
+        for name, est in (("play", cell.play), ("rumba", cell.rumba)):
+            half = row[f"ev_{name}_half"]
+            # never narrower than the full table's, at most one rounding step (and the inflation) wider
+            assert half - EPS <= est.half_width <= half * codec.inflation * codec.sigma_step + codec.sigma0 * 2
+            step = max(pack_module.EV_SCALE, codec.half_fraction * est.half_width)
+            assert abs(est.mean - row[f"ev_{name}"]) <= step / 2 + EPS
+            checked[name] += 1
+        m = cell.margin
+        assert m.half_width >= row["margin_half"] - EPS
+        if "pass" in (cell.best, cell.runner):  # derived: the other choice's value itself (pass is 0)
+            other = cell.play if "play" in (cell.best, cell.runner) else cell.rumba
+            assert m.mean == pytest.approx(abs(other.mean)) and m.half_width == pytest.approx(other.half_width)
+            assert abs(m.mean - row["margin"]) <= max(pack_module.EV_SCALE, codec.half_fraction * m.half_width) / 2 \
+                + EPS
+        else:
+            checked["paired margin"] += 1
+            assert abs(m.mean - row["margin"]) <= max(pack_module.EV_SCALE, codec.half_fraction * m.half_width) / 2 \
+                + EPS
+        p_step = float(codec.p_step_of(cell.p_success.samples))
+        assert abs(cell.p_success.mean - row["p_success"]) <= p_step / 2 + EPS
+        assert cell.p_success.low <= row["p_success_low"] + EPS and cell.p_success.high >= row["p_success_high"] - EPS
+    assert min(checked.values()) > 0, checked  # every kind of value was met
+    # small integer types; the codec and how to read it in the metadata
     assert {str(v.dtype) for v in p.columns.values()} <= {"uint8", "int16", "uint16"}
     meta = json.loads(pq.read_schema(p.path).metadata[b"rumbaodds"])
-    assert meta["packed"]["scales"] == {"margin": 0.05, "margin_half": 0.05, "p_success": 0.005}
+    assert meta["packed"]["format"] == 2 and meta["packed"]["codec"]["sigma_step"] == CODEC.sigma_step
+    assert p.manifest["numbers"] == NUMBERS_VERSION and p.manifest["seed"] == 21
 
 
+def test_the_resolved_exchange_flag_follows_the_dropped_columns(packed):
+    """Resolved exactly where the full table stopped simulating every other exchange (both kinds occur here)."""
+    table, p, _ = packed
+    f = table.frame
+    flags = [(p.cell(i).resolved, _dropped_all_others(f.iloc[i])) for i in range(len(f)) if f.iloc[i]["tries"] >= 0]
+    assert all(a == b for a, b in flags)
+    assert {a for a, _ in flags} == {True, False}
+
+
+def test_a_coarser_codec_is_smaller_and_still_never_narrower(packed, tmp_path):
+    table, p, path = packed
+    coarse = load_packed(pack_table(table.path.parent, tmp_path / "coarse.packed.parquet",
+                                    codec=pack_module.COARSE))
+    assert coarse.manifest["packed"]["codec"]["sigma_step"] == pack_module.COARSE.sigma_step
+    for i in range(len(table.frame)):
+        a, b = p.cell(i), coarse.cell(i)
+        if a.impossible:
+            continue
+        assert b.play.half_width >= table.frame.iloc[i]["ev_play_half"] - EPS
+
+
+def test_unrounded_values_would_fail_the_rounding_check(packed):
+    """Negative control: a value moved by one step more than the rounding allows is caught."""
+    table, p, _ = packed
+    row, cell = table.frame.iloc[5], p.cell(5)
+    step = max(pack_module.EV_SCALE, CODEC.half_fraction * cell.play.half_width)
+    assert abs(cell.play.mean + step - row["ev_play"]) > step / 2
+
+
+# -- format 1 is still read ---------------------------------------------------------------------------------------
+def test_format_1_tables_are_still_read(packed, packed_v1):
+    table, _, _ = packed
+    p1, path = packed_v1
+    assert p1.format == 1 and set(p1.columns) >= {"margin", "margin_half", "p_success"}
+    f = table.frame
+    row = f.iloc[int(np.flatnonzero((f["best"] != "pass") & (f["runner_up"] != "pass") & (f["tries"] >= 0))[0])]
+    answer = answer_from_packed(p1, _situation(row), MODEL, "expert")
+    assert answer is not None and answer.meta["format"] == 1
+    assert answer.margin.mean == pytest.approx(row["margin"], abs=0.025 + EPS)
+    assert answer.meta["missing"] == ["play", "rumba"]  # format 1 keeps their difference, not their values
+    assert answer.exchange is None or not answer.exchange.resolved  # format 1 never resolves the exchange
+
+
+@pytest.mark.parametrize("path", sorted(SHIPPED.glob(f"*{SUFFIX}")), ids=lambda p: p.name)
+def test_the_shipped_tables_load_whatever_their_format(path):
+    packed = load_packed(path)
+    assert packed.format in pack_module.READABLE
+    cell = packed.cell(packed.pairs)  # seat 1, the first pair
+    assert cell.samples >= 1 and 0.0 <= cell.p_success.low <= cell.p_success.high <= 1.0
+
+
+def test_an_unknown_format_is_refused(packed, tmp_path):
+    _, p, path = packed
+    t = pq.read_table(path)
+    manifest = dict(p.manifest, packed={**p.manifest["packed"], "format": 99})
+    bad = tmp_path / "bad.packed.parquet"
+    pq.write_table(t.replace_schema_metadata({b"rumbaodds": json.dumps(manifest).encode()}), bad)
+    with pytest.raises(TableError, match="not a packed table of format 1 or 2"):
+        load_packed(bad)
+
+
+# -- answers --------------------------------------------------------------------------------------------------------
 def test_ask_answers_from_the_packed_table_for_any_suit_naming(packed):
     table, p, path = packed
     rng = random.Random(5)
@@ -88,13 +199,18 @@ def test_ask_answers_from_the_packed_table_for_any_suit_naming(packed):
             if answer is None:  # a decision the situation does not allow
                 continue
             assert answer.meta["source"] == "packed table" and answer.meta["cell"] == int(row["cell"])
+            key = answer.meta["cell_key"]
+            assert key["seat"] == row["seat"] and key["class"] == row["class_row"] and answer.meta["deals"] == \
+                row["samples"]
             assert answer.recommendation == row["best"].rstrip("!") and answer.samples == row["samples"]
-            assert answer.margin.mean == pytest.approx(row["margin"], abs=0.025 + 1e-9)
-            assert answer.meta["best_discards"] == row["best_discards"]
-            assert answer.meta["p_success"][0] == pytest.approx(row["p_success"], abs=0.0025 + 1e-9)
-            if row["best"] == "play" and row["runner_up"] == "pass":  # play's value is minus the margin itself
-                assert answer.actions["play"].ev.mean == pytest.approx(row["ev_play"], abs=0.025 + 1e-9)
-                assert answer.actions["play"].ev.half_width == pytest.approx(row["ev_play_half"], abs=0.025 + 1e-9)
+            assert answer.meta["missing"] == []  # format 2: a value for every choice
+            assert set(answer.actions) >= {"pass", "play"}
+            cell = p.cell(int(row["cell"]))
+            assert answer.actions["play"].ev == cell.play and answer.margin == cell.margin
+            if "rumba" in answer.actions:
+                assert answer.actions["rumba"].p_success == cell.p_success
+            assert answer.actions["play"].discard == table_discard(situation.hand, int(row["best_discards"]),
+                                                                   situation.trump_card, TINY)
 
 
 def test_packed_answers_only_what_its_numbers_answer(packed):
@@ -119,6 +235,37 @@ def test_a_full_table_is_preferred_and_the_shipped_folder_is_searched(packed, tm
     answer = find_answer(tmp_path / "nothing-here", situation, MODEL, "expert")
     assert answer is not None and answer.meta["source"] == "packed table"
     assert answer.meta["table"] == str(shipped / path.name)
+
+
+def test_the_table_discard_is_the_kernels(packed):
+    """table_discard (plain Python, no compile wait) equals analysis.discard_cards (the kernel's rule)."""
+    rng = random.Random(3)
+    deck = list(SWISS.deck)
+    for _ in range(300):
+        cards = rng.sample(deck, 6)
+        hand, trump = cards[:5], cards[5]
+        k = rng.randrange(0, 6)
+        assert table_discard(hand, k, trump, SWISS) == analysis.discard_cards(hand, k, trump // 16, SWISS)
+    assert mask_of(table_discard(hand, 5, trump, SWISS)) == mask_of(hand)
+
+
+# -- knock values in the metadata --------------------------------------------------------------------------------------
+def test_format_2_keeps_the_knock_rows(packed, tmp_path):
+    table, _, _ = packed
+    rows = [{"trump_rank": 9, "ev_knock": -1.0, "ev_knock_low": -1.2, "ev_knock_high": -0.8, "ev_no_knock": -0.5,
+             "ev_no_knock_low": -0.6, "ev_no_knock_high": -0.4, "gain": 0.5, "gain_low": 0.3, "gain_high": 0.7,
+             "p_success": 0.8, "samples": 2000, "inner_samples": 200}]
+    path = pack_frame(table.frame, table.manifest, len(enumerate_trump_rank_pairs(TINY)), tmp_path / "k.packed.parquet",
+                      knock=pd.DataFrame(rows).to_dict(orient="records"))
+    assert pack_module.knock_rows(load_packed(path)) == rows
+
+
+# -- validity, refusals, size ------------------------------------------------------------------------------------------
+def test_a_format_2_table_is_valid_and_a_changed_rule_is_caught(packed):
+    _, _, path = packed
+    assert check_packed(path, blocks=3, block=4).valid
+    changed = TINY.replace(rumba_fail_score=TINY.rumba_fail_score + 1)
+    assert not check_packed(path, blocks=3, block=4, rules=changed).valid
 
 
 def test_stale_and_subset_tables_are_refused(packed, tmp_path):

@@ -29,7 +29,7 @@ from .options import (
     streaks_option,
     tables_option,
 )
-from .render import print_ask, print_game_ask, print_knock, progress_bar, show_answer
+from .render import print_ask, print_game_ask, print_knock, progress_bar
 
 
 def _remember_seat_models(ctx, _param, value):
@@ -120,28 +120,23 @@ def ask(hand, trump, players, seat, passes_in_a_row, before, dealer_knocked, swa
                            dealer_knocked=dealer_knocked, before=before, swapped_by=swapped_by, opponents=opponents,
                            play=play, samples=samples, precision=precision, seed=seed, device=engine)
     try:
-        found = answer.from_table(question, tables_root, simulate)
-    except ModelError as exc:
-        raise UserError(str(exc)) from None
-    if found is not None:
-        show_answer(found, as_json)
-        return
-    try:
         with progress_bar(progress, "simulating") as update:
-            result = analysis.simulate(question, update)
+            result = answer.answer(question, tables_root, simulate, update)
     except ModelError as exc:
         raise UserError(str(exc)) from None
+    simulated = answer.source_of(result)["kind"] != "table"
     if precision is not None and result.samples >= limits.MAX_DEALS:
         click.echo(f"rumbaodds: note: stopped at the cap of {limits.MAX_DEALS:,} deals before every half-width "
                    f"was below --precision {precision:g}", err=True)
     if as_json:
         document = answer.document(result)
-        if device != "cpu":  # --device gpu|auto: which one ran (the default document stays the web API's)
+        if device != "cpu" and simulated:  # --device gpu|auto: which one ran (the default document stays the web's)
             document["device"] = engine.as_dict()
         click.echo(json.dumps(document))
         return
     print_ask(result)
-    click.echo(f"Simulated on {engine}.")
+    if simulated:
+        click.echo(f"Simulated on {engine}.")
 
 
 def _ask_game(hand, trump, players, seat, passes_in_a_row, before, dealer_knocked, swapped_by, scores, passes, device,
@@ -185,8 +180,9 @@ def knock(trump, players, inner_samples, across, rules, samples, precision, seed
     _check_exclusive(samples, precision)
     try:
         with progress_bar(progress, "simulating") as update:
-            result = analysis.knock(trump, players, rules=rules, opponents=opponents, play=play, samples=samples,
-                                    precision=precision, seed=seed, inner_samples=inner_samples, progress=update)
+            result = answer.knock_answer(trump, players, rules=rules, opponents=opponents, play=play,
+                                         samples=samples, precision=precision, seed=seed,
+                                         inner_samples=inner_samples, progress=update)
     except ModelError as exc:
         raise UserError(str(exc)) from None
     if precision is not None and result.samples >= limits.MAX_KNOCK_DEALS:

@@ -51,14 +51,19 @@ def seat_role(seat: int, players: int) -> str:
 
 
 def _rumba_detail(c) -> str:
-    o = c.outcomes
     text = (f"succeeds {c.p_success.mean:.1%} [{c.p_success.low:.1%}, {c.p_success.high:.1%}] of the Rumbas "
-            f"played; made {o.made:.1%}, lost {o.lost:.1%}, nobody joins {o.uncontested:.1%}")
+            f"played")
+    o = c.outcomes
+    if o is None:  # a table keeps the success, not the outcome shares
+        return text
+    text += f"; made {o.made:.1%}, lost {o.lost:.1%}, nobody joins {o.uncontested:.1%}"
     if o.void:
         text += f", void (a later player threw in) {o.void:.1%}"
     if o.not_allowed:
         text += f", not allowed (nobody else plays: you play alone) {o.not_allowed:.1%}"
-    return text + "; tricks 0-5 when played: " + " ".join(f"{p:.0%}" for p in c.tricks)
+    if c.tricks is not None:
+        text += "; tricks 0-5 when played: " + " ".join(f"{p:.0%}" for p in c.tricks)
+    return text
 
 
 def _plan_detail(c) -> str:
@@ -66,15 +71,38 @@ def _plan_detail(c) -> str:
                                for when, part in c.plan.items())
 
 
+def recommendation_text(result) -> str:
+    """The recommendation in one sentence; "too close to call" where the margin's interval includes 0."""
+    if result.margin is None:
+        return f"Recommendation: {result.recommendation} (the only choice)."
+    m = result.margin
+    if result.equal:
+        return (f"Recommendation: {result.recommendation} or {result.runner_up}: they score the same on every deal "
+                f"(here {result.actions[result.recommendation].ev.mean:+.2f}).")
+    if not result.resolved:
+        return (f"Too close to call between {result.recommendation} and {result.runner_up}: {result.recommendation} "
+                f"is ahead by {m.mean:.2f} points per hand, 95% interval {m.low:.2f} to {m.high:.2f}.")
+    return (f"Recommendation: {result.recommendation}, better than {result.runner_up} by {m.mean:.2f} points per "
+            f"hand (95% interval {m.low:.2f} to {m.high:.2f}).")
+
+
 def print_ask(result) -> None:
+    from ..answer import source_lines
+
     s = result.situation
     console = Console()
+    source = source_lines(result)
+    if len(source) > 1:  # a table: where from, first
+        click.echo(source[0])
+        console.print(f"[dim]{source[1]}[/dim]")
     extra = ""
     if s.swapped_by is not None:
         extra = f", seat {s.swapped_by} swapped the two of trump for it"
+    before = [w for w in s.before if w != "-"]
+    heard = f"; before you: {', '.join(s.before)}" if before else ""
     console.print(f"[bold]{' '.join(format_card(c) for c in s.hand)}[/bold], trump card "
                   f"[bold]{format_card(s.trump_card)}[/bold]{extra}, seat {s.seat} of {s.players} "
-                  f"({seat_role(s.seat, s.players)}), {s.rules.name} rules")
+                  f"({seat_role(s.seat, s.players)}), {s.rules.name} rules{heard}")
     ess = result.effective_samples
     effective = f" (effective {ess:,.0f})" if ess is not None and ess < result.samples - 0.5 else ""
     table = Table(title=f"{result.samples:,} deals{effective}, seed {result.seed}")
@@ -85,23 +113,27 @@ def print_ask(result) -> None:
     for name, c in result.actions.items():
         detail = ""
         if name == "play":
-            detail = ("exchange " + " ".join(format_card(x) for x in c.discard)) if c.discard else "keep all cards"
+            if result.exchange is not None:
+                detail = result.exchange.text()
+            else:
+                detail = ("exchange " + " ".join(format_card(x) for x in c.discard)) if c.discard else "keep all cards"
         if name == "rumba" and c.p_success is not None:
             detail = _rumba_detail(c)
         if name == "no-rumba" and c.plan:
             detail = _plan_detail(c)
-        style = "bold green" if name == result.recommendation else None
+        style = "bold green" if name == result.recommendation and result.resolved else None
         table.add_row(name, f"{c.ev.mean:+.2f}", f"[{c.ev.low:+.2f}, {c.ev.high:+.2f}]", detail, style=style)
     console.print(table)
-    if result.margin is not None:
-        m = result.margin
-        console.print(f"Recommendation: [bold green]{result.recommendation}[/bold green], better than "
-                      f"{result.runner_up} by {m.mean:.2f} points per hand (95% interval {m.low:.2f} to "
-                      f"{m.high:.2f}).")
-    else:
-        console.print(f"Recommendation: [bold green]{result.recommendation}[/bold green] (the only choice).")
+    console.print(recommendation_text(result), style="bold" if result.resolved else "bold yellow")
     for note in result.notes:
         console.print(f"[yellow]Note: {note}.[/yellow]")
+    if result.meta.get("stopped") == "time" or (result.meta.get("simulation") or {}).get("stopped") == "time":
+        sim = result.meta.get("simulation") or result.meta
+        console.print(f"[yellow]Note: the simulation stopped at its time budget after {sim['deals']:,} deals "
+                      f"(--seed {sim['seed']} --samples {sim['deals']} repeats it; --precision asks for more)."
+                      f"[/yellow]")
+    if len(source) == 1:
+        console.print(f"[dim]{source[0]}[/dim]")
     console.print(f"[dim]{SIGN_NOTE} Opponents {describe(result.opponents)}; card play {result.play}.[/dim]")
 
 
@@ -114,19 +146,29 @@ def print_knock(result, others: dict) -> None:
     table.add_column("expected score change", justify="right")
     table.add_column("95% interval", justify="right")
     table.add_column("detail")
+    choices = ", ".join(f"{k} {v:.0%}" for k, v in result.no_knock_choices.items())
     for name, est, detail in (
         ("knock", result.knock, f"Rumba succeeds {result.p_success.mean:.1%} "
                                 f"[{result.p_success.low:.1%}, {result.p_success.high:.1%}]"),
-        ("no knock", result.no_knock, "then: " + ", ".join(f"{k} {v:.0%}" for k, v in
-                                                           result.no_knock_choices.items())),
+        ("no knock", result.no_knock, f"then: {choices}" if choices else ""),
     ):
-        style = "bold green" if name == result.recommendation else None
+        style = "bold green" if name == result.recommendation and result.resolved else None
         table.add_row(name, f"{est.mean:+.2f}", f"[{est.low:+.2f}, {est.high:+.2f}]", detail, style=style)
     console.print(table)
-    m = result.margin
-    console.print(f"Recommendation: [bold green]{result.recommendation}[/bold green]; knocking changes the expected "
-                  f"score by {-m.mean:+.2f} points (95% interval {-m.high:+.2f} to {-m.low:+.2f}); "
-                  f"nobody joins {result.p_uncontested:.0%} of knocks.")
+    joins = "" if result.p_uncontested is None else f" Nobody joins {result.p_uncontested:.0%} of knocks."
+    console.print(result.verdict() + joins, style="bold" if result.resolved else "bold yellow")
+    meta = result.meta or {}
+    if meta.get("kind") == "table":
+        console.print(f"[dim]From the {meta['source']} {meta['table']} (trump rank {meta['trump_rank']}, "
+                      f"{meta['deals']:,} deals, seed {meta['seed']}).[/dim]")
+    else:
+        why = {"settled": "the answer settled", "time": "the time budget", "cap": "its 4,000 deals"}
+        stop = why.get(result.stopped)
+        console.print(f"[dim]Simulated now: {result.samples:,} deals, seed {result.seed}"
+                      + (f"; stopped at {stop}" if stop else "") + ".[/dim]")
+        if result.stopped == "time":
+            console.print(f"[yellow]Note: stopped at the time budget (--seed {result.seed} --samples "
+                          f"{result.samples} repeats it; --samples or --precision asks for more).[/yellow]")
     if others:
         moved = Table(title="The same deals against each named model")
         for column in ("opponents", "knock", "no knock", "knocking gains", "nobody joins", "answer"):
@@ -141,31 +183,11 @@ def print_knock(result, others: dict) -> None:
 
 
 def show_answer(result, as_json: bool) -> None:
-    packed = result.meta.get("source") == "packed table"
+    """An answer of the pipeline (rumbaodds.answer): its JSON document, or the human table with its source."""
     if as_json:
         click.echo(json.dumps(document(result)))
         return
-    if not packed:
-        click.echo(f"From the table {result.meta['table']} (no simulation run):")
-        print_ask(result)
-        return
-    s = result.situation
-    meta = result.meta
-    click.echo(f"From the packed table {meta['table']} (no simulation run; {result.samples:,} deals, seed "
-               f"{result.seed}):")
-    click.echo(f"{' '.join(format_card(c) for c in s.hand)}, trump card {format_card(s.trump_card)},"
-               f" seat {s.seat} of {s.players}, {s.rules.name} rules")
-    for name, choice in result.actions.items():
-        click.echo(f"  {name:<8} {choice.ev.mean:+.2f} [{choice.ev.low:+.2f}, {choice.ev.high:+.2f}]")
-    p = meta["p_success"]
-    exchange = ("exchange " + " ".join(meta["discard"])) if meta["discard"] else "keep all cards"
-    click.echo(f"  {'play':<8} with the best exchange: {exchange}")
-    click.echo(f"  {'rumba':<8} succeeds {p[0]:.1%} [{p[1]:.1%}, {p[2]:.1%}]")
-    m = result.margin
-    click.echo(f"Recommendation: {result.recommendation}, better than {result.runner_up} by {m.mean:.2f} points per "
-               f"hand (95% interval {m.low:.2f} to {m.high:.2f}).")
-    click.echo("Scores count down: a negative change is good. The packed table keeps the decision, not every "
-               "choice's value: `rumbaodds ask --simulate` gives them all.")
+    print_ask(result)
 
 
 # -- game (RULES.md §9) ----------------------------------------------------------------------------------------------

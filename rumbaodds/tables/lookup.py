@@ -20,16 +20,18 @@ import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 
-from ..analysis import AskResult, ChoiceResult, Situation, discard_cards
-from ..cards import format_card, mask_of
+from ..analysis import AskResult, ChoiceResult, Situation
+from ..cards import RANKS, SUITS, format_card, mask_of
+from ..engine.keep import keep_value_py
 from ..game import Choice
 from ..handclasses import canonical_hand, enumerate_trump_rank_pairs
 from ..opponents import opponent_policy
 from ..policies import Policy
-from ..results import RumbaOutcomes
+from ..results import ExchangeCall, RumbaOutcomes
 from ..rules import RuleSet
 from ..situation import make_situation
 from ..stats import Estimate
+from ..twins.common import strength
 from .spec import TableError, numbers_problem
 
 
@@ -181,13 +183,22 @@ def table_cell(table: Table, situation: Situation) -> pd.Series | None:
     return None if hit.empty else hit.iloc[0]
 
 
+def table_discard(hand, k: int, trump_card: int, rules: RuleSet) -> tuple[int, ...]:
+    """The ``k`` cards of ``hand`` of lowest keep value, ties weakest first: ``analysis.discard_cards`` in plain
+    Python (the kernel's twin), so a table answers without waiting for a kernel to compile."""
+    trump, top = trump_card // 16, RANKS.index(rules.ranks[-1])
+    chosen = set(sorted(hand, key=lambda c: (keep_value_py(c, trump, top), strength(c, trump)))[:k])
+    return tuple(c for c in hand if c in chosen)
+
+
 def penalised(situation: Situation) -> bool:
     rules = situation.rules
     return rules.sit_out_limit > 0 and situation.passes_in_a_row + 1 >= rules.sit_out_limit
 
 
 def assemble_answer(situation: Situation, opponents, play: str, options: dict[str, ChoiceResult],
-                    stored: tuple[str, str, Estimate] | None, seed: int, n: int, tries: float, meta: dict) -> AskResult:
+                    stored: tuple[str, str, Estimate] | None, seed: int, n: int, tries: float, meta: dict,
+                    exchange: ExchangeCall | None = None) -> AskResult:
     """An AskResult from per-choice estimates; ``stored`` = (best kind, runner-up kind, paired margin)."""
     ranked = sorted(options, key=lambda name: options[name].ev.mean)
     best = ranked[0]
@@ -201,7 +212,7 @@ def assemble_answer(situation: Situation, opponents, play: str, options: dict[st
             half = float(np.hypot(a.half_width, b.half_width))
             margin = Estimate(a.mean - b.mean, a.mean - b.mean - half, a.mean - b.mean + half, n)
     result = AskResult(situation, opponents, play, seed, n, tries, options, Choice(best).action,
-                       None if runner is None else Choice(runner).action, margin)
+                       None if runner is None else Choice(runner).action, margin, exchange=exchange)
     result.meta = meta
     return result
 
@@ -238,7 +249,28 @@ def answer_from_table(table: Table, situation: Situation, opponents, play: str) 
         else:
             k = Choice(name).exchanged
             options[name] = ChoiceResult(name, est(f"ev_play{k}"),
-                                         discard=discard_cards(situation.hand, k, situation.trump, situation.rules))
+                                         discard=table_discard(situation.hand, k, situation.trump_card,
+                                                               situation.rules))
     stored = None if pen else (str(row["best"]), str(row["runner_up"]), est("margin"))
+    pairs = _pairs(situation.rules)
+    meta = {"source": "table", "table": str(table.path), "cell": int(row["cell"]), "format": "full",
+            "cell_key": {"seat": situation.seat, "trump_rank": RANKS[int(row["trump_rank"])],
+                         "class": int(row["class_row"]), "class_hand": pairs.classes.hand_text(int(row["class_row"])),
+                         "class_trump_suit": SUITS[pairs.classes.trump_suit]},
+            "deals": n, "seed": int(table.manifest["seed"]), "missing": []}
     return assemble_answer(situation, opponents, play, options, stored, int(table.manifest["seed"]), n,
-                           float(row["tries"]), {"source": "table", "table": str(table.path), "cell": int(row["cell"])})
+                           float(row["tries"]), meta, exchange_of_row(row, situation))
+
+
+def exchange_of_row(row, situation: Situation) -> ExchangeCall | None:
+    """The best exchange of a full-table row and whether the table resolved it (every other one dropped as
+    clearly worse, the rule of :mod:`.pack`); None where the situation has one exchange or none."""
+    counts = [c.exchanged for c in situation.choices() if c.is_play]
+    if len(counts) <= 1:
+        return None
+    n = int(row["samples"])
+    live = [k for k in counts if int(row.get(f"ev_play{k}_deals", n)) >= n]
+    best = min(live or counts, key=lambda k: float(row[f"ev_play{k}"]))
+    rest = sorted((k for k in counts if k != best), key=lambda k: (k not in live, float(row[f"ev_play{k}"])))
+    cards = lambda k: table_discard(situation.hand, k, situation.trump_card, situation.rules)  # noqa: E731
+    return ExchangeCall(cards(best), cards(rest[0]), None, not any(k in live for k in rest))

@@ -25,13 +25,16 @@ from ..opponents import opponent_policy
 from ..policies import Policy
 from ..rules import RuleSet
 from .build import chunk_frame, simulate_cells
-from .pack import load_packed, packed_columns
+from .pack import CODEC, Codec, load_packed, packed_columns
 from .spec import DEFAULT_GROWTH, TableError, TableSpec
 
 VALIDITY_SEED = 2026  # the fixed sample of cells: the same cells in every check
 DEFAULT_BLOCKS = 12  # random starts per table...
 DEFAULT_BLOCK = 5  # ...of consecutive cells each (one kernel call per block)
-COMPARED = ("code", "margin", "margin_half", "p_success", "samples", "rumba_deals", "ess")
+COMPARED = ("code", "margin", "margin_half", "p_success", "samples", "rumba_deals", "ess")  # format 1
+# format 2 (pack.py): the same where it keeps them, and its own
+COMPARED_2 = ("code", "looks", "samples", "rumba_deals", "ev_play", "ev_play_half", "ev_rumba", "ev_rumba_half",
+              "margin", "margin_half", "p_success", "ess")
 
 
 def manifest_opponents(manifest: dict, rules: RuleSet) -> Policy:
@@ -64,20 +67,28 @@ def sample_cells(total: int, blocks: int = DEFAULT_BLOCKS, block: int = DEFAULT_
     return [(int(s), min(total, int(s) + block)) for s in sorted(starts)]
 
 
-def recompute_packed(spec: TableSpec, first: int, end: int, pairs: int) -> dict[str, np.ndarray]:
-    """The packed values of cells ``first..end-1`` of a full table of ``spec`` (``pairs`` per seat), as int64."""
+def recompute_packed(spec: TableSpec, first: int, end: int, pairs: int, packed: dict | None = None
+                     ) -> dict[str, np.ndarray]:
+    """The packed values of cells ``first..end-1`` of a full table of ``spec`` (``pairs`` per seat), as int64.
+
+    ``packed``: the stored table's ``manifest["packed"]`` (its format, looks and codec; default format 1)."""
+    packed = packed or {"format": 1}
     cells = np.arange(first, end, dtype=np.int64)
     seats, pair_rows = cells // pairs, cells % pairs
     frame = chunk_frame(spec, seats, pair_rows, first, simulate_cells(spec, seats, pair_rows, first))
-    columns = packed_columns(frame, spec.sample_range[1])
-    columns["ess"] = frame["ess"].to_numpy().round()  # packed_columns keeps ess only where it differs from samples
-    return {name: np.asarray(columns[name]).astype(np.int64) for name in COMPARED}
+    codec = Codec(**packed["codec"]) if "codec" in packed else CODEC
+    columns = packed_columns(frame, spec.sample_range[1], packed["format"], packed.get("looks"), codec)
+    if packed["format"] == 1:  # packed_columns keeps ess only where it differs from samples
+        columns["ess"] = frame["ess"].to_numpy().round()
+    names = COMPARED if packed["format"] == 1 else COMPARED_2
+    return {name: np.asarray(columns[name]).astype(np.int64) for name in names if name in columns}
 
 
 def stored_packed(columns: dict[str, np.ndarray], first: int, end: int) -> dict[str, np.ndarray]:
     """The stored packed values of cells ``first..end-1``, as int64 (ess: the deals where none is stored)."""
-    out = {name: columns[name][first:end].astype(np.int64) for name in COMPARED if name in columns}
-    out.setdefault("ess", out["samples"])
+    out = {name: columns[name][first:end].astype(np.int64) for name in COMPARED + COMPARED_2 if name in columns}
+    if "samples" in out:
+        out.setdefault("ess", out["samples"])
     return out
 
 
@@ -114,9 +125,12 @@ def check_packed(path: str | Path, blocks: int = DEFAULT_BLOCKS, block: int = DE
         raise TableError(f"{path}: {pairs} pairs per seat, the rule set has another number")
     result = Validity(Path(path))
     for first, end in sample_cells(pairs * spec.players, blocks, block, seed):
-        again = recompute_packed(spec, first, end, pairs)
+        again = recompute_packed(spec, first, end, pairs, m["packed"])
         stored = stored_packed(packed.columns, first, end)
-        for name in COMPARED:
+        for name in again:
+            if name not in stored:
+                result.differences.append((first, name, -1, int(again[name][0])))
+                continue
             for i in np.flatnonzero(again[name] != stored[name]):
                 result.differences.append((first + int(i), name, int(stored[name][i]), int(again[name][i])))
         result.cells += end - first
