@@ -1,0 +1,269 @@
+"""Every cell of a full decision table, read at once: the report's view of the packed tables.
+
+A packed table (:mod:`rumbaodds.tables.pack`) holds every (seat, turned trump rank, hand class) cell of one
+rule set and player count, in build order (``seat * pairs + pair row``). This module reads one through the
+package's public API (:func:`~rumbaodds.tables.pack.find_packed`, :func:`~rumbaodds.tables.pack.load_packed`,
+:func:`~rumbaodds.tables.lookup.manifest_matches`) into flat numpy arrays, one value per cell, vectorised
+(a 7-player table of 3.8 M cells in a few seconds):
+
+- the table's best choice and runner-up (what ``ask`` answers from the cell), the best exchange count, the
+  paired margin between the two with its 95% half-width, the Rumba's success probability, the deals;
+- each cell's **weight**: how many real (hand, turned card) pairs of the trump suit it stands for (the class
+  weight of :func:`~rumbaodds.handclasses.enumerate_trump_rank_pairs`), so that every average over cells is an
+  average over the hands a player is dealt;
+- each choice's **loss** against the cell's best (0 for the best, the margin for the runner-up) and whether
+  that loss is known. A table of the first packed format keeps no value of the third choice: its loss is at
+  least the margin, and is kept as that lower bound with ``known`` False. A packed table that stores the value
+  of every choice (``VALUE_COLUMNS``) gives every loss exactly, with no change here.
+
+Per (trump rank, class) pair, :class:`PairFeatures` holds what a player sees (trumps, top trump, side aces and
+kings, hand points) and the grid box (row, column of :mod:`.shapes`), computed once for all seats.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..handclasses import enumerate_trump_rank_pairs
+from ..rules import RuleSet
+from . import shapes
+from .data import ACTIONS, PLAY, RUMBA, SIT
+
+PASS_I, PLAY_I, RUMBA_I = (ACTIONS.index(a) for a in (SIT, PLAY, RUMBA))
+# per choice, the names a packed table may store its expected value (and ``<name>_half``) under, first found wins
+VALUE_COLUMNS = {SIT: ("ev_pass", "pass"), PLAY: ("ev_play", "play"), RUMBA: ("ev_rumba", "rumba")}
+
+
+class NoFullTable(LookupError):
+    """No packed table of every cell for these rules, players and opponents."""
+
+
+@dataclass(frozen=True, eq=False)
+class PairFeatures:
+    """Per (trump rank, class) pair of ``enumerate_trump_rank_pairs``: what the player sees, and its box."""
+
+    rules: RuleSet
+    trump_rank: np.ndarray
+    class_row: np.ndarray
+    hand: np.ndarray  # the class's representative hand (uint64, the classes' trump suit)
+    weight: np.ndarray  # real (hand, turned card) pairs it stands for
+    n_trumps: np.ndarray
+    top_trump: np.ndarray
+    side_aces: np.ndarray
+    side_kings: np.ndarray
+    voids: np.ndarray  # side suits he holds no card of
+    points: np.ndarray  # hand points (docs/SIMULATION.md): trump A 6, K 5, Q 4, J 3, lower 2; side A 3, side K 1
+    row: np.ndarray  # index into rows
+    col: np.ndarray  # index into cols
+    rows: tuple[str, ...]
+    cols: tuple[str, ...]
+    throw_in: np.ndarray
+    trump_lane: np.ndarray  # rank bits of his trumps
+
+    def __len__(self) -> int:
+        return len(self.trump_rank)
+
+
+def hand_features(hands, trump_ranks, rules: RuleSet, trump_suit: int | None = None) -> dict[str, np.ndarray]:
+    """What a player sees in dealt ``hands`` (uint64 masks, trump suit ``trump_suit``, default the tables'), as he
+    speaks with them (:func:`.shapes.features`): trumps, top trump, side aces and kings, voids, hand points, and
+    the grid row and column (indices into :func:`.shapes.trump_rows` / :func:`.shapes.side_columns`)."""
+    from ..cards import SUIT_BITS
+    from ..handclasses import resolve_trump_suit, side_suits
+
+    hands = np.asarray(hands, dtype=np.uint64)
+    ranks = np.asarray(trump_ranks, dtype=np.int64)
+    t = resolve_trump_suit(rules, trump_suit)
+    f = shapes.features(hands, ranks, rules, t)
+    spoken, _ = shapes.spoken_masks(hands, ranks, rules, t)
+    voids = sum((((spoken >> np.uint64(SUIT_BITS * s)) & np.uint64(shapes.LANE)) == 0).astype(np.int64)
+                for s in side_suits(rules, t))
+    rows, cols = shapes.trump_rows(rules), shapes.side_columns(rules)
+    row_of = {r: i for i, r in enumerate(rows)}
+    col_of = {c: i for i, c in enumerate(cols)}
+    uniq_r, inv_r = np.unique(shapes.row_labels(f, rules).astype(str), return_inverse=True)
+    uniq_c, inv_c = np.unique(shapes.column_labels(f, rules).astype(str), return_inverse=True)
+    top = shapes.Honours.of(rules).top
+    lane = f.trump_lane
+    trump_points = 2 * f.n_trumps + sum(((lane >> (top - d)) & 1) * (4 - d) for d in range(4) if top - d >= 0)
+    return {"n_trumps": f.n_trumps.astype(np.int8), "top_trump": f.top_trump.astype(np.int8),
+            "side_aces": f.side_aces.astype(np.int8), "side_kings": f.side_kings.astype(np.int8),
+            "voids": np.asarray(voids, dtype=np.int8),
+            "points": (trump_points + 3 * f.side_aces + f.side_kings).astype(np.int16),
+            "row": np.array([row_of[str(r)] for r in uniq_r], dtype=np.int16)[inv_r.reshape(-1)],
+            "col": np.array([col_of[str(c)] for c in uniq_c], dtype=np.int16)[inv_c.reshape(-1)],
+            "throw_in": f.throw_in.astype(bool), "trump_lane": lane.astype(np.int64)}
+
+
+@functools.lru_cache(maxsize=4)
+def pair_features(rules: RuleSet) -> PairFeatures:
+    pairs = enumerate_trump_rank_pairs(rules)
+    hands = pairs.classes.hands[pairs.class_rows]
+    ranks = pairs.trump_ranks
+    f = hand_features(hands, ranks, rules, pairs.classes.trump_suit)
+    return PairFeatures(rules, ranks, pairs.class_rows, hands, pairs.weights.astype(np.float64), f["n_trumps"],
+                        f["top_trump"], f["side_aces"], f["side_kings"], f["voids"], f["points"], f["row"],
+                        f["col"], tuple(shapes.trump_rows(rules)), tuple(shapes.side_columns(rules)), f["throw_in"],
+                        f["trump_lane"])
+
+
+@dataclass(frozen=True, eq=False)
+class FullCells:
+    """Every cell of one full table (``seat * pairs + pair`` order); arrays of one value per cell."""
+
+    rules: RuleSet
+    players: int
+    pairs: PairFeatures
+    path: Path
+    manifest: dict
+    best: np.ndarray  # int8 index into ACTIONS (pass, play, rumba)
+    runner: np.ndarray
+    best_k: np.ndarray  # best exchange count when playing
+    margin: np.ndarray  # EV(runner-up) - EV(best) >= 0, points per hand
+    margin_half: np.ndarray  # its 95% half-width
+    p_success: np.ndarray  # the Rumba's success probability (of the Rumbas played)
+    samples: np.ndarray
+    loss: np.ndarray  # (cells, 3) EV(choice) - EV(best), a lower bound where not known
+    known: np.ndarray  # (cells, 3) bool
+    loss_half: np.ndarray  # (cells, 3) 95% half-width of the loss (the margin's where unknown)
+    impossible: np.ndarray  # bool: no deal matched (never in a shipped table)
+
+    def __len__(self) -> int:
+        return len(self.best)
+
+    @property
+    def n_pairs(self) -> int:
+        return len(self.pairs)
+
+    def seat_slice(self, seat: int) -> slice:
+        return slice(seat * self.n_pairs, (seat + 1) * self.n_pairs)
+
+    @property
+    def seat(self) -> np.ndarray:
+        return np.repeat(np.arange(self.players, dtype=np.int8), self.n_pairs)
+
+    def per_cell(self, pair_values: np.ndarray) -> np.ndarray:
+        """A per-pair array repeated for every seat (cell order)."""
+        return np.tile(pair_values, self.players)
+
+    @property
+    def weight(self) -> np.ndarray:
+        return np.where(self.impossible, 0.0, self.per_cell(self.pairs.weight))
+
+    @property
+    def sure(self) -> np.ndarray:
+        """Cells whose table interval excludes a tie between the best and the runner-up."""
+        return self.margin - self.margin_half > 0
+
+    @property
+    def deals(self) -> int:
+        return int(self.samples.sum())
+
+    @property
+    def all_known(self) -> bool:
+        return bool(self.known.all())
+
+
+# -- finding and reading ------------------------------------------------------------------------------------
+def find_full(rules: RuleSet, players: int, opponents: str, root: str | Path | None = None,
+              play: str = "expert") -> Path | None:
+    """The packed table of every cell for these settings (under ``root``, else shipped), as ``ask`` finds it."""
+    from ..tables.lookup import manifest_matches, read_manifest
+    from ..tables.pack import find_packed
+
+    for path in find_packed(root):
+        try:
+            manifest = read_manifest(path)
+        except (OSError, KeyError, ValueError):
+            continue
+        try:
+            if manifest_matches(manifest, rules, players, opponents, play):
+                return path
+        except Exception:  # noqa: BLE001 - opponents this build cannot make: not a match
+            continue
+    return None
+
+
+def _kinds() -> dict[str, int]:
+    """pack.KINDS position -> ACTIONS index."""
+    from ..tables.pack import KINDS
+
+    return {i: ACTIONS.index(k) for i, k in enumerate(KINDS)}
+
+
+def _decoded(packed, name: str) -> np.ndarray | None:
+    """A packed column in points (its scale from the manifest), or None when the table lacks it."""
+    if name not in packed.columns:
+        return None
+    scale = packed.manifest["packed"]["scales"].get(name, 1.0)
+    return packed.columns[name].astype(np.float32) * np.float32(scale)
+
+
+def read_full(path: str | Path, rules: RuleSet) -> FullCells:
+    """Every cell of the packed table at ``path`` (see the module docstring)."""
+    from ..tables.pack import IMPOSSIBLE, load_packed
+
+    packed = load_packed(path)
+    m = packed.manifest
+    pairs = pair_features(rules)
+    if packed.pairs != len(pairs):
+        raise NoFullTable(f"{path}: {packed.pairs:,} pairs per seat, the rules have {len(pairs):,}")
+    players = int(m["players"])
+    code = packed.columns["code"].astype(np.int64)
+    to_action = np.zeros(4, dtype=np.int8)
+    for i, a in _kinds().items():
+        to_action[i] = a
+    best, runner = to_action[code & 3], to_action[(code >> 2) & 3]
+    best_k = ((code >> 4) & 7).astype(np.int8)
+    impossible = (code & IMPOSSIBLE) != 0
+    margin = _decoded(packed, "margin")
+    half = _decoded(packed, "margin_half")
+    n = len(code)
+    rows = np.arange(n)
+    loss = np.empty((n, 3), dtype=np.float32)
+    known = np.zeros((n, 3), dtype=bool)
+    loss_half = np.empty((n, 3), dtype=np.float32)
+    loss[:] = margin[:, None]  # the third choice: at least the margin
+    loss_half[:] = half[:, None]
+    loss[rows, best], loss_half[rows, best], known[rows, best] = 0.0, 0.0, True
+    loss[rows, runner], known[rows, runner] = margin, True
+    values = {a: next(((v, _decoded(packed, name + "_half")) for name in VALUE_COLUMNS[a]
+                       if (v := _decoded(packed, name)) is not None), None) for a in ACTIONS}
+    if values[SIT] is None:
+        values[SIT] = (np.zeros(n, np.float32), np.zeros(n, np.float32))  # pass scores 0 (no penalty here)
+    if all(values[a] is not None for a in ACTIONS):  # every choice's value stored: every loss is known
+        best_v = np.stack([values[a][0] for a in ACTIONS], axis=1)[rows, best]
+        best_h = np.stack([values[a][1] if values[a][1] is not None else np.zeros(n, np.float32)
+                           for a in ACTIONS], axis=1)[rows, best]
+        for i, a in enumerate(ACTIONS):
+            third = (best != i) & (runner != i)
+            v, h = values[a][0], values[a][1] if values[a][1] is not None else np.zeros(n, np.float32)
+            loss[third, i] = np.maximum(v[third] - best_v[third], margin[third])
+            loss_half[third, i] = np.hypot(h[third], best_h[third])
+            known[third, i] = True
+    p = _decoded(packed, "p_success")
+    return FullCells(rules, players, pairs, Path(path), m, best, runner, best_k, margin, half,
+                     p if p is not None else np.full(n, np.nan, np.float32), packed.columns["samples"], loss,
+                     known, loss_half, impossible)
+
+
+def load_full(rules: RuleSet, players: int, opponents: str, root: str | Path | None = None) -> FullCells:
+    path = find_full(rules, players, opponents, root)
+    if path is None:
+        raise NoFullTable(f"no packed table of every cell for {rules.name}, {players} players, opponents "
+                          f"{opponents}")
+    return read_full(path, rules)
+
+
+def weighted_mean(x: np.ndarray, w: np.ndarray) -> float:
+    total = float(w.sum())
+    return float((w * x).sum() / total) if total > 0 else math.nan
+
+
+__all__ = ["FullCells", "NoFullTable", "PairFeatures", "VALUE_COLUMNS", "find_full", "load_full", "hand_features",
+           "pair_features", "read_full", "weighted_mean"]
