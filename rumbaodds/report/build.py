@@ -16,7 +16,7 @@ import pandas as pd
 
 from ..rules import RulesError, RuleSet, get_rules
 from . import card as cardmod
-from . import charts, decisions, grids, page
+from . import charts, decisions, fullbuild, grids, page
 from .data import PLAY, RUMBA, SIT, Budget, Loaded, ReportError, obtain_table, policy_available
 from .grids import mean_interval
 from .index import write_index
@@ -203,6 +203,19 @@ def full_commands(rules_arg: str, rules: RuleSet, players: Sequence[int], models
     return lines
 
 
+def source_text(full: dict, players: Sequence[int], mn: int) -> str:
+    """Which tables the page's grids and cards come from (the page's first line says it)."""
+    if not full:
+        return ""
+    counts = ", ".join(str(n) for n in sorted(full))
+    rest = [n for n in players if n not in full]
+    text = (f"the full tables shipped with rumbaodds (every hand at every seat, weighted by how often it is dealt) "
+            f"for {counts} players")
+    if rest:
+        text += f"; quick tables (a random share of the hands) for {', '.join(map(str, rest))}"
+    return text + f"; the decisions after earlier words, after passes and the knock from a sample at {mn} players"
+
+
 # -- the whole report ------------------------------------------------------------------------------------------
 def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Path = "tables",
                 out: str | Path = "reports", budget: Budget | None = None, models: Sequence[str] | None = None,
@@ -217,10 +230,15 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
     model_list = check_models(models, rules, mn) if models is not None else default_models(rules, mn)
     base = model_list[0]  # the opponents of the cards, grids and charts
     loaded: dict[int, Loaded] = {}
+    full: dict[int, fullbuild.FullCells] = {}
     steps = len(players) + len(model_list) - 1
     for i, n in enumerate(players, 1):
         say(f"[{i}/{steps}] {rules.name}, {n} players, opponents {base}")
-        loaded[n] = obtain_table(tables, rules, n, base_model(rules, n), budget, budget.cells, say)
+        fc = fullbuild.try_full(tables, rules, n, base_model(rules, n), say)
+        if fc is not None:
+            full[n] = fc
+        if fc is None or n == mn:  # a full table: the quick one only at the usual count (the passes, the knock)
+            loaded[n] = obtain_table(tables, rules, n, base_model(rules, n), budget, budget.cells, say)
     say(f"tables ready in {time.perf_counter() - started:.0f} s; pooling grids and fitting the cards")
     folder = Path(out) / rules.name
     folder.mkdir(parents=True, exist_ok=True)
@@ -228,6 +246,15 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
         old.unlink()
     sections = []
     for n in players:
+        if n in full:
+            s = fullbuild.full_section(full[n], rules, base_model(rules, n), loaded.get(n), say)
+            t = s.info
+            s.footer = (f"From every situation of the full table ({t.cells:,} situations, {t.deals:,} simulated "
+                        f"deals), opponents {t.model}, expert card play. Reproduce: "
+                        f"{report_command(rules_arg, players_arg, str(tables), str(out), budget, None, None)}.")
+            s.files = fullbuild.card_files(folder, s, rules, s.footer)
+            sections.append(s)
+            continue
         s = count_section(loaded[n], rules, n, say)
         t = s.info
         footer = (f"{t.cells:,} cells ({t.cells_per_seat:,} per seat), {t.deals:,} simulated deals, "
@@ -236,7 +263,7 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
         s.files = {"PNG": f"card_{n}p.png", "PDF": f"card_{n}p.pdf"}
         s.footer = footer
         sections.append(s)
-    jack_lines = {n: line for n in players if (line := jack_line(loaded[n], rules)) is not None}
+    jack_lines = {n: line for n in players if n in loaded and (line := jack_line(loaded[n], rules)) is not None}
 
     # after earlier words: ask on sampled hands
     sample = decisions.sample_hands(rules, budget.ask_hands, budget.seed)
@@ -262,9 +289,15 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
         lone_line = cardmod.Line("lone", f"Dealer, everybody passed: play (you score {lone['play']:+.0f} without "
                                  f"trick play; no Rumba allowed).".replace("-", "\u2212"), None, 0.0, 1.0, "", "")
     home = next((s for s in sections if s.players == mn), None)  # the join lines go on that count's card
-    if home is not None:
+    other = []
+    if home is not None and home.card is not None:  # a full card stays as fitted: the others beside it
+        other = (fullbuild.other_lines(loaded[mn], rules) if mn in loaded else []) + \
+            [e.line for e in words if e.line is not None]
+    elif home is not None:
         home.lines += [e.line for e in words if e.line is not None]
     for s in sections:
+        if s.card is not None:
+            continue
         extra = [x for x in (jack_lines.get(s.players), lone_line) if x is not None]
         print_files(folder, s, rules, s.footer, PRINT_DPI, extra)
 
@@ -301,7 +334,7 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
 
     # charts
     chart_list = []
-    rows, series = success_series(sections, loaded, rules)
+    rows, series = fullbuild.success_series(full) if full else success_series(sections, loaded, rules)
     if any(series.values()):
         q = any(s.info.quick for s in sections)
         cells = sum(s.info.cells for s in sections)
@@ -325,17 +358,19 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
     for chart in chart_list:
         (folder / f"{chart.name}.png").write_bytes(chart.png)
 
-    tables_info = [loaded[n].info for n in players] + [e.info for e in entries
-                                                       if e.info is not None and e.name != base]
+    tables_info = [s.info for s in sections] + ([loaded[mn].info] if mn in full and mn in loaded else []) + \
+        [e.info for e in entries if e.info is not None and e.name != base]
     ask_budget = (f"up to {budget.ask_hands} hands per box, {budget.ask_samples:,} deals each, opponents {base}; "
                   f"seed {budget.seed}")
     notes = []
     if any(t.quick for t in tables_info):
-        notes.append("These numbers come from quick tables: a random share of the hand classes with few deals per "
-                     "cell. More boxes are close or mixed than a full table would show; the cells and deals behind "
-                     "every grid are printed with it.")
+        notes.append("Numbers from quick tables (a random share of the hands, few deals each) are less sure: more "
+                     "of their boxes are close or mixed than a full table would show; the situations and deals "
+                     "behind every grid are printed with it.")
     exchange = None
-    if mn in loaded:
+    if mn in full:
+        exchange = fullbuild.exchange_grid(full[mn])
+    elif mn in loaded:
         exchange = grids.action_grid(loaded[mn].frame, rules, f"{mn} players, every seat", tuple(range(mn)),
                                      "normal", loaded[mn].info.quick)
     exploit = None
@@ -350,7 +385,8 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
         report_command(rules_arg, players_arg, str(tables), str(out), budget,
                        None if models is None else model_list, model_n),
         full_commands(rules_arg, rules, players, model_list, mn, str(tables)), lone, lone_line, jack_lines,
-        ask_budget, notes, exchange, exploit)
+        ask_budget, notes, exchange, exploit, source_text(full, players, mn))
+    data.other_lines = other
     path = folder / "index.html"
     path.write_text(page.render(data), encoding="utf-8")
     write_index(out)

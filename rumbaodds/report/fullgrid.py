@@ -147,6 +147,9 @@ def full_grid(fc: FullCells, seats, title: str) -> Grid:
         if k_sums[i].sum() > 0:
             box.extra["exchange"] = int(k_sums[i].argmax())
             box.extra["exchange_share"] = float(k_sums[i].max() / k_sums[i].sum())
+            box.extra["exchange_by_k"] = {k: float(k_sums[i, k] / k_sums[i].sum()) for k in range(5)
+                                          if k_sums[i, k] > 0}
+            box.extra["play_share"] = float(by_best[i, ACTIONS.index(PLAY)])
         boxes[(rows[ri], cols[ci])] = box
     return Grid(title, rows, cols, ACTIONS, boxes, seats, "normal", quick=False,
                 note=f"every hand, {len(idx):,} table cells")

@@ -310,7 +310,7 @@ def knock_strip(knock: pd.DataFrame) -> KnockStrip:
     return KnockStrip(out, int(knock["samples"].iloc[0]), inner)
 
 
-ACTION_WORDS = {SIT: "sit out", PLAY: "play", RUMBA: "Rumba", KNOCK: "knock", LOOK: "look first", "join": "join"}
+ACTION_WORDS = {SIT: "pass", PLAY: "play", RUMBA: "Rumba", KNOCK: "knock", LOOK: "look first", "join": "join"}
 
 __all__ = ["ACTION_WORDS", "Box", "Grid", "Interval", "KnockStrip", "action_grid", "box_of", "box_stats", "grid_for",
            "short_title",

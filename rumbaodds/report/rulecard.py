@@ -239,7 +239,7 @@ def group_cells(fc: FullCells) -> Groups:
     return Groups(feats, loss, var, loss_var, wrong, wrong_sure, np.bincount(inv, w * sure, g) / total, unknown, total)
 
 
-def _features_for(f: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+def atom_features(f: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """Hand features (full.hand_features names, with ``seat``) under the names the atoms read."""
     return {"seat": np.asarray(f["seat"]), "trumps": np.asarray(f["n_trumps"]), "top": np.asarray(f["top_trump"]),
             "aces": np.asarray(f["side_aces"]), "voids": np.asarray(f["voids"]), "points": np.asarray(f["points"])}
@@ -366,8 +366,8 @@ def card_features(cards_hands, trump_cards, seats, rules) -> dict[str, np.ndarra
             out.setdefault(k, []).append(v[0])
     feats = {k: np.array(v) for k, v in out.items()}
     feats["seat"] = np.asarray(seats)
-    return _features_for(feats)
+    return atom_features(feats)
 
 
-__all__ = ["MAX_ATOMS", "MAX_LINES", "Atom", "CardLine", "Condition", "RuleCard", "card_features", "conditions",
-           "fit_card", "group_cells"]
+__all__ = ["MAX_ATOMS", "MAX_LINES", "Atom", "CardLine", "Condition", "RuleCard", "atom_features", "card_features",
+           "conditions", "fit_card", "group_cells"]
