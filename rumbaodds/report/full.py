@@ -206,9 +206,16 @@ def _decoded(packed, name: str) -> np.ndarray | None:
 
 def read_full(path: str | Path, rules: RuleSet) -> FullCells:
     """Every cell of the packed table at ``path`` (see the module docstring)."""
-    from ..tables.pack import IMPOSSIBLE, load_packed
+    from ..tables.pack import load_packed
 
-    packed = load_packed(path)
+    return cells_of(load_packed(path), rules)
+
+
+def cells_of(packed, rules: RuleSet) -> FullCells:
+    """Every cell of a loaded packed table (:class:`~rumbaodds.tables.pack.PackedTable`)."""
+    from ..tables.pack import IMPOSSIBLE
+
+    path = packed.path
     m = packed.manifest
     pairs = pair_features(rules)
     if packed.pairs != len(pairs):
@@ -265,5 +272,5 @@ def weighted_mean(x: np.ndarray, w: np.ndarray) -> float:
     return float((w * x).sum() / total) if total > 0 else math.nan
 
 
-__all__ = ["FullCells", "NoFullTable", "PairFeatures", "VALUE_COLUMNS", "find_full", "load_full", "hand_features",
-           "pair_features", "read_full", "weighted_mean"]
+__all__ = ["FullCells", "NoFullTable", "PairFeatures", "VALUE_COLUMNS", "cells_of", "find_full", "hand_features",
+           "load_full", "pair_features", "read_full", "weighted_mean"]

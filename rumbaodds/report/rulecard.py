@@ -154,45 +154,52 @@ def atom_family(rules) -> dict[str, list[Atom]]:
     }
 
 
+def _combos(rules, max_atoms: int) -> tuple[list[list[Atom]], np.ndarray]:
+    """(atoms per slot, every combination of at most ``max_atoms`` atoms as slot indices (0: none), fewest
+    atoms first)."""
+    slots = list(atom_family(rules).values())
+    idx = np.array(list(itertools.product(*[range(len(a) + 1) for a in slots])), dtype=np.int64)
+    k = (idx > 0).sum(axis=1)
+    idx = idx[k <= max_atoms]
+    return slots, idx[np.argsort((idx > 0).sum(axis=1), kind="stable")]
+
+
+def _condition(seats: str, slots, row) -> Condition:
+    return Condition(seats, tuple(slots[j][i - 1] for j, i in enumerate(row) if i > 0))
+
+
 def conditions(rules, max_atoms: int = MAX_ATOMS) -> list[Condition]:
     """Every condition of the family, simplest first (every seat before one seat group, fewer atoms first)."""
-    family = atom_family(rules)
-    slots = [[None] + atoms for atoms in family.values()]
-    combos = [tuple(a for a in combo if a is not None) for combo in itertools.product(*slots)]
-    combos = sorted((c for c in combos if len(c) <= max_atoms), key=len)
-    return [Condition(seats, atoms) for seats in SEATS for atoms in combos]
+    slots, idx = _combos(rules, max_atoms)
+    return [_condition(seats, slots, row) for seats in SEATS for row in idx]
 
 
 def candidates(rules, f: dict[str, np.ndarray], players: int, max_atoms: int = MAX_ATOMS
                ) -> tuple[list[Condition], np.ndarray]:
     """(conditions, their masks over ``f``'s rows): one condition per distinct set of rows it holds for, the
-    simplest; none that holds for no row. Vectorised by slots, deduplicated by a random projection."""
-    conds = conditions(rules, max_atoms)
+    simplest (in :func:`conditions`' order); none that holds for no row. Vectorised over the slots,
+    deduplicated by a random projection of the masks."""
     n = len(np.asarray(f["seat"]))
-    family = atom_family(rules)
-    atom_mask = {a: a.holds(f) for atoms in family.values() for a in atoms}
-    seat_mask = {s: Condition(s).seat_mask(f["seat"], players) for s in SEATS}
-    rng = np.random.default_rng(12345)
-    projection = rng.random(n)
-    keep, masks, seen = [], [], set()
+    slots, idx = _combos(rules, max_atoms)
+    slot_masks = [np.vstack([np.ones(n, bool)] + [a.holds(f) for a in atoms]) for atoms in slots]
+    projection = np.random.default_rng(12345).random(n)
+    keep_conds, keep_masks, seen = [], [], set()
     chunk = 4096
-    for start in range(0, len(conds), chunk):
-        part = conds[start:start + chunk]
-        m = np.empty((len(part), n), dtype=bool)
-        for j, c in enumerate(part):
-            x = seat_mask[c.seats]
-            for a in c.atoms:
-                x = x & atom_mask[a]
-            m[j] = x
-        keys = np.round(m @ projection, 6)
-        for j in range(len(part)):
-            k = keys[j]
-            if k == 0 or k in seen:
-                continue
-            seen.add(k)
-            keep.append(part[j])
-            masks.append(m[j])
-    return keep, np.array(masks)
+    for seats in SEATS:
+        seat = Condition(seats).seat_mask(f["seat"], players)
+        for start in range(0, len(idx), chunk):
+            part = idx[start:start + chunk]
+            m = seat[None, :] & slot_masks[0][part[:, 0]]
+            for j in range(1, len(slots)):
+                m &= slot_masks[j][part[:, j]]
+            keys = np.round(m @ projection, 6)
+            for j in np.flatnonzero(keys > 0):
+                key = float(keys[j])
+                if key not in seen:
+                    seen.add(key)
+                    keep_conds.append(_condition(seats, slots, part[j]))
+                    keep_masks.append(m[j])
+    return keep_conds, np.array(keep_masks)
 
 
 # -- groups of cells every condition treats alike ---------------------------------------------------------------
