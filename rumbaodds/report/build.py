@@ -6,6 +6,7 @@ printable card per player count), the chart PNGs; and ``out/index.html`` linking
 
 from __future__ import annotations
 
+import math
 import shlex
 import time
 from collections.abc import Callable, Sequence
@@ -26,7 +27,7 @@ SOLVED_MODELS = ("equilibrium",)  # compared too when this build has them (oppon
 MODEL_PLAYERS = {"swiss": 5, "flemish": 4}  # the usual table for the comparisons
 FULL_SAMPLES = 1_000
 DPI = 100
-PRINT_DPI = 110
+PRINT_DPI = 150  # the printed card's PNG: the A4 page at print size
 
 
 def parse_players(text: str | None, rules: RuleSet) -> list[int]:
@@ -137,14 +138,25 @@ def charts_top(rules: RuleSet) -> int:
 
 def print_files(folder: Path, section: page.CountSection, rules: RuleSet, footer: str, dpi: int,
                 extra: list[cardmod.Line]) -> dict[str, str]:
+    """A quick table's printed card: its grids and lines on A4 (PDF, PNG at print size) and A5 (PDF)."""
+    from . import printcard
+
     sub = [g for g in section.grids] + [g for g in (section.third, section.jack) if g is not None]
     title = f"Rumba ({rules.name}), {section.players} players: what to do with your hand"
-    lines = [page.line_text(x) for x in page.ordered_lines(section.lines + extra)]
-    fig = charts.print_page(rules, section.players, sub, section.strip, footer, title, lines)
-    png, pdf = f"card_{section.players}p.png", f"card_{section.players}p.pdf"
-    (folder / png).write_bytes(charts.fig_png(fig, dpi))
-    (folder / pdf).write_bytes(charts.fig_pdf(fig))
-    return {"PNG": png, "PDF": pdf}
+    texts = [page.line_text(x) for x in page.ordered_lines(section.lines + extra)]
+    summary = ""
+    if math.isfinite(section.lost):
+        summary = (f"Its Rumba and pass lines give away {section.lost:.2f} points per hand against the quick "
+                   f"table's best choice.")
+    head = "Lines by the points per hand they save."
+    n = section.players
+    a4 = printcard.a4_page(sub, texts, summary, title, footer, head)
+    a4_pdf = printcard.pdf_bytes([a4])
+    (folder / f"card_{n}p.pdf").write_bytes(a4_pdf)
+    (folder / f"card_{n}p_a5.pdf").write_bytes(printcard.pdf_bytes(printcard.a5_pages(sub, texts, summary, title,
+                                                                                      footer, head)))
+    (folder / f"card_{n}p.png").write_bytes(printcard.png_of_pdf(a4_pdf, a4, dpi))
+    return {"A4 PDF": f"card_{n}p.pdf", "A5 PDF": f"card_{n}p_a5.pdf", "PNG": f"card_{n}p.png"}
 
 
 def success_series(sections: list[page.CountSection], loaded: dict[int, Loaded], rules: RuleSet):
@@ -260,7 +272,7 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
         footer = (f"{t.cells:,} cells ({t.cells_per_seat:,} per seat), {t.deals:,} simulated deals, "
                   f"{'quick' if t.quick else 'full'} table, opponents {t.model}, expert card play. "
                   f"Reproduce: {report_command(rules_arg, players_arg, str(tables), str(out), budget, None, None)}.")
-        s.files = {"PNG": f"card_{n}p.png", "PDF": f"card_{n}p.pdf"}
+        s.files = {"A4 PDF": f"card_{n}p.pdf", "A5 PDF": f"card_{n}p_a5.pdf", "PNG": f"card_{n}p.png"}
         s.footer = footer
         sections.append(s)
     jack_lines = {n: line for n in players if n in loaded and (line := jack_line(loaded[n], rules)) is not None}
@@ -389,6 +401,11 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
     data.other_lines = other
     path = folder / "index.html"
     path.write_text(page.render(data), encoding="utf-8")
+    old_cards = folder / "cards.json"
+    if fullbuild.write_cards(folder, sections, rules) is None and old_cards.exists():
+        old_cards.unlink()
+    for line in fullbuild.summary_lines(folder):
+        say(line)
     write_index(out)
     say(f"report written: {path} ({time.perf_counter() - started:.0f} s in all)")
     return path

@@ -120,6 +120,45 @@ def card_files(folder: Path, section: page.CountSection, rules: RuleSet, footer:
     return {"A4 PDF": f"card_{n}p.pdf", "A5 PDF": f"card_{n}p_a5.pdf", "PNG": f"card_{n}p.png"}
 
 
+def write_cards(folder: Path, sections: list[page.CountSection], rules: RuleSet) -> Path | None:
+    """``cards.json`` beside the page: every full card's lines, what each saves, its loss and agreement."""
+    import json
+
+    cards = {}
+    for s in sections:
+        card = s.card
+        if card is None:
+            continue
+        cards[str(s.players)] = {
+            "lines": [{"text": line.text(rules), "saved": [line.saved.mean, line.saved.low, line.saved.high]}
+                      for line in card.lines],
+            "lost": [card.lost.mean, card.lost.low, card.lost.high], "agreement": card.agreement,
+            "agreement_sure": card.agreement_sure, "differs_from_grid": card.vs_grid,
+            "grid_lost": card.grid_lost, "lower_bound_share": card.lower_bound_share, "table": s.info.path}
+    if not cards:
+        return None
+    path = folder / "cards.json"
+    path.write_text(json.dumps({"rules": rules.name, "cards": cards}, indent=1) + "\n", encoding="utf-8")
+    return path
+
+
+def summary_lines(folder: str | Path) -> list[str]:
+    """One line per player count of the card in ``folder/cards.json``: its agreement and loss (what
+    ``rumbaodds report`` prints)."""
+    import json
+
+    path = Path(folder) / "cards.json"
+    if not path.exists():
+        return []
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    out = []
+    for n, c in doc["cards"].items():
+        out.append(f"{doc['rules']}, {n} players: the card ({len(c['lines'])} lines) agrees with the tables' best "
+                   f"choice for {c['agreement']:.1%} of hands ({c['agreement_sure']:.1%} where the table is sure) "
+                   f"and loses {c['lost'][0]:.3f} points per hand (the grids: {c['grid_lost']:.3f})")
+    return out
+
+
 def success_series(full: dict[int, FullCells]) -> tuple[list[str], dict]:
     """P(Rumba succeeds) by trump row, pooled over seats and side cards, weighted by how often hands occur; the
     intervals are binomial over each situation's Rumba deals."""
@@ -146,4 +185,4 @@ def success_series(full: dict[int, FullCells]) -> tuple[list[str], dict]:
 
 
 __all__ = ["card_files", "choices", "compare", "exchange_grid", "full_section", "other_lines", "success_series",
-           "try_full"]
+           "summary_lines", "try_full", "write_cards"]

@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .charts import ACTION_COLOURS, COUNT_DOWN, MARGIN_FULL, _mix, dark, new_figure, shade
+from .charts import ACTION_COLOURS, COUNT_DOWN, MARGIN_FULL, _mix, box_label, dark, new_figure, shade
 from .data import PLAY, RUMBA, SIT
-from .fullpage import POINTS_TEXT, cost_text, saved_text
+from .fullpage import POINTS_TEXT, saved_text
 from .grids import Grid
 
 if TYPE_CHECKING:
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from .rulecard import RuleCard
 
 MIN_PT = 7.0
+HEAD = POINTS_TEXT + " Read from the top: the first line that fits your hand says what to do."
 A4 = (11.69, 8.27)  # landscape, inches
 A5 = (8.27, 5.83)
 PRINT_DPI = 150
@@ -53,7 +54,7 @@ def draw_grid(ax, grid: Grid, rows: list[str], size: float = 7.0, row_labels: bo
             image[i, j] = rgb
             if box.close or box.mixed:
                 hatched["////" if box.close else "...."].append(Rectangle((j - 0.5, i - 0.5), 1, 1))
-            ax.text(j, i, cost_text(box), ha="center", va="center", fontsize=size,
+            ax.text(j, i, box_label(box), ha="center", va="center", fontsize=size,
                     color="white" if dark(rgb) else "#111111", fontweight="bold")
     ax.imshow(image, aspect="auto", interpolation="nearest", extent=(-0.5, nc - 0.5, nr - 0.5, -0.5))
     for hatch, patches in hatched.items():
@@ -113,7 +114,7 @@ def card_lines(texts: list[str], width: int) -> list[str]:
 
 
 def a4_page(grids: list[Grid], texts: list[str], summary: str, title: str, footer: str,
-            head: str = POINTS_TEXT) -> Figure:
+            head: str = HEAD) -> Figure:
     fig = new_figure(*A4, layout=None)
     fig.text(0.5, 0.975, title, ha="center", va="top", fontsize=13, fontweight="bold")
     _legend(fig, 0.945, 8)
@@ -122,8 +123,7 @@ def a4_page(grids: list[Grid], texts: list[str], summary: str, title: str, foote
              f"{MARGIN_FULL:g} or more).", ha="center", va="top", fontsize=7.5)
     _grid_axes(fig, grids, 0.01, 0.99, 0.30, 0.80, 7.0)
     lines = card_lines(texts, 120)
-    text = "\n".join([f"The card ({head} Read from the top; the first line that fits says what to do.)"]
-                     + lines)
+    text = "\n".join([f"The card. {head}"] + lines)
     fig.text(0.02, 0.255, text, ha="left", va="top", fontsize=7.5, linespacing=1.3)
     fig.text(0.02, 0.255 - 0.0205 * (len(lines) + 1.3), "\n".join(textwrap.wrap(summary, 170)),
              ha="left", va="top", fontsize=7, linespacing=1.25, color="#222222")
@@ -133,11 +133,10 @@ def a4_page(grids: list[Grid], texts: list[str], summary: str, title: str, foote
 
 
 def a5_pages(grids: list[Grid], texts: list[str], summary: str, title: str, footer: str,
-             head: str = POINTS_TEXT) -> list[Figure]:
+             head: str = HEAD) -> list[Figure]:
     front = new_figure(*A5, layout=None)
     front.text(0.5, 0.96, title, ha="center", va="top", fontsize=12, fontweight="bold")
-    front.text(0.04, 0.87, "\n".join(textwrap.wrap(head + " Read from the top: the first line that fits "
-                                                   "your hand says what to do.", 88)),
+    front.text(0.04, 0.87, "\n".join(textwrap.wrap(head, 88)),
                ha="left", va="top", fontsize=9, linespacing=1.3)
     lines = card_lines(texts, 78)
     front.text(0.04, 0.76, "\n".join(lines), ha="left", va="top", fontsize=10, linespacing=1.35)
