@@ -112,8 +112,7 @@ def count_section(loaded: Loaded, rules: RuleSet, players: int, say) -> page.Cou
     choice = np.concatenate([cardmod.card_choice(fit.frame, fit.rumba, fit.sit, "normal") for fit in fits]) \
         if fits else np.array([])
     lost = cardmod.points_lost(cells, choice, "normal") if len(cells) else float("nan")
-    return page.CountSection(players, seat_grids, lines, loaded.info, third, jack, strip,
-                             heldout=cardmod.heldout_lost(f, rules), lost=lost)
+    return page.CountSection(players, seat_grids, lines, loaded.info, third, jack, strip, lost=lost)
 
 
 def jack_line(loaded: Loaded, rules: RuleSet) -> cardmod.Line | None:
@@ -215,10 +214,12 @@ def full_commands(rules_arg: str, rules: RuleSet, players: Sequence[int], models
     return lines
 
 
-def source_text(full: dict, players: Sequence[int], mn: int) -> str:
+def source_text(full: dict, players: Sequence[int], mn: int, rules: RuleSet, budget: Budget) -> str:
     """Which tables the page's grids and cards come from (the page's first line says it)."""
     if not full:
-        return ""
+        return (f"quick tables ({budget.cells:,} situations per seat drawn by how often they occur, "
+                f"{budget.samples_per_cell} deals each; no full {rules.name} table is shipped: one takes days to build "
+                f"on two cores)")
     counts = ", ".join(str(n) for n in sorted(full))
     rest = [n for n in players if n not in full]
     text = (f"the full tables shipped with rumbaodds (every hand at every seat, weighted by how often it is dealt) "
@@ -372,8 +373,7 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
 
     tables_info = [s.info for s in sections] + ([loaded[mn].info] if mn in full and mn in loaded else []) + \
         [e.info for e in entries if e.info is not None and e.name != base]
-    ask_budget = (f"up to {budget.ask_hands} hands per box, {budget.ask_samples:,} deals each, opponents {base}; "
-                  f"seed {budget.seed}")
+    ask_budget = f"up to {budget.ask_hands} hands per box, {budget.ask_samples:,} deals each, opponents {base}"
     notes = []
     if any(t.quick for t in tables_info):
         notes.append("Numbers from quick tables (a random share of the hands, few deals each) are less sure: more "
@@ -397,7 +397,7 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
         report_command(rules_arg, players_arg, str(tables), str(out), budget,
                        None if models is None else model_list, model_n),
         full_commands(rules_arg, rules, players, model_list, mn, str(tables)), lone, lone_line, jack_lines,
-        ask_budget, notes, exchange, exploit, source_text(full, players, mn))
+        ask_budget, notes, exchange, exploit, source_text(full, players, mn, rules, budget))
     data.other_lines = other
     path = folder / "index.html"
     path.write_text(page.render(data), encoding="utf-8")

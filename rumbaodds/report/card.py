@@ -15,7 +15,7 @@ against the table's best choice in each cell (weighted mean of EV(line's choice)
 Each line's **points saved** are the points per hand (where its decision arises) it saves against the best
 one-word rule for the same decision (never / always), with a 95% interval; lines are listed by them. A line
 is fitted per seat group and printed once when the groups agree. The search is scored on the table it is
-fitted on; ``heldout`` refits on half of the (trump rank, class) pairs and scores on the other half.
+fitted on.
 """
 
 from __future__ import annotations
@@ -410,31 +410,6 @@ def knock_line(knock: pd.DataFrame) -> Line | None:
                 {"from_rank": r_best})
 
 
-# -- held-out check ---------------------------------------------------------------------------------------------
-def folds(f: pd.DataFrame) -> np.ndarray:
-    """A fixed 2-fold split of the (trump rank, class) pairs (every seat of a pair in the same fold)."""
-    key = f["trump_rank"].to_numpy().astype(np.uint64) * np.uint64(10_000_019) + \
-        f["class_row"].to_numpy().astype(np.uint64)
-    key = (key * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(40)
-    return (key & np.uint64(1)).astype(np.int64)
-
-
-def heldout_lost(f: pd.DataFrame, rules, scenario: str = "normal") -> float | None:
-    f = f[~f["jack"].to_numpy(bool)] if scenario != "jack" else f
-    fold = folds(f)
-    total = weight = 0.0
-    for k in (0, 1):
-        fit_on, test_on = f[fold == k], f[fold != k]
-        if fit_on.empty or test_on.empty:
-            return None
-        rumba, sit, _ = fit_main(fit_on, rules, scenario)
-        lost = points_lost(test_on, card_choice(test_on, rumba, sit, scenario), scenario)
-        w = test_on["w"].sum()
-        total += lost * w
-        weight += w
-    return total / weight
-
-
 # -- a two-way decision measured on sampled hands (join, jack turned) -------------------------------------------
 def fit_two_way(f: pd.DataFrame, rules, yes: str, no: str, value: dict[str, np.ndarray], quick: bool = True
                 ) -> tuple[TwoWayRule, Interval, float, float]:
@@ -463,4 +438,4 @@ def fit_two_way(f: pd.DataFrame, rules, yes: str, no: str, value: dict[str, np.n
 
 
 __all__ = ["Clause", "Line", "SitRule", "TwoWayRule", "card_choice", "exchange_line", "fit_main", "fit_two_way",
-           "heldout_lost", "knock_line", "losses", "main_lines", "third_line"]
+           "knock_line", "losses", "main_lines", "third_line"]

@@ -42,7 +42,6 @@ class CountSection:
     jack: Grid | None = None
     strip: KnockStrip | None = None
     files: dict[str, str] = field(default_factory=dict)  # kind -> file name beside the page
-    heldout: float | None = None
     lost: float = math.nan  # points per hand the card's Rumba and pass lines give away (same table)
     footer: str = ""
     card: object = None  # a rulecard.RuleCard: the card fitted to every cell of a full table
@@ -323,11 +322,8 @@ def card_html(section: CountSection, rules, lone: Line | None = None, extra: lis
     files = " · ".join(f"<a href=\"{E(name)}\">{E(kind)}</a>" for kind, name in section.files.items())
     held = ""
     if math.isfinite(section.lost):
-        held = (f" Its Rumba and sit-out lines give away {fmt.number(section.lost, 2, signed=False)} points per "
-                f"hand against the table's best")
-        if section.heldout is not None:
-            held += f" ({fmt.number(section.heldout, 2, signed=False)} held out)"
-        held += "."
+        held = (f" Its Rumba and pass lines give away {fmt.number(section.lost, 2, signed=False)} points per "
+                f"hand against the table's best.")
     return (f"<div class=card id=card{section.players}><h3>{section.players} players: the card</h3><ol>{items}</ol>"
             f"<p class=foot>Lines by the points they save (against the best one-word rule, 95% interval "
             f"above 0).{held} Print: {files}</p></div>")
