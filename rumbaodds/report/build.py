@@ -282,7 +282,7 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
     sample = decisions.sample_hands(rules, budget.ask_hands, budget.seed)
     words = []
     for sc in decisions.scenarios(rules, mn):
-        m = decisions.measure(sc, sample, rules, base, budget, say)
+        m = decisions.measure(sc, sample, rules, base, budget, say, Path(tables) / "asked")
         if m.frame.empty:
             continue
         grid = decisions.measured_grid(m, rules)
@@ -330,7 +330,8 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
             continue
         f = got.frame
         everyone = tuple(range(mn))
-        grid = grids.action_grid(f, rules, f"Opponents {name}, every seat", everyone, "normal", got.info.quick)
+        grid = grids.action_grid(f, rules, f"Opponents {name}, every seat", everyone, "normal", got.info.quick,
+                                 small=True)  # rows and columns merged: each box holds enough situations
         lines, _ = cardmod.main_lines(f, rules, [(everyone, "every seat")], got.info.quick)
         try:
             from ..opponents import opponent_policy

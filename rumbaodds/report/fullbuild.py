@@ -79,7 +79,7 @@ def full_section(fc: FullCells, rules: RuleSet, model: str, quick: Loaded | None
         f, q = quick.frame, quick.info.quick
         if rules.sit_out_limit > 0:
             third = grids.action_grid(f, rules, f"After {rules.sit_out_limit - 1} passes in a row", tuple(range(n)),
-                                      "third", q)
+                                      "third", q, small=True)  # a sample: rows and columns merged
         if quick.knock is not None and rules.knock:
             strip = grids.knock_strip(quick.knock)
         sampled = (f"The grid after {rules.sit_out_limit - 1} passes in a row and the dealer's knock are not in "
