@@ -284,3 +284,27 @@ def test_reading_your_table_shows_the_gain_over_the_equilibrium_per_style_and_se
     html = page.exploit_table(exploit, 2)
     assert "Reading your table" in html and "<th>bold</th>" in html and "<th>seat 1</th>" in html
     assert html.count("<td") == 2 and "0.06" in html and "95%: +0.05 to +0.07" in html
+
+
+def test_answers_after_earlier_words_are_kept_and_read_back(tmp_path, monkeypatch):
+    from rumbaodds import analysis
+    from rumbaodds.report import decisions
+
+    budget = data.Budget(ask_hands=1, ask_samples=8)
+    sample = decisions.sample_hands(SWISS, 1, 0)
+    sample.frame = sample.frame.iloc[:6]
+    scenario = decisions.scenarios(SWISS, 3)[0]
+    first = decisions.measure(scenario, sample, SWISS, "default", budget, cache=tmp_path)
+    assert len(list(tmp_path.glob("asked-join_rumba-*.json"))) == 1
+
+    def no_ask(*args, **kwargs):
+        raise AssertionError("asked again")
+
+    monkeypatch.setattr(analysis, "ask", no_ask)
+    again = decisions.measure(scenario, sample, SWISS, "default", budget, cache=tmp_path)
+    cols = sorted(first.frame.columns)
+    pd.testing.assert_frame_equal(first.frame[cols], again.frame[cols], check_dtype=False)
+    assert again.actions == first.actions and again.skipped == first.skipped
+    # another budget is another key: asked again (negative control)
+    with pytest.raises(AssertionError, match="asked again"):
+        decisions.measure(scenario, sample, SWISS, "default", data.Budget(ask_hands=1, ask_samples=9), cache=tmp_path)

@@ -113,7 +113,7 @@ font-size:14px;text-decoration:none;color:#1d3f73}
 .gridbox h4{font-size:14px;margin:0 0 2px}.gridbox .note{font-size:12px;margin:2px 0 4px}
 table.g{border-collapse:separate;border-spacing:1px;width:100%;table-layout:fixed}
 table.g th{font-size:11px;font-weight:600;color:#333;padding:1px;overflow:hidden;white-space:nowrap}
-table.g th.r{text-align:right;padding-right:4px;width:58px}
+table.g th.r{text-align:right;padding-right:4px;width:58px;white-space:normal;line-height:1.1}
 table.g td{font-size:11px;line-height:1.1;text-align:center;height:27px;padding:0;border-radius:2px;
 overflow:hidden;white-space:nowrap}
 table.g td b{display:block;font-size:12px}table.g td.e{background:#f1f1f1}
