@@ -203,7 +203,8 @@ def full_commands(rules_arg: str, rules: RuleSet, players: Sequence[int], models
     from ..handclasses import enumerate_trump_rank_pairs
 
     pairs = len(enumerate_trump_rank_pairs(rules))
-    lines = [f"# every cell: {pairs:,} (trump rank, hand class) pairs per seat x {FULL_SAMPLES:,} deals each "
+    lines = [f"# every situation: {pairs:,} (turned trump rank, hand) pairs per seat, up to {FULL_SAMPLES:,} deals "
+             f"each "
              f"(resumable: rerun the same command after an interruption)"]
     r = shlex.quote(rules_arg)
     for n in players:

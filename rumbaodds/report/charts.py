@@ -33,7 +33,7 @@ EMPTY = "#f1f1f1"
 COUNT_DOWN = "Scores count down: a negative change is good, the best choice has the lowest expected change."
 
 
-def _mix(hex_colour: str, strength: float) -> tuple[float, float, float]:
+def mix(hex_colour: str, strength: float) -> tuple[float, float, float]:
     c = np.array([int(hex_colour[i:i + 2], 16) for i in (1, 3, 5)]) / 255.0
     return tuple(1.0 - strength * (1.0 - c))  # type: ignore[return-value]
 
@@ -41,9 +41,9 @@ def _mix(hex_colour: str, strength: float) -> tuple[float, float, float]:
 def shade(action: str | None, margin: float | None) -> tuple[float, float, float]:
     """RGB (0..1) of a box: its action's colour, from 25% strength at margin 0 to 100% at MARGIN_FULL."""
     if action is None:
-        return _mix("#dddddd", 0.35)
+        return mix("#dddddd", 0.35)
     level = 0.0 if margin is None or not np.isfinite(margin) else float(np.clip(margin / MARGIN_FULL, 0, 1))
-    return _mix(ACTION_COLOURS.get(action, "#999999"), 0.25 + 0.75 * level)
+    return mix(ACTION_COLOURS.get(action, "#999999"), 0.25 + 0.75 * level)
 
 
 def hex_of(rgb) -> str:
@@ -166,5 +166,5 @@ def success_chart(rows: list[str], series: dict[str, dict[str, tuple[float, floa
     return fig
 
 
-__all__ = ["ACTION_COLOURS", "COUNT_DOWN", "MARGIN_FULL", "box_label", "dark", "fig_pdf", "fig_png", "hex_of",
+__all__ = ["ACTION_COLOURS", "COUNT_DOWN", "MARGIN_FULL", "box_label", "dark", "mix", "fig_pdf", "fig_png", "hex_of",
            "knock_chart", "new_figure", "shade", "success_chart"]

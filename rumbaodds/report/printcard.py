@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .charts import ACTION_COLOURS, COUNT_DOWN, MARGIN_FULL, _mix, box_label, dark, new_figure, shade
+from .charts import ACTION_COLOURS, COUNT_DOWN, MARGIN_FULL, box_label, dark, mix, new_figure, shade
 from .data import PLAY, RUMBA, SIT
 from .fullpage import POINTS_TEXT, saved_text
 from .grids import Grid
@@ -48,7 +48,7 @@ def draw_grid(ax, grid: Grid, rows: list[str], size: float = 7.0, row_labels: bo
         for j, c in enumerate(grid.cols):
             box = grid.box(r, c)
             if box.empty:
-                image[i, j] = _mix("#dddddd", 0.4)
+                image[i, j] = mix("#dddddd", 0.4)
                 continue
             rgb = shade(box.best, box.margin.mean if box.margin else None)
             image[i, j] = rgb
@@ -125,7 +125,7 @@ def a4_page(grids: list[Grid], texts: list[str], summary: str, title: str, foote
     lines = card_lines(texts, 120)
     text = "\n".join([f"The card. {head}"] + lines)
     fig.text(0.02, 0.255, text, ha="left", va="top", fontsize=7.5, linespacing=1.3)
-    fig.text(0.02, 0.255 - 0.0205 * (len(lines) + 1.3), "\n".join(textwrap.wrap(summary, 170)),
+    fig.text(0.02, 0.255 - 0.0168 * (len(lines) + 1.6), "\n".join(textwrap.wrap(summary, 170)),
              ha="left", va="top", fontsize=7, linespacing=1.25, color="#222222")
     fig.text(0.01, 0.008, "\n".join(textwrap.wrap(footer + " " + COUNT_DOWN, 200)), ha="left", va="bottom",
              fontsize=7, color="#333333")
@@ -140,7 +140,7 @@ def a5_pages(grids: list[Grid], texts: list[str], summary: str, title: str, foot
                ha="left", va="top", fontsize=9, linespacing=1.3)
     lines = card_lines(texts, 78)
     front.text(0.04, 0.76, "\n".join(lines), ha="left", va="top", fontsize=10, linespacing=1.35)
-    front.text(0.04, 0.76 - 0.0415 * len(lines) - 0.03, "\n".join(textwrap.wrap(summary, 110)),
+    front.text(0.04, 0.76 - 0.0330 * len(lines) - 0.04, "\n".join(textwrap.wrap(summary, 110)),
                ha="left", va="top", fontsize=7.5, linespacing=1.25, color="#222222")
     front.text(0.02, 0.012, "\n".join(textwrap.wrap(footer + " " + COUNT_DOWN, 140)), ha="left", va="bottom",
                fontsize=7, color="#333333")
