@@ -272,7 +272,7 @@ def pdf_facts(data: bytes) -> tuple[list[tuple[float, float]], list[float]]:
             continue
         size, scale = None, 1.0
         for op in re.finditer(rb"([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+) [-\d.]+ [-\d.]+ Tm|/\w+ ([\d.]+) Tf|(BT)|"
-                              rb"\((?:[^()\\]|\\.)*\)\s*Tj|\[[^\]]*\]\s*TJ", content):
+                              rb"\((?:[^()\\]|\\.)*\)\s*Tj|<[0-9A-Fa-f\s]*>\s*Tj|\[[^\]]*\]\s*TJ", content):
             if op.group(1):
                 scale = math.hypot(float(op.group(1)), float(op.group(2)))
             elif op.group(5):
@@ -320,7 +320,7 @@ def test_the_committed_swiss_cards():
         pages, sizes = pdf_facts((folder / f"card_{n}p.pdf").read_bytes())
         assert pages == [(841.68, 595.44)] and min(sizes) >= 7, n
         pages, sizes = pdf_facts((folder / f"card_{n}p_a5.pdf").read_bytes())
-        assert pages == [(595.44, 419.76)] * 2 and min(sizes) >= 7, n
+        assert 2 <= len(pages) <= 3 and set(pages) == {(595.44, 419.76)} and min(sizes) >= 7, n
         with Image.open(folder / f"card_{n}p.png") as png:  # the A4 page at print size (150 dpi)
             assert png.size == (round(printcard.A4[0] * printcard.PRINT_DPI), round(printcard.A4[1] *
                                                                                      printcard.PRINT_DPI))

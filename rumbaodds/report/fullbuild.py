@@ -108,9 +108,9 @@ def card_files(folder: Path, section: page.CountSection, rules: RuleSet, footer:
     title = f"Rumba ({rules.name}), {n} players: what to do with your hand"
     card = section.card
     texts = printcard.rule_texts(card, rules)
-    from .fullpage import card_summary
+    from .fullpage import print_summary
 
-    summary = card_summary(card)
+    summary = print_summary(card)
     a4 = printcard.a4_page(section.grids, texts, summary, title, footer)
     a4_pdf = printcard.pdf_bytes([a4])
     (folder / f"card_{n}p.pdf").write_bytes(a4_pdf)

@@ -219,6 +219,17 @@ def saved_text(s) -> str:
     return fmt.cost(s.mean, s.low, s.high, 3) if math.isfinite(s.low) else "n/a"
 
 
+def print_summary(card: RuleCard) -> str:
+    """The card's figures in two printed lines."""
+    text = (f"Following this card loses {money(card.lost.mean)} points per hand against the tables' best choice and "
+            f"agrees with it for {fmt.share(card.agreement)} of hands ({fmt.share(card.agreement_sure)} where the "
+            f"table is sure).")
+    if math.isfinite(card.vs_grid):
+        text += (f" It simplifies the grids: for {fmt.share(card.vs_grid)} of hands it says otherwise than your box "
+                 f"(the grids lose {money(card.grid_lost)}).")
+    return text
+
+
 def card_summary(card: RuleCard) -> str:
     text = (f"Following this card loses {money(card.lost.mean)} points per hand against the tables' best choice "
             f"and agrees with it for {fmt.share(card.agreement)} of hands ({fmt.share(card.agreement_sure)} of "
@@ -233,4 +244,4 @@ def card_summary(card: RuleCard) -> str:
 
 
 __all__ = ["CSS", "MIXED_SHARE", "POINTS_TEXT", "SCRIPT", "box_detail", "card_summary", "cost_text", "exchange_block",
-           "grid_block", "grid_table", "rule_card_html", "share_text"]
+           "grid_block", "grid_table", "print_summary", "rule_card_html", "share_text"]

@@ -4,7 +4,8 @@ paper) and a PNG of the A4 page at print resolution.
 - A4 landscape, one page: the grids of every seat group (colour: the best choice; number: what the second best
   costs; hatched: close or mixed), the rule card's lines with what each saves, and what following the card
   loses.
-- A5 landscape, two pages (front and back of one card): the rule card in large type; the grids.
+- A5 landscape: the rule card in large type on the front; the grids behind, at most three to a page (two
+  pages of grids where a player count has four seat groups).
 
 Figures are drawn at paper size (inches), so a font size here is its printed size in points; :func:`font_sizes`
 lists them for the tests.
@@ -13,6 +14,7 @@ lists them for the tests.
 from __future__ import annotations
 
 import io
+import math
 import textwrap
 from typing import TYPE_CHECKING
 
@@ -29,6 +31,7 @@ if TYPE_CHECKING:
     from .rulecard import RuleCard
 
 MIN_PT = 7.0
+A5_GRIDS = 3  # grids side by side on an A5 page (7 pt numbers need the width)
 HEAD = POINTS_TEXT + " Read from the top: the first line that fits your hand says what to do."
 A4 = (11.69, 8.27)  # landscape, inches
 A5 = (8.27, 5.83)
@@ -90,8 +93,9 @@ def _legend(fig, y: float, size: float) -> None:
                handlelength=1.6)
 
 
-def _grid_axes(fig, grids: list[Grid], left: float, right: float, bottom: float, top: float, size: float) -> None:
-    rows = _rows(grids)
+def _grid_axes(fig, grids: list[Grid], left: float, right: float, bottom: float, top: float, size: float,
+               rows: list[str] | None = None) -> None:
+    rows = _rows(grids) if rows is None else rows
     n = len(grids)
     label_w = 0.045 * (A4[0] / fig.get_figwidth())
     width = (right - left - label_w * n) / n
@@ -121,13 +125,14 @@ def a4_page(grids: list[Grid], texts: list[str], summary: str, title: str, foote
     fig.text(0.5, 0.905, "Row: your trumps (x: a trump J or lower); column: your side aces and kings. Colour: the best "
              f"choice; its strength and the number: what the second best costs, points per hand (full colour: "
              f"{MARGIN_FULL:g} or more).", ha="center", va="top", fontsize=7.5)
-    _grid_axes(fig, grids, 0.01, 0.99, 0.30, 0.80, 7.0)
-    lines = card_lines(texts, 120)
+    _grid_axes(fig, grids, 0.01, 0.99, 0.32, 0.80, 7.0)
+    lines = card_lines(texts, 150)
     text = "\n".join([f"The card. {head}"] + lines)
-    fig.text(0.02, 0.255, text, ha="left", va="top", fontsize=7.5, linespacing=1.3)
-    fig.text(0.02, 0.255 - 0.0168 * (len(lines) + 1.6), "\n".join(textwrap.wrap(summary, 170)),
-             ha="left", va="top", fontsize=7, linespacing=1.25, color="#222222")
-    fig.text(0.01, 0.008, "\n".join(textwrap.wrap(footer + " " + COUNT_DOWN, 200)), ha="left", va="bottom",
+    fig.text(0.02, 0.277, text, ha="left", va="top", fontsize=7.5, linespacing=1.3)
+    below = 0.277 - 0.0168 * (len(lines) + 1) - 0.012  # under the lines, above the footer
+    fig.text(0.02, below, "\n".join(textwrap.wrap(summary, 190)), ha="left", va="top", fontsize=7,
+             linespacing=1.25, color="#222222")
+    fig.text(0.01, 0.008, "\n".join(textwrap.wrap(footer + " " + COUNT_DOWN, 210)), ha="left", va="bottom",
              fontsize=7, color="#333333")
     return fig
 
@@ -144,18 +149,28 @@ def a5_pages(grids: list[Grid], texts: list[str], summary: str, title: str, foot
                ha="left", va="top", fontsize=7.5, linespacing=1.25, color="#222222")
     front.text(0.02, 0.012, "\n".join(textwrap.wrap(footer + " " + COUNT_DOWN, 140)), ha="left", va="bottom",
                fontsize=7, color="#333333")
-    back = new_figure(*A5, layout=None)
-    back.text(0.5, 0.975, f"{title}: the grids", ha="center", va="top", fontsize=10, fontweight="bold")
-    _legend(back, 0.935, 7)
-    _grid_axes(back, grids, 0.005, 0.995, 0.03, 0.80, 7.0)
-    return [front, back]
+    pages = [front]
+    per_page = math.ceil(len(grids) / math.ceil(len(grids) / A5_GRIDS))  # balanced, at most A5_GRIDS a page
+    rows = _rows(grids)
+    for start in range(0, len(grids), per_page):
+        back = new_figure(*A5, layout=None)
+        back.text(0.5, 0.975, f"{title}: the grids", ha="center", va="top", fontsize=10, fontweight="bold")
+        _legend(back, 0.935, 7)
+        chunk = grids[start:start + per_page]
+        right = 0.005 + 0.99 * len(chunk) / per_page  # a short last page keeps the others' box size
+        _grid_axes(back, chunk, 0.005, right, 0.03, 0.80, 7.0, rows)
+        pages.append(back)
+    return pages
 
 
 def pdf_bytes(figures: list[Figure]) -> bytes:
+    """The pages as one PDF, text as text (TrueType fonts, embedded: selectable and searchable)."""
+    import matplotlib
     from matplotlib.backends.backend_pdf import PdfPages
 
     buf = io.BytesIO()
-    with PdfPages(buf, metadata={"Creator": "rumbaodds report", "CreationDate": None}) as pdf:
+    with matplotlib.rc_context({"pdf.fonttype": 42}), \
+            PdfPages(buf, metadata={"Creator": "rumbaodds report", "CreationDate": None}) as pdf:
         for fig in figures:
             pdf.savefig(fig)
     return buf.getvalue()
