@@ -77,7 +77,9 @@ def cost_text(box: Box) -> str:
     return fmt.cost(m.mean, m.low, m.high)
 
 
-def _row_words(row: str) -> str:
+def _row_words(row: str, low: str = "") -> str:
+    if "x" in row and low:
+        return f"{_row_words(row)} (x: {low})"
     if row == "none":
         return "no trump"
     if row == "5 trumps":
@@ -93,11 +95,11 @@ def _col_words(col: str) -> str:
     return "no side ace or king" if col == "none" else f"side {col}"
 
 
-def box_detail(box: Box, where: str) -> list[str]:
-    """The lines a tap shows: every value of the box, in words, with its interval."""
+def box_detail(box: Box, where: str, low: str = "") -> list[str]:
+    """The lines a tap shows: every value of the box, in words, with its interval (``low``: what x stands for)."""
     e = box.extra
     best, runner = box.best, box.runner
-    lines = [f"{_row_words(box.row)}, {_col_words(box.col)} ({where})"]
+    lines = [f"{_row_words(box.row, low)}, {_col_words(box.col)} ({where})"]
     agree = e.get("by_best", {}).get(best, box.agree)
     lines.append(f"{share_text(e.get('share', math.nan)).replace('<.1', '<0.1')}% of hands. Best: {DO[best]} "
                  f"(the table's best for "
@@ -131,7 +133,7 @@ def box_detail(box: Box, where: str) -> list[str]:
     return lines
 
 
-def grid_table(grid: Grid, where: str) -> str:
+def grid_table(grid: Grid, where: str, low: str = "") -> str:
     """A full grid: every box with hands filled; a tap shows its values."""
     head = "".join(f"<th>{E(c)}</th>" for c in grid.cols)
     out = [f"<table class=g><tr><th class=r>trumps</th>{head}</tr>"]
@@ -147,7 +149,7 @@ def grid_table(grid: Grid, where: str) -> str:
             rgb = shade(box.best, box.margin.mean if box.margin else None)
             classes = "t " + ("close" if box.close else ("mixed" if box.mixed else "")) + (" d" if dark(rgb) else "")
             colour = "#fff" if dark(rgb) else "#111"
-            data = E("\n".join(box_detail(box, where)))
+            data = E("\n".join(box_detail(box, where, low)))
             cells.append(f"<td class=\"{classes.strip()}\" tabindex=0 style=\"background-color:{hex_of(rgb)};"
                          f"color:{colour}\" data-d=\"{data}\"><b>{E(cost_text(box))}</b>"
                          f"{E(share_text(box.extra.get('share', math.nan)))}</td>")
@@ -193,8 +195,8 @@ def exchange_block(grid: Grid) -> str:
             f"{exchange_table(grid)}</div></div>")
 
 
-def grid_block(grid: Grid, where: str, note: str, after: str = "") -> str:
-    return (f"<div class=gridbox><h4>{E(grid.title)}</h4><p class=note>{E(note)}</p>{grid_table(grid, where)}"
+def grid_block(grid: Grid, where: str, note: str, after: str = "", low: str = "") -> str:
+    return (f"<div class=gridbox><h4>{E(grid.title)}</h4><p class=note>{E(note)}</p>{grid_table(grid, where, low)}"
             f"{after}</div>")
 
 

@@ -18,6 +18,7 @@ from .card import Line
 from .charts import ACTION_COLOURS, COUNT_DOWN, MARGIN_FULL, box_label, dark, hex_of, shade
 from .data import KNOCK, LOOK, RUMBA, TableInfo
 from .grids import ACTION_WORDS, Box, Grid, KnockStrip
+from .shapes import Honours
 
 E = html.escape
 
@@ -429,7 +430,8 @@ def render(page: ReportPage) -> str:
                                           f"Every hand, weighted by how often it is dealt; {g.cells:,} situations, "
                                           f"{g.deals:,} simulated deals.",
                                           strip_html(s.strip, s.sampled) if (s.strip is not None and g.seats ==
-                                                                             (s.players - 1,)) else "")
+                                                                             (s.players - 1,)) else "",
+                                          Honours.of(rules).low_text)
                       for g in s.grids]
         else:
             blocks = [grid_block(g, s.strip if (s.strip is not None and g.seats == (s.players - 1,)) else None)
