@@ -219,8 +219,8 @@ def source_text(full: dict, players: Sequence[int], mn: int, rules: RuleSet, bud
     """Which tables the page's grids and cards come from (the page's first line says it)."""
     if not full:
         return (f"quick tables ({budget.cells:,} situations per seat drawn by how often they occur, "
-                f"{budget.samples_per_cell} deals each; no full {rules.name} table is shipped: one takes days to build "
-                f"on two cores)")
+                f"{budget.samples_per_cell} deals each; no full {rules.name} table is shipped yet, so every grid "
+                f"and card here is from that sample)")
     counts = ", ".join(str(n) for n in sorted(full))
     rest = [n for n in players if n not in full]
     text = (f"the full tables shipped with rumbaodds (every hand at every seat, weighted by how often it is dealt) "
