@@ -271,7 +271,7 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
             continue
         s = count_section(loaded[n], rules, n, say)
         t = s.info
-        footer = (f"{t.cells:,} cells ({t.cells_per_seat:,} per seat), {t.deals:,} simulated deals, "
+        footer = (f"{t.cells:,} situations ({t.cells_per_seat:,} per seat), {t.deals:,} simulated deals, "
                   f"{'quick' if t.quick else 'full'} table, opponents {t.model}, expert card play. "
                   f"Reproduce: {report_command(rules_arg, players_arg, str(tables), str(out), budget, None, None)}.")
         s.files = {"A4 PDF": f"card_{n}p.pdf", "A5 PDF": f"card_{n}p_a5.pdf", "PNG": f"card_{n}p.png"}
@@ -354,9 +354,9 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
         q = any(s.info.quick for s in sections)
         cells = sum(s.info.cells for s in sections)
         deals = sum(s.info.deals for s in sections)
-        note = (f"{cells:,} cells, {deals:,} deals ({'quick' if q else 'full'} tables, opponents {base}), pooled "
-                f"over seats and side cards, weighted by how often each hand occurs; rows of fewer than 2 cells are "
-                f"left out.")
+        note = (f"{cells:,} situations, {deals:,} deals ({'quick' if q else 'full'} tables, opponents {base}), "
+                f"pooled over seats and side cards, weighted by how often each hand occurs; rows of fewer than 2 "
+                f"situations are left out.")
         fig = charts.success_chart(rows, series, note, "How often a Rumba succeeds")
         chart_list.append(page.Chart("success", "How often a Rumba succeeds, by your trumps",
                                      "Made (3+ tricks) or uncontested, over the Rumbas played (a refused or voided "
