@@ -13,8 +13,9 @@ package's public API (:func:`~rumbaodds.tables.pack.find_packed`, :func:`~rumbao
   average over the hands a player is dealt;
 - each choice's **loss** against the cell's best (0 for the best, the margin for the runner-up) and whether
   that loss is known. A table of the first packed format keeps no value of the third choice: its loss is at
-  least the margin, and is kept as that lower bound with ``known`` False. A packed table that stores the value
-  of every choice (``VALUE_COLUMNS``) gives every loss exactly, with no change here.
+  least the margin, and is kept as that lower bound with ``known`` False. A table of format 2 keeps the value
+  of every choice: every loss is then known, with no change elsewhere (:data:`DECODERS`, one per format; a new
+  format needs its decoder here, and ``tests/test_report_full.py`` checks each against ``pack``'s own reader).
 
 Per (trump rank, class) pair, :class:`PairFeatures` holds what a player sees (trumps, top trump, side aces and
 kings, hand points) and the grid box (row, column of :mod:`.shapes`), computed once for all seats.
@@ -35,8 +36,6 @@ from . import shapes
 from .data import ACTIONS, PLAY, RUMBA, SIT
 
 PASS_I, PLAY_I, RUMBA_I = (ACTIONS.index(a) for a in (SIT, PLAY, RUMBA))
-# per choice, the names a packed table may store its expected value (and ``<name>_half``) under, first found wins
-VALUE_COLUMNS = {SIT: ("ev_pass", "pass"), PLAY: ("ev_play", "play"), RUMBA: ("ev_rumba", "rumba")}
 
 
 class NoFullTable(LookupError):
@@ -189,19 +188,78 @@ def find_full(rules: RuleSet, players: int, opponents: str, root: str | Path | N
     return None
 
 
-def _kinds() -> dict[str, int]:
-    """pack.KINDS position -> ACTIONS index."""
+def _kinds() -> np.ndarray:
+    """pack.KINDS position -> ACTIONS index (the two bits of a packed code)."""
     from ..tables.pack import KINDS
 
-    return {i: ACTIONS.index(k) for i, k in enumerate(KINDS)}
+    out = np.zeros(4, dtype=np.int8)
+    for i, k in enumerate(KINDS):
+        out[i] = ACTIONS.index(k)
+    return out
 
 
-def _decoded(packed, name: str) -> np.ndarray | None:
-    """A packed column in points (its scale from the manifest), or None when the table lacks it."""
-    if name not in packed.columns:
-        return None
-    scale = packed.manifest["packed"]["scales"].get(name, 1.0)
-    return packed.columns[name].astype(np.float32) * np.float32(scale)
+@dataclass
+class Decoded:
+    """Every cell of a packed table, vectorised: what :func:`~rumbaodds.tables.pack.decode_cell` gives one cell."""
+
+    code: np.ndarray
+    margin: np.ndarray
+    margin_half: np.ndarray
+    p_success: np.ndarray
+    samples: np.ndarray
+    values: dict[str, tuple[np.ndarray, np.ndarray]] | None = None  # choice -> (mean, half); None: not kept
+
+
+def decode_format1(packed) -> Decoded:
+    """Format 1: the decision only, its values ``round(value / scale)`` with the scales in the manifest."""
+    scales = packed.manifest["packed"]["scales"]
+    c = packed.columns
+
+    def points(name):
+        return c[name].astype(np.float64) * scales[name]
+
+    return Decoded(c["code"].astype(np.int64), points("margin"), points("margin_half"), points("p_success"),
+                   c["samples"].astype(np.int64))
+
+
+def decode_format2(packed) -> Decoded:
+    """Format 2 (every value): the numbers rounded by the manifest's ``Codec``, as ``pack.decode_cell`` reads
+    one cell, for every cell at once (tests/test_report_full.py checks them against it)."""
+    from ..tables.pack import EV_SCALE, UNPLAYED_SHIFT, Codec
+
+    meta = packed.manifest["packed"]
+    codec = Codec(**meta["codec"])
+    c = packed.columns
+    code = c["code"].astype(np.int64)
+    if "looks" in c:
+        looks = np.asarray(meta["looks"], dtype=np.int64)
+        n, rumba_n = looks[c["looks"].astype(np.int64) & 15], looks[c["looks"].astype(np.int64) >> 4]
+    else:
+        n = c["samples"].astype(np.int64)
+        rumba_n = c["rumba_deals"].astype(np.int64) if "rumba_deals" in c else n
+    ess = c["ess"].astype(np.float64) if "ess" in c else n.astype(np.float64)
+    weight = np.where(n > 0, ess / np.maximum(n, 1), 1.0)
+    values = {SIT: (np.zeros(len(code)), np.zeros(len(code)))}
+    for action, name, deals in ((PLAY, "ev_play", n), (RUMBA, "ev_rumba", rumba_n)):
+        half = codec.sigma_half(c[name + "_half"], deals * weight)
+        values[action] = (c[name].astype(np.float64) * codec.mean_step(half), half)
+    kinds = _kinds()
+    best, runner = kinds[code & 3], kinds[(code >> 2) & 3]
+    pass_i = ACTIONS.index(SIT)
+    with_pass = (best == pass_i) | (runner == pass_i)
+    other = np.where(best == pass_i, runner, best)  # the choice that is not the pass
+    v = np.stack([values[a][0] for a in ACTIONS], axis=1)[np.arange(len(code)), other]
+    h = np.stack([values[a][1] for a in ACTIONS], axis=1)[np.arange(len(code)), other]
+    half = c["margin_half"].astype(np.float64) * EV_SCALE
+    margin = np.where(with_pass, np.where(best == pass_i, v, -v), c["margin"].astype(np.float64) *
+                      codec.mean_step(half))
+    margin_half = np.where(with_pass, h, half)
+    played = rumba_n * (1.0 - ((code >> UNPLAYED_SHIFT) & 7) / codec.unplayed_parts)
+    p = np.minimum(1.0, c["p_success"].astype(np.float64) * codec.p_step_of(played))
+    return Decoded(code, margin, margin_half, p, n, values)
+
+
+DECODERS = {1: decode_format1, 2: decode_format2}
 
 
 def read_full(path: str | Path, rules: RuleSet) -> FullCells:
@@ -220,16 +278,18 @@ def cells_of(packed, rules: RuleSet) -> FullCells:
     pairs = pair_features(rules)
     if packed.pairs != len(pairs):
         raise NoFullTable(f"{path}: {packed.pairs:,} pairs per seat, the rules have {len(pairs):,}")
+    fmt = int(m["packed"].get("format", 1))
+    if fmt not in DECODERS:
+        raise NoFullTable(f"{path}: packed format {fmt}; the report reads formats {sorted(DECODERS)}")
+    d = DECODERS[fmt](packed)
     players = int(m["players"])
-    code = packed.columns["code"].astype(np.int64)
-    to_action = np.zeros(4, dtype=np.int8)
-    for i, a in _kinds().items():
-        to_action[i] = a
-    best, runner = to_action[code & 3], to_action[(code >> 2) & 3]
+    code = d.code
+    kinds = _kinds()
+    best, runner = kinds[code & 3], kinds[(code >> 2) & 3]
     best_k = ((code >> 4) & 7).astype(np.int8)
     impossible = (code & IMPOSSIBLE) != 0
-    margin = _decoded(packed, "margin")
-    half = _decoded(packed, "margin_half")
+    margin = d.margin.astype(np.float32)
+    half = d.margin_half.astype(np.float32)
     n = len(code)
     rows = np.arange(n)
     loss = np.empty((n, 3), dtype=np.float32)
@@ -239,24 +299,16 @@ def cells_of(packed, rules: RuleSet) -> FullCells:
     loss_half[:] = half[:, None]
     loss[rows, best], loss_half[rows, best], known[rows, best] = 0.0, 0.0, True
     loss[rows, runner], known[rows, runner] = margin, True
-    values = {a: next(((v, _decoded(packed, name + "_half")) for name in VALUE_COLUMNS[a]
-                       if (v := _decoded(packed, name)) is not None), None) for a in ACTIONS}
-    if values[SIT] is None:
-        values[SIT] = (np.zeros(n, np.float32), np.zeros(n, np.float32))  # pass scores 0 (no penalty here)
-    if all(values[a] is not None for a in ACTIONS):  # every choice's value stored: every loss is known
-        best_v = np.stack([values[a][0] for a in ACTIONS], axis=1)[rows, best]
-        best_h = np.stack([values[a][1] if values[a][1] is not None else np.zeros(n, np.float32)
-                           for a in ACTIONS], axis=1)[rows, best]
-        for i, a in enumerate(ACTIONS):
+    if d.values is not None:  # every choice's value kept: every loss is known
+        v = np.stack([d.values[a][0] for a in ACTIONS], axis=1).astype(np.float32)
+        h = np.stack([d.values[a][1] for a in ACTIONS], axis=1).astype(np.float32)
+        for i in range(3):
             third = (best != i) & (runner != i)
-            v, h = values[a][0], values[a][1] if values[a][1] is not None else np.zeros(n, np.float32)
-            loss[third, i] = np.maximum(v[third] - best_v[third], margin[third])
-            loss_half[third, i] = np.hypot(h[third], best_h[third])
+            loss[third, i] = np.maximum(v[third, i] - v[third, best[third]], margin[third])
+            loss_half[third, i] = np.hypot(h[third, i], h[third, best[third]])
             known[third, i] = True
-    p = _decoded(packed, "p_success")
     return FullCells(rules, players, pairs, Path(path), m, best, runner, best_k, margin, half,
-                     p if p is not None else np.full(n, np.nan, np.float32), packed.columns["samples"], loss,
-                     known, loss_half, impossible)
+                     d.p_success.astype(np.float32), d.samples, loss, known, loss_half, impossible)
 
 
 def load_full(rules: RuleSet, players: int, opponents: str, root: str | Path | None = None) -> FullCells:
@@ -272,5 +324,6 @@ def weighted_mean(x: np.ndarray, w: np.ndarray) -> float:
     return float((w * x).sum() / total) if total > 0 else math.nan
 
 
-__all__ = ["FullCells", "NoFullTable", "PairFeatures", "VALUE_COLUMNS", "cells_of", "find_full", "hand_features",
+__all__ = ["FullCells", "DECODERS", "Decoded", "NoFullTable", "PairFeatures", "cells_of", "decode_format1",
+           "decode_format2", "find_full", "hand_features",
            "load_full", "pair_features", "read_full", "weighted_mean"]
