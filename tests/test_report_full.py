@@ -168,34 +168,49 @@ def _deal(rng, n):
     return cards[:5], cards[5], int(rng.integers(n))
 
 
-def _ask(cards, trump, n, seat) -> dict:
-    args = ["ask", " ".join(format_card(c) for c in cards), "--trump", format_card(trump), "--players", str(n),
-            "--seat", str(seat), "--json"]
-    result = CliRunner().invoke(main, args)
-    assert result.exit_code == 0, result.output
-    return json.loads(result.output)
+def _table_answer(cards, trump, n, seat):
+    """``rumbaodds ask``'s table answer (before anything the table leaves open is simulated)."""
+    from rumbaodds.situation import make_situation
+    from rumbaodds.tables.find import find_answer
+
+    situation = make_situation(" ".join(format_card(c) for c in cards), format_card(trump), n, seat, SWISS)
+    result = find_answer(None, situation, "equilibrium", "expert")
+    assert result is not None and "packed" in str(result.meta.get("source", "")) + str(result.meta.get("kind", "")) \
+        + str(result.meta.get("table", "")), result.meta
+    return result
 
 
 @pytest.fixture(scope="module")
 def asked(shipped):
-    """200 random hands (40 per player count): (n, seat, cards, trump, ask's answer, sure?, cell)."""
+    """200 random hands (40 per player count): (n, seat, cards, trump, the table's answer, sure?, cell)."""
     rng = np.random.default_rng(2026)
     out = []
     for n in range(3, 8):
         for _ in range(40):
             cards, trump, seat = _deal(rng, n)
-            doc = _ask(cards, trump, n, seat)
-            assert doc["source"]["source"] == "packed table", doc["source"]
-            sure = doc["margin"] is not None and doc["margin"]["ev_ci"][0] > 0
-            out.append((n, seat, cards, trump, KIND[doc["recommendation"]], sure, doc["source"]["cell"]))
+            result = _table_answer(cards, trump, n, seat)
+            cell = int(result.meta["cell"])
+            sure = result.margin is not None and result.margin.low > 0  # the table's interval excludes a tie
+            out.append((n, seat, cards, trump, KIND[result.recommendation], sure, cell))
     return out
 
 
 def test_the_cells_are_read_as_ask_reads_them(shipped, asked):
-    for n, seat, _cards, _trump, answer, _sure, cell in asked:
+    assert 60 <= sum(x[5] for x in asked) < 200  # both kinds of hand are checked
+    for n, seat, _cards, _trump, answer, sure, cell in asked:
         fc = shipped(n)[0]
-        assert cell // fc.n_pairs == seat
+        assert cell // fc.n_pairs == seat and bool(fc.sure[cell]) == sure
         assert ACTIONS[fc.best[cell]] == answer
+
+
+def test_the_command_gives_the_same_answer_where_the_table_is_sure(asked):
+    """A few of them through ``rumbaodds ask`` itself (where the table's interval excludes a tie)."""
+    for n, seat, cards, trump, answer, sure, _cell in [x for x in asked if x[5]][:8]:
+        args = ["ask", " ".join(format_card(c) for c in cards), "--trump", format_card(trump), "--players", str(n),
+                "--seat", str(seat), "--json"]
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 0, result.output
+        assert KIND[json.loads(result.output)["recommendation"]] == answer
 
 
 def _grid_check(shipped, asked, flip: bool = False) -> tuple[int, float, float]:
