@@ -32,8 +32,17 @@ def try_full(tables: str | Path, rules: RuleSet, players: int, model: str,
     except NoFullTable as exc:
         say(f"  {exc}")
         return None
-    say(f"  every cell: {path} ({len(fc):,} situations, {fc.deals:,} deals)")
+    say(f"  every situation: {shown_path(path)} ({len(fc):,} situations, {fc.deals:,} deals)")
     return fc
+
+
+def shown_path(path: Path) -> str:
+    """A shipped table's path from the project's root (rumbaodds/tables/packed/...); another one as it is."""
+    root = Path(__file__).resolve().parents[2]
+    try:
+        return str(Path(path).resolve().relative_to(root))
+    except ValueError:
+        return str(path)
 
 
 def choices(fc: FullCells, card: rulecard.RuleCard, seat_grids: list[grids.Grid]) -> tuple[np.ndarray, np.ndarray]:
@@ -72,7 +81,7 @@ def full_section(fc: FullCells, rules: RuleSet, model: str, quick: Loaded | None
     card = rulecard.fit_card(fc)
     compare(fc, card, seat_grids)
     say(f"  {n} players: the card loses {card.lost.mean:.3f} points per hand, agrees {card.agreement:.1%}")
-    info = TableInfo(n, model, len(fc), fc.deals, False, str(fc.path))
+    info = TableInfo(n, model, len(fc), fc.deals, False, shown_path(fc.path))
     third = strip = None
     sampled = ""
     if quick is not None:
@@ -124,17 +133,20 @@ def write_cards(folder: Path, sections: list[page.CountSection], rules: RuleSet)
     """``cards.json`` beside the page: every full card's lines, what each saves, its loss and agreement."""
     import json
 
+    def r(x: float) -> float:
+        return round(float(x), 6)
+
     cards = {}
     for s in sections:
         card = s.card
         if card is None:
             continue
         cards[str(s.players)] = {
-            "lines": [{"text": line.text(rules), "saved": [line.saved.mean, line.saved.low, line.saved.high]}
+            "lines": [{"text": line.text(rules), "saved": [r(line.saved.mean), r(line.saved.low), r(line.saved.high)]}
                       for line in card.lines],
-            "lost": [card.lost.mean, card.lost.low, card.lost.high], "agreement": card.agreement,
-            "agreement_sure": card.agreement_sure, "differs_from_grid": card.vs_grid,
-            "grid_lost": card.grid_lost, "lower_bound_share": card.lower_bound_share, "table": s.info.path}
+            "lost": [r(card.lost.mean), r(card.lost.low), r(card.lost.high)], "agreement": r(card.agreement),
+            "agreement_sure": r(card.agreement_sure), "differs_from_grid": r(card.vs_grid),
+            "grid_lost": r(card.grid_lost), "lower_bound_share": r(card.lower_bound_share), "table": s.info.path}
     if not cards:
         return None
     path = folder / "cards.json"

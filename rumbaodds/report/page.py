@@ -407,9 +407,9 @@ def render(page: ReportPage) -> str:
     others = [x for x in page.other_lines if x is not None]
     if any(s.card is not None for s in page.sections) and (others or page.lone_line):
         items = "".join(line_html(x) for x in ordered_lines(others + ([page.lone_line] if page.lone_line else [])))
-        out.append(f"<h3>Other decisions, {page.model_players} players</h3><p class=small>Simulated on a sample of "
-                   f"hands ({E(page.ask_budget)}): not in the tables, not on the printed card.</p>"
-                   f"<ol class=small>{items}</ol>")
+        out.append(f"<h3>Other decisions, {page.model_players} players</h3><p class=small>What the full tables do "
+                   f"not hold, simulated on a sample of hands at {page.model_players} players (the grids below say "
+                   f"how many); not on the printed card.</p><ol class=small>{items}</ol>")
     out.append("<h2>How to read the grids</h2>" + legend_html(actions))
     out.append(
         f"<p class=small>Rows: your trumps as you speak (A, K, Q: those trumps; x: a trump J or lower; "
