@@ -29,7 +29,7 @@ bench-quick: install  ## every benchmark at tiny sizes, in seconds (a smoke test
 lint: install
 	$(PY) -m ruff check rumbaodds tests benchmarks
 
-report: install  ## reports/{swiss,flemish,rummy}/: action grids, printable cards, rule cards (quick tables built into tables/ once)
+report: install  ## reports/{swiss,flemish,rummy}/: grids and cards (swiss: the shipped full tables; quick tables and answers kept in tables/)
 	rumbaodds report --rules swiss --tables tables --out reports
 	rumbaodds report --rules flemish --tables tables --out reports
 	rumbaodds rummy report --out reports

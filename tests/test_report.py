@@ -56,8 +56,8 @@ def test_search_finds_a_rumba_rule_and_a_sit_rule_known_by_construction():
     assert sit == card.SitRule(1, Q, 1)
     assert lost < 0.01
     low, top = card.lowest_rank(SWISS), A
-    assert rumba.text(low, top) == "with 3+ trumps headed by the Q or better"
-    assert sit.text(low, top) == "sit out with no trump, or one trump below the Q, and no side ace"
+    assert rumba.text(low, top) == "with 3+ trumps headed by the Q or higher"
+    assert sit.text(low, top) == "pass with no trump, or one trump below the Q, and no side ace"
 
 
 def test_search_finds_two_clauses_with_a_side_ace():
@@ -67,7 +67,7 @@ def test_search_finds_two_clauses_with_a_side_ace():
     rumba, sit, lost = card.fit_main(f, SWISS)
     assert rumba == card.TwoWayRule((card.Clause(4, K), card.Clause(2, A, 1)))
     assert rumba.text(card.lowest_rank(SWISS), A) == \
-        "with 4+ trumps headed by the K or better, or 2+ trumps headed by the A and a side ace"
+        "with 4+ trumps headed by the K or higher, or 2+ trumps headed by the A and a side ace"
     assert sit == card.SitRule(1, card.lowest_rank(SWISS), 9) and lost < 0.01
 
 
@@ -85,8 +85,8 @@ def test_lines_are_ordered_by_the_points_they_save():
     f = synthetic(lambda f: (f.n_trumps >= 3) & (f.top_trump >= Q), lambda f: f.n_trumps < 1)
     lines, fits = card.main_lines(f, SWISS, [((0, 1, 2, 3), "every seat")], True)
     rumba, sit = lines
-    assert rumba.text == "Call Rumba with 3+ trumps headed by the Q or better." and rumba.seats == ""
-    assert sit.text == "Sit out with no trump; otherwise play."
+    assert rumba.text == "Call Rumba with 3+ trumps headed by the Q or higher." and rumba.seats == ""
+    assert sit.text == "Pass with no trump; otherwise play."
     # Rumba (-3) instead of play (-1) saves 2 points on those hands; sitting out (0 for +1) saves 1 on the others
     share_r = float(((f.n_trumps >= 3) & (f.top_trump >= Q)).mean())
     share_s = float((f.n_trumps < 1).mean())
@@ -94,7 +94,7 @@ def test_lines_are_ordered_by_the_points_they_save():
     assert sit.saved.mean == pytest.approx(1 * share_s, abs=0.01) and sit.saved.low > 0
     html = page.card_html(page.CountSection(4, [], [sit, rumba], data.TableInfo(4, "default", 4000, 1, True, "t")),
                           SWISS)
-    assert html.index("Call Rumba") < html.index("Sit out")  # the line that saves more comes first
+    assert html.index("Call Rumba") < html.index("Pass with")  # the line that saves more comes first
 
 
 def test_seat_groups_get_their_own_line_only_where_it_pays():
@@ -134,11 +134,13 @@ def test_exchange_line_picks_the_discard_rule_known_by_construction():
 class _Links(HTMLParser):
     def __init__(self):
         super().__init__()
-        self.src, self.href, self.tags, self.meta = [], [], set(), []
+        self.src, self.href, self.tags, self.meta, self.script_src = [], [], set(), [], []
 
     def handle_starttag(self, tag, attrs):
         self.tags.add(tag)
         a = dict(attrs)
+        if tag == "script" and "src" in a:
+            self.script_src.append(a["src"])
         if tag == "meta":
             self.meta.append(a)
         for name, value in attrs:
@@ -166,13 +168,13 @@ def test_page_is_self_contained_and_says_what_stands_behind_each_grid():
     links.feed(html)
     assert links.src and all(s.startswith("data:image/png;base64,") for s in links.src)
     assert all(h.startswith("#") or ("/" not in h and h.endswith((".png", ".pdf"))) for h in links.href), links.href
-    assert not links.tags & {"script", "link", "iframe", "object", "embed"}
+    assert not links.tags & {"link", "iframe", "object", "embed"} and not links.script_src  # one inline script
     assert any(m.get("name") == "viewport" for m in links.meta)
-    assert "caption &lt;b&gt;" in html and "count down" in html and "10 cells, 1,000 deals" in html
+    assert "caption &lt;b&gt;" in html and "count down" in html and "10 situations, 1,000 deals" in html
     assert "1.97" not in html and ">2.0<" in html  # the cost, one decimal, no sign
     assert "\u22480" in html  # the close box: its cost's interval includes 0
     assert "play \u22480 [\u22120.2, +0.1]" in html  # a tooltip value whose interval includes 0: no sign
-    assert "class=\"close\"" in html
+    assert "class=\"t close\"" in html
     index = page.render_index([("swiss", "swiss/index.html", "Swiss")])
     assert 'href="swiss/index.html"' in index
 
@@ -183,20 +185,21 @@ def test_exchange_table_shows_the_best_count_and_marks_a_close_lead():
     box.extra["exchange_values"] = {0: grids.Interval(-1.0, -1.2, -0.8), 1: grids.Interval(-2.0, -2.2, -1.8),
                                     2: grids.Interval(-1.9, -2.1, -1.7)}
     html = page.exchange_table(g)
-    assert "<b>1</b>7" in html and "class=\"close" in html  # 1 card by 0.1: within the noise
+    assert "<b>1</b>7" in html and "class=\"t close" in html  # 1 card by 0.1: within the noise
     box.extra["exchange_values"][2] = grids.Interval(-0.5, -0.6, -0.4)
-    assert "class=\"close" not in page.exchange_table(g)  # negative control: a clear lead of 1.0
+    assert "class=\"t close" not in page.exchange_table(g)  # negative control: a clear lead of 1.0
 
 
 def test_print_page_has_every_grid_and_says_how_to_read_it():
-    from rumbaodds.report import charts
+    from rumbaodds.report import charts, printcard
 
-    fig = charts.print_page(SWISS, 4, [_grid(), _grid()], None, "4,000 cells, 400,000 deals.", "Rumba, 4 players")
+    fig = printcard.a4_page([_grid(), _grid()], ["Call Rumba with 3+ trumps."], "It loses 0.1.",
+                            "Rumba, 4 players", "4,000 situations, 400,000 deals.")
     texts = " ".join(t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text")))
-    for words in ("First to speak", "AKx", "2.0", "7", "\u22480", "close", "mixed", "400,000 deals",
-                  "count down"):
+    for words in ("First to speak", "AKx", "2.0", "\u22480", "close", "mixed", "400,000 deals", "count down",
+                  "1. Call Rumba", "It loses 0.1."):
         assert words in texts, words
-    assert charts.fig_png(fig, 30)[:8] == b"\x89PNG\r\n\x1a\n" and charts.fig_pdf(fig)[:5] == b"%PDF-"
+    assert charts.fig_png(fig, 30)[:8] == b"\x89PNG\r\n\x1a\n" and printcard.pdf_bytes([fig])[:5] == b"%PDF-"
 
 
 def test_fixed_colour_scale():
@@ -231,8 +234,9 @@ def test_cli_builds_quick_tables_and_writes_both_reports(tmp_path):
     assert "building quick table" in result.stderr and "[3/3]" in result.stderr
     assert "[1/3] swiss, 3 players, opponents equilibrium" in result.stderr
     folder = out / "swiss"
-    assert sorted(p.name for p in folder.iterdir()) == ["card_3p.pdf", "card_3p.png", "index.html", "knock.png",
-                                                         "success.png"]
+    assert sorted(p.name for p in folder.iterdir()) == ["card_3p.pdf", "card_3p.png", "card_3p_a5.pdf", "cards.json",
+                                                         "index.html", "knock.png", "success.png"]
+    assert "swiss, 3 players: the card (" in result.stdout and "points per hand (the grids:" in result.stdout
     html = (folder / "index.html").read_text()
     for words in ("--cells 40", "rumbaodds tables build --rules swiss --players 3", "After a Rumba call",
                   "The dealer knocked", "Opponents bold, every seat", "First to speak (seat 0)",
@@ -280,3 +284,27 @@ def test_reading_your_table_shows_the_gain_over_the_equilibrium_per_style_and_se
     html = page.exploit_table(exploit, 2)
     assert "Reading your table" in html and "<th>bold</th>" in html and "<th>seat 1</th>" in html
     assert html.count("<td") == 2 and "0.06" in html and "95%: +0.05 to +0.07" in html
+
+
+def test_answers_after_earlier_words_are_kept_and_read_back(tmp_path, monkeypatch):
+    from rumbaodds import analysis
+    from rumbaodds.report import decisions
+
+    budget = data.Budget(ask_hands=1, ask_samples=8)
+    sample = decisions.sample_hands(SWISS, 1, 0)
+    sample.frame = sample.frame.iloc[:6]
+    scenario = decisions.scenarios(SWISS, 3)[0]
+    first = decisions.measure(scenario, sample, SWISS, "default", budget, cache=tmp_path)
+    assert len(list(tmp_path.glob("asked-join_rumba-*.json"))) == 1
+
+    def no_ask(*args, **kwargs):
+        raise AssertionError("asked again")
+
+    monkeypatch.setattr(analysis, "ask", no_ask)
+    again = decisions.measure(scenario, sample, SWISS, "default", budget, cache=tmp_path)
+    cols = sorted(first.frame.columns)
+    pd.testing.assert_frame_equal(first.frame[cols], again.frame[cols], check_dtype=False)
+    assert again.actions == first.actions and again.skipped == first.skipped
+    # another budget is another key: asked again (negative control)
+    with pytest.raises(AssertionError, match="asked again"):
+        decisions.measure(scenario, sample, SWISS, "default", data.Budget(ask_hands=1, ask_samples=9), cache=tmp_path)

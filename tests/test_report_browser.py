@@ -9,10 +9,13 @@ only where no Chromium is installed (``.ci/run`` installs it).
 
 from __future__ import annotations
 
+import shutil
+import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from browser import browser_context, skip_reason
+from browser import CHROMIUM_FLAGS, browser_context, chromium_path, skip_reason
 
 from rumbaodds.report import data, grids, page, shapes
 from rumbaodds.report.card import Line
@@ -103,3 +106,86 @@ def test_the_check_sees_overflow_and_small_text(tmp_path):
         tab.goto(bad.resolve().as_uri())
         layout = tab.evaluate(LAYOUT, 400)
     assert layout["scroll"] > 400 and layout["cut"] and layout["small"] == ["P tiny"]
+
+
+def full_page(tmp_path: Path) -> Path:
+    """A page of full-table grids (every box filled, with the values a tap shows) and a rule card."""
+    from rumbaodds.report import rulecard
+
+    rules = get_rules("swiss")
+    rows, cols = shapes.trump_rows(rules), shapes.side_columns(rules)
+    boxes = {}
+    for i, r in enumerate(rows):
+        for j, c in enumerate(cols):
+            best = ("rumba", "play", "pass")[(i + j) % 3]
+            box = grids.Box(r, c, 1234, 123_400, 1.0, {}, best, ("play", "pass", "play")[(i + j) % 3],
+                            grids.Interval(0.3 * j, 0.3 * j - 0.2, 0.3 * j + 0.2), 0.9)
+            box.sure_other = 0.04 * (j % 4)
+            box.extra.update({"full": True, "share": 0.002 * (i + 1), "unknown": 0.0,
+                              "by_best": {"pass": 0.05, "play": 0.05, "rumba": 0.9},
+                              "examples": [{"hand": "CK S7 S8 S9 SA", "trump": "S6", "seat": 1, "best": best,
+                                            "runner": "play", "margin": 1.2, "half": 0.4}]})
+            boxes[(r, c)] = box
+    grid = grids.Grid("Seats 1\u20133 (middle)", rows, cols, ("pass", "play", "rumba"), boxes, (1, 2, 3), quick=False)
+    info = data.TableInfo(5, "equilibrium", 2_730_060, 183_000_000, False, "rumbaodds/tables/packed/swiss-5p")
+    line = rulecard.CardLine("rumba", rulecard.Condition("not the dealer", (rulecard.Atom("trumps", ">=", 2),
+                                                                           rulecard.Atom("points", ">=", 12))),
+                             grids.Interval(0.07, 0.06, 0.08))
+    card = rulecard.RuleCard(5, [line] * 7 + [rulecard.CardLine("play", None, grids.Interval(0.2, 0.19, 0.21))],
+                             grids.Interval(0.0498, 0.0496, 0.05), 0.882, 0.978, 0.74, 0.05, 0.047, 0.002)
+    sections = [page.CountSection(5, [grid, grid, grid], [], info, card=card,
+                                  files={"A4 PDF": "card_5p.pdf", "A5 PDF": "card_5p_a5.pdf", "PNG": "card_5p.png"})]
+    rp = page.ReportPage(rules, "swiss", "today", sections, [], [], 5, [], [info], "rumbaodds report", [])
+    path = tmp_path / "full.html"
+    path.write_text(page.render(rp), encoding="utf-8")
+    return path
+
+
+TAP = """() => {
+  const d = document.querySelector('tr.dr');
+  if (!d || d.hidden) return null;
+  const r = d.getBoundingClientRect();
+  const size = parseFloat(getComputedStyle(d.querySelector('p')).fontSize);
+  return {text: d.innerText, left: r.left, right: r.right, size: size};
+}"""
+
+
+@contextmanager
+def phone(width: int = 400, height: int = 860):
+    """Debian's Chromium as a phone: a touch screen (Playwright's tap), the same flags as browser_context."""
+    from playwright.sync_api import sync_playwright
+
+    profile = tempfile.mkdtemp(prefix="rumbaodds-phone-")
+    try:
+        with sync_playwright() as pw:
+            context = pw.chromium.launch_persistent_context(
+                profile, executable_path=chromium_path(), headless=True, args=CHROMIUM_FLAGS,
+                viewport={"width": width, "height": height}, has_touch=True, is_mobile=True)
+            try:
+                yield context
+            finally:
+                context.close()
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def test_a_tap_on_a_box_shows_its_values_at_400_px(tmp_path):
+    committed = REPORTS / "swiss" / "index.html"
+    with phone(400, 860) as context:
+        tab = context.new_page()
+        for path in [full_page(tmp_path)] + ([committed] if committed.exists() else []):
+            tab.goto(path.resolve().as_uri())
+            layout = tab.evaluate(LAYOUT, 400)
+            assert layout["scroll"] <= 400 and layout["cut"] == [] and layout["small"] == [], (path, layout["cut"][:3])
+            assert tab.evaluate(TAP) is None  # nothing shown before a tap
+            box = tab.locator(".gridbox td[data-d]").nth(12)
+            box.scroll_into_view_if_needed()
+            box.tap()
+            shown = tab.evaluate(TAP)
+            assert shown is not None, path
+            assert "Second best:" in shown["text"] and "Example:" in shown["text"], shown["text"][:300]
+            assert shown["left"] >= 0 and shown["right"] <= 400 and shown["size"] >= 11
+            layout = tab.evaluate(LAYOUT, 400)
+            assert layout["scroll"] <= 400 and layout["cut"] == [], layout["cut"][:3]
+            tab.locator("tr.dr button.x").tap()
+            assert tab.evaluate(TAP) is None  # closed

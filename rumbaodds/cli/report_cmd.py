@@ -9,7 +9,7 @@ import click
 
 from .. import limits
 from ..models import ModelError
-from ..report import DPI, Budget, parse_players
+from ..report import DPI, Budget, parse_players, summary_lines
 from ..report import make_report as _make_report
 from ..report import model_players as default_model_players
 from ..rules import get_rules
@@ -78,6 +78,8 @@ def report(rules, players, tables, out, cells, samples_per_cell, model_cells, kn
                    "to resume", err=True)
         raise SystemExit(130) from None
     click.echo(f"report written: {page}")
+    for line in summary_lines(page.parent):  # each player count's card: agreement and loss (cards.json)
+        click.echo(line)
 
 
 def _check_writable(folder: Path) -> None:

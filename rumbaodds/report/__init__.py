@@ -13,6 +13,9 @@ along its ideas:
 - :mod:`.charts`: the printable card (PNG, PDF) and the interval charts, on fixed colour scales;
 - :mod:`.page`: the self-contained, phone-friendly HTML page;
 - :mod:`.index`: the front page linking every report in the folder;
+- :mod:`.full`, :mod:`.fullgrid`, :mod:`.rulecard`, :mod:`.fullpage`, :mod:`.printcard`, :mod:`.fullbuild`:
+  the same from every cell of a full (packed) table: grids weighted by how often each hand is dealt, the rule
+  card fitted greedily to them, boxes that show their values on a tap, the printed card (A4 and A5 PDFs);
 - :mod:`.build`: the whole report.
 
 Scores count down (negative is good), as everywhere in rumbaodds.
@@ -20,7 +23,8 @@ Scores count down (negative is good), as everywhere in rumbaodds.
 
 from .build import DPI, NAMED_MODELS, make_report, model_players, parse_players
 from .data import Budget, ReportError
+from .fullbuild import summary_lines
 from .index import write_index
 
 __all__ = ["DPI", "NAMED_MODELS", "Budget", "ReportError", "make_report", "model_players", "parse_players",
-           "write_index"]
+           "summary_lines", "write_index"]

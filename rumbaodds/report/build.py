@@ -6,6 +6,7 @@ printable card per player count), the chart PNGs; and ``out/index.html`` linking
 
 from __future__ import annotations
 
+import math
 import shlex
 import time
 from collections.abc import Callable, Sequence
@@ -16,7 +17,7 @@ import pandas as pd
 
 from ..rules import RulesError, RuleSet, get_rules
 from . import card as cardmod
-from . import charts, decisions, grids, page
+from . import charts, decisions, fullbuild, grids, page
 from .data import PLAY, RUMBA, SIT, Budget, Loaded, ReportError, obtain_table, policy_available
 from .grids import mean_interval
 from .index import write_index
@@ -26,7 +27,7 @@ SOLVED_MODELS = ("equilibrium",)  # compared too when this build has them (oppon
 MODEL_PLAYERS = {"swiss": 5, "flemish": 4}  # the usual table for the comparisons
 FULL_SAMPLES = 1_000
 DPI = 100
-PRINT_DPI = 110
+PRINT_DPI = 150  # the printed card's PNG: the A4 page at print size
 
 
 def parse_players(text: str | None, rules: RuleSet) -> list[int]:
@@ -111,8 +112,7 @@ def count_section(loaded: Loaded, rules: RuleSet, players: int, say) -> page.Cou
     choice = np.concatenate([cardmod.card_choice(fit.frame, fit.rumba, fit.sit, "normal") for fit in fits]) \
         if fits else np.array([])
     lost = cardmod.points_lost(cells, choice, "normal") if len(cells) else float("nan")
-    return page.CountSection(players, seat_grids, lines, loaded.info, third, jack, strip,
-                             heldout=cardmod.heldout_lost(f, rules), lost=lost)
+    return page.CountSection(players, seat_grids, lines, loaded.info, third, jack, strip, lost=lost)
 
 
 def jack_line(loaded: Loaded, rules: RuleSet) -> cardmod.Line | None:
@@ -137,14 +137,25 @@ def charts_top(rules: RuleSet) -> int:
 
 def print_files(folder: Path, section: page.CountSection, rules: RuleSet, footer: str, dpi: int,
                 extra: list[cardmod.Line]) -> dict[str, str]:
+    """A quick table's printed card: its grids and lines on A4 (PDF, PNG at print size) and A5 (PDF)."""
+    from . import printcard
+
     sub = [g for g in section.grids] + [g for g in (section.third, section.jack) if g is not None]
     title = f"Rumba ({rules.name}), {section.players} players: what to do with your hand"
-    lines = [page.line_text(x) for x in page.ordered_lines(section.lines + extra)]
-    fig = charts.print_page(rules, section.players, sub, section.strip, footer, title, lines)
-    png, pdf = f"card_{section.players}p.png", f"card_{section.players}p.pdf"
-    (folder / png).write_bytes(charts.fig_png(fig, dpi))
-    (folder / pdf).write_bytes(charts.fig_pdf(fig))
-    return {"PNG": png, "PDF": pdf}
+    texts = [page.line_text(x) for x in page.ordered_lines(section.lines + extra)]
+    summary = ""
+    if math.isfinite(section.lost):
+        summary = (f"Its Rumba and pass lines give away {section.lost:.2f} points per hand against the quick "
+                   f"table's best choice.")
+    head = "Lines by the points per hand they save."
+    n = section.players
+    a4 = printcard.a4_page(sub, texts, summary, title, footer, head)
+    a4_pdf = printcard.pdf_bytes([a4])
+    (folder / f"card_{n}p.pdf").write_bytes(a4_pdf)
+    (folder / f"card_{n}p_a5.pdf").write_bytes(printcard.pdf_bytes(printcard.a5_pages(sub, texts, summary, title,
+                                                                                      footer, head)))
+    (folder / f"card_{n}p.png").write_bytes(printcard.png_of_pdf(a4_pdf, a4, dpi))
+    return {"A4 PDF": f"card_{n}p.pdf", "A5 PDF": f"card_{n}p_a5.pdf", "PNG": f"card_{n}p.png"}
 
 
 def success_series(sections: list[page.CountSection], loaded: dict[int, Loaded], rules: RuleSet):
@@ -192,7 +203,8 @@ def full_commands(rules_arg: str, rules: RuleSet, players: Sequence[int], models
     from ..handclasses import enumerate_trump_rank_pairs
 
     pairs = len(enumerate_trump_rank_pairs(rules))
-    lines = [f"# every cell: {pairs:,} (trump rank, hand class) pairs per seat x {FULL_SAMPLES:,} deals each "
+    lines = [f"# every situation: {pairs:,} (turned trump rank, hand) pairs per seat, up to {FULL_SAMPLES:,} deals "
+             f"each "
              f"(resumable: rerun the same command after an interruption)"]
     r = shlex.quote(rules_arg)
     for n in players:
@@ -201,6 +213,21 @@ def full_commands(rules_arg: str, rules: RuleSet, players: Sequence[int], models
         lines.append(f"rumbaodds tables build --rules {r} --players {model_n} --opponents {m}")
     lines.append(f"rumbaodds report --rules {r} --tables {shlex.quote(str(tables).rstrip('/') + '/')}")
     return lines
+
+
+def source_text(full: dict, players: Sequence[int], mn: int, rules: RuleSet, budget: Budget) -> str:
+    """Which tables the page's grids and cards come from (the page's first line says it)."""
+    if not full:
+        return (f"quick tables ({budget.cells:,} situations per seat drawn by how often they occur, "
+                f"{budget.samples_per_cell} deals each; no full {rules.name} table is shipped yet, so every grid "
+                f"and card here is from that sample)")
+    counts = ", ".join(str(n) for n in sorted(full))
+    rest = [n for n in players if n not in full]
+    text = (f"the full tables shipped with rumbaodds (every hand at every seat, weighted by how often it is dealt) "
+            f"for {counts} players")
+    if rest:
+        text += f"; quick tables (a random share of the hands) for {', '.join(map(str, rest))}"
+    return text + f"; the decisions after earlier words, after passes and the knock from a sample at {mn} players"
 
 
 # -- the whole report ------------------------------------------------------------------------------------------
@@ -217,10 +244,15 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
     model_list = check_models(models, rules, mn) if models is not None else default_models(rules, mn)
     base = model_list[0]  # the opponents of the cards, grids and charts
     loaded: dict[int, Loaded] = {}
+    full: dict[int, fullbuild.FullCells] = {}
     steps = len(players) + len(model_list) - 1
     for i, n in enumerate(players, 1):
         say(f"[{i}/{steps}] {rules.name}, {n} players, opponents {base}")
-        loaded[n] = obtain_table(tables, rules, n, base_model(rules, n), budget, budget.cells, say)
+        fc = fullbuild.try_full(tables, rules, n, base_model(rules, n), say)
+        if fc is not None:
+            full[n] = fc
+        if fc is None or n == mn:  # a full table: the quick one only at the usual count (the passes, the knock)
+            loaded[n] = obtain_table(tables, rules, n, base_model(rules, n), budget, budget.cells, say)
     say(f"tables ready in {time.perf_counter() - started:.0f} s; pooling grids and fitting the cards")
     folder = Path(out) / rules.name
     folder.mkdir(parents=True, exist_ok=True)
@@ -228,21 +260,30 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
         old.unlink()
     sections = []
     for n in players:
+        if n in full:
+            s = fullbuild.full_section(full[n], rules, base_model(rules, n), loaded.get(n), say)
+            t = s.info
+            s.footer = (f"From every situation of the full table ({t.cells:,} situations, {t.deals:,} simulated "
+                        f"deals), opponents {t.model}, expert card play. Reproduce: "
+                        f"{report_command(rules_arg, players_arg, str(tables), str(out), budget, None, None)}.")
+            s.files = fullbuild.card_files(folder, s, rules, s.footer)
+            sections.append(s)
+            continue
         s = count_section(loaded[n], rules, n, say)
         t = s.info
-        footer = (f"{t.cells:,} cells ({t.cells_per_seat:,} per seat), {t.deals:,} simulated deals, "
+        footer = (f"{t.cells:,} situations ({t.cells_per_seat:,} per seat), {t.deals:,} simulated deals, "
                   f"{'quick' if t.quick else 'full'} table, opponents {t.model}, expert card play. "
                   f"Reproduce: {report_command(rules_arg, players_arg, str(tables), str(out), budget, None, None)}.")
-        s.files = {"PNG": f"card_{n}p.png", "PDF": f"card_{n}p.pdf"}
+        s.files = {"A4 PDF": f"card_{n}p.pdf", "A5 PDF": f"card_{n}p_a5.pdf", "PNG": f"card_{n}p.png"}
         s.footer = footer
         sections.append(s)
-    jack_lines = {n: line for n in players if (line := jack_line(loaded[n], rules)) is not None}
+    jack_lines = {n: line for n in players if n in loaded and (line := jack_line(loaded[n], rules)) is not None}
 
     # after earlier words: ask on sampled hands
     sample = decisions.sample_hands(rules, budget.ask_hands, budget.seed)
     words = []
     for sc in decisions.scenarios(rules, mn):
-        m = decisions.measure(sc, sample, rules, base, budget, say)
+        m = decisions.measure(sc, sample, rules, base, budget, say, Path(tables) / "asked")
         if m.frame.empty:
             continue
         grid = decisions.measured_grid(m, rules)
@@ -262,9 +303,15 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
         lone_line = cardmod.Line("lone", f"Dealer, everybody passed: play (you score {lone['play']:+.0f} without "
                                  f"trick play; no Rumba allowed).".replace("-", "\u2212"), None, 0.0, 1.0, "", "")
     home = next((s for s in sections if s.players == mn), None)  # the join lines go on that count's card
-    if home is not None:
+    other = []
+    if home is not None and home.card is not None:  # a full card stays as fitted: the others beside it
+        other = (fullbuild.other_lines(loaded[mn], rules) if mn in loaded else []) + \
+            [e.line for e in words if e.line is not None]
+    elif home is not None:
         home.lines += [e.line for e in words if e.line is not None]
     for s in sections:
+        if s.card is not None:
+            continue
         extra = [x for x in (jack_lines.get(s.players), lone_line) if x is not None]
         print_files(folder, s, rules, s.footer, PRINT_DPI, extra)
 
@@ -284,7 +331,8 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
             continue
         f = got.frame
         everyone = tuple(range(mn))
-        grid = grids.action_grid(f, rules, f"Opponents {name}, every seat", everyone, "normal", got.info.quick)
+        grid = grids.action_grid(f, rules, f"Opponents {name}, every seat", everyone, "normal", got.info.quick,
+                                 small=True)  # rows and columns merged: each box holds enough situations
         lines, _ = cardmod.main_lines(f, rules, [(everyone, "every seat")], got.info.quick)
         try:
             from ..opponents import opponent_policy
@@ -301,14 +349,14 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
 
     # charts
     chart_list = []
-    rows, series = success_series(sections, loaded, rules)
+    rows, series = fullbuild.success_series(full) if full else success_series(sections, loaded, rules)
     if any(series.values()):
         q = any(s.info.quick for s in sections)
         cells = sum(s.info.cells for s in sections)
         deals = sum(s.info.deals for s in sections)
-        note = (f"{cells:,} cells, {deals:,} deals ({'quick' if q else 'full'} tables, opponents {base}), pooled "
-                f"over seats and side cards, weighted by how often each hand occurs; rows of fewer than 2 cells are "
-                f"left out.")
+        note = (f"{cells:,} situations, {deals:,} deals ({'quick' if q else 'full'} tables, opponents {base}), "
+                f"pooled over seats and side cards, weighted by how often each hand occurs; rows of fewer than 2 "
+                f"situations are left out.")
         fig = charts.success_chart(rows, series, note, "How often a Rumba succeeds")
         chart_list.append(page.Chart("success", "How often a Rumba succeeds, by your trumps",
                                      "Made (3+ tricks) or uncontested, over the Rumbas played (a refused or voided "
@@ -325,17 +373,18 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
     for chart in chart_list:
         (folder / f"{chart.name}.png").write_bytes(chart.png)
 
-    tables_info = [loaded[n].info for n in players] + [e.info for e in entries
-                                                       if e.info is not None and e.name != base]
-    ask_budget = (f"up to {budget.ask_hands} hands per box, {budget.ask_samples:,} deals each, opponents {base}; "
-                  f"seed {budget.seed}")
+    tables_info = [s.info for s in sections] + ([loaded[mn].info] if mn in full and mn in loaded else []) + \
+        [e.info for e in entries if e.info is not None and e.name != base]
+    ask_budget = f"up to {budget.ask_hands} hands per box, {budget.ask_samples:,} deals each, opponents {base}"
     notes = []
     if any(t.quick for t in tables_info):
-        notes.append("These numbers come from quick tables: a random share of the hand classes with few deals per "
-                     "cell. More boxes are close or mixed than a full table would show; the cells and deals behind "
-                     "every grid are printed with it.")
+        notes.append("Numbers from quick tables (a random share of the hands, few deals each) are less sure: more "
+                     "of their boxes are close or mixed than a full table would show; the situations and deals "
+                     "behind every grid are printed with it.")
     exchange = None
-    if mn in loaded:
+    if mn in full:
+        exchange = fullbuild.exchange_grid(full[mn])
+    elif mn in loaded:
         exchange = grids.action_grid(loaded[mn].frame, rules, f"{mn} players, every seat", tuple(range(mn)),
                                      "normal", loaded[mn].info.quick)
     exploit = None
@@ -350,9 +399,15 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
         report_command(rules_arg, players_arg, str(tables), str(out), budget,
                        None if models is None else model_list, model_n),
         full_commands(rules_arg, rules, players, model_list, mn, str(tables)), lone, lone_line, jack_lines,
-        ask_budget, notes, exchange, exploit)
+        ask_budget, notes, exchange, exploit, source_text(full, players, mn, rules, budget))
+    data.other_lines = other
     path = folder / "index.html"
     path.write_text(page.render(data), encoding="utf-8")
+    old_cards = folder / "cards.json"
+    if fullbuild.write_cards(folder, sections, rules) is None and old_cards.exists():
+        old_cards.unlink()
+    for line in fullbuild.summary_lines(folder):
+        say(line)
     write_index(out)
     say(f"report written: {path} ({time.perf_counter() - started:.0f} s in all)")
     return path

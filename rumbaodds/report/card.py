@@ -7,7 +7,7 @@ against the table's best choice in each cell (weighted mean of EV(line's choice)
 - Rumba (and: join a Rumba, join a knock, Rumba with the jack of trump turned): "X when C1 or C2", a clause
   C = (at least ``a`` trumps, the highest ``b`` or better, at least ``u`` side aces); C2, when there is one,
   needs a side ace;
-- sit out: "sit out with fewer than t trumps, or t below the b, and fewer than u side aces";
+- pass: "pass with fewer than t trumps, or t below the b, and fewer than u side aces";
 - exchange: "when you play, exchange your cards worth less than v" (keep values: side cards below the K 0,
   side K 1, trumps 10 and lower 2);
 - knock: "knock when the turned card is r or higher".
@@ -15,7 +15,7 @@ against the table's best choice in each cell (weighted mean of EV(line's choice)
 Each line's **points saved** are the points per hand (where its decision arises) it saves against the best
 one-word rule for the same decision (never / always), with a 95% interval; lines are listed by them. A line
 is fitted per seat group and printed once when the groups agree. The search is scored on the table it is
-fitted on; ``heldout`` refits on half of the (trump rank, class) pairs and scores on the other half.
+fitted on.
 """
 
 from __future__ import annotations
@@ -49,11 +49,15 @@ class Clause:
                 & (np.asarray(f["side_aces"]) >= self.u))
 
     def text(self, lowest: int, top: int) -> str:
-        trumps = f"{self.a}+ trump{'s' if self.a > 1 else ''}"
-        if self.b > lowest + self.a - 1:  # not every holding of a trumps has its top this high
-            better = "" if self.b >= top else " or better"
-            trumps += f" headed by the {rank_name(self.b)}{better}" if self.a > 1 else \
-                f" ({rank_name(self.b)}{better})"
+        """'a trump Q or higher', '3+ trumps headed by the K or higher', '2+ trumps and a side ace'."""
+        high = self.b > lowest + self.a - 1  # not every holding of a trumps has its top this high
+        name = rank_name(self.b)
+        if self.a == 1:
+            trumps = (f"the trump {name}" if self.b >= top else f"a trump {name} or higher") if high else "a trump"
+        else:
+            trumps = f"{self.a}+ trumps"
+            if high:
+                trumps += f" headed by the {name}" + ("" if self.b >= top else " or higher")
         if self.u:
             trumps += " and a side ace" if self.u == 1 else f" and {self.u} side aces"
         return trumps
@@ -102,9 +106,9 @@ class SitRule:
         return self.t == 0 or self.u == 0
 
     def text(self, lowest: int, top: int) -> str:
-        """'sit out with no trump, or one trump below the Q, and no side ace'."""
+        """'pass with no trump, or one trump below the Q, and no side ace'."""
         if self.never:
-            return "never sit out"
+            return "never pass"
         word = NUMBER_WORDS.get(self.t, str(self.t))
         plural = "s" if self.t != 1 else ""
         if self.b > top:
@@ -118,7 +122,7 @@ class SitRule:
             base += ", and at most one side ace"
         elif self.u < 9:
             base += f", and fewer than {self.u} side aces"
-        return "sit out with " + base
+        return "pass with " + base
 
 
 def sit_family(rules, hand_size: int) -> list[SitRule]:
@@ -305,7 +309,7 @@ def main_lines(frame: pd.DataFrame, rules, groups: list[tuple[tuple[int, ...], s
                 always_sit = np.concatenate([card_choice(c.frame, c.rumba, SitRule(9, 99, 9), scenario)
                                              for c in chunk])
                 base = min((always_play, always_sit), key=lambda c: points_lost(f, c, scenario))
-                line_text = "Never sit out: play (or call Rumba)." if chunk[0].sit.never else \
+                line_text = "Never pass: play (or call Rumba)." if chunk[0].sit.never else \
                     _cap(text) + "; otherwise play."
             seats = "" if len(chunk) == len(fits) else ", ".join(c.title for c in chunk)
             lines.append(Line(decision, line_text, saving(f, base, choice, scenario, quick),
@@ -406,31 +410,6 @@ def knock_line(knock: pd.DataFrame) -> Line | None:
                 {"from_rank": r_best})
 
 
-# -- held-out check ---------------------------------------------------------------------------------------------
-def folds(f: pd.DataFrame) -> np.ndarray:
-    """A fixed 2-fold split of the (trump rank, class) pairs (every seat of a pair in the same fold)."""
-    key = f["trump_rank"].to_numpy().astype(np.uint64) * np.uint64(10_000_019) + \
-        f["class_row"].to_numpy().astype(np.uint64)
-    key = (key * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(40)
-    return (key & np.uint64(1)).astype(np.int64)
-
-
-def heldout_lost(f: pd.DataFrame, rules, scenario: str = "normal") -> float | None:
-    f = f[~f["jack"].to_numpy(bool)] if scenario != "jack" else f
-    fold = folds(f)
-    total = weight = 0.0
-    for k in (0, 1):
-        fit_on, test_on = f[fold == k], f[fold != k]
-        if fit_on.empty or test_on.empty:
-            return None
-        rumba, sit, _ = fit_main(fit_on, rules, scenario)
-        lost = points_lost(test_on, card_choice(test_on, rumba, sit, scenario), scenario)
-        w = test_on["w"].sum()
-        total += lost * w
-        weight += w
-    return total / weight
-
-
 # -- a two-way decision measured on sampled hands (join, jack turned) -------------------------------------------
 def fit_two_way(f: pd.DataFrame, rules, yes: str, no: str, value: dict[str, np.ndarray], quick: bool = True
                 ) -> tuple[TwoWayRule, Interval, float, float]:
@@ -459,4 +438,4 @@ def fit_two_way(f: pd.DataFrame, rules, yes: str, no: str, value: dict[str, np.n
 
 
 __all__ = ["Clause", "Line", "SitRule", "TwoWayRule", "card_choice", "exchange_line", "fit_main", "fit_two_way",
-           "heldout_lost", "knock_line", "losses", "main_lines", "third_line"]
+           "knock_line", "losses", "main_lines", "third_line"]

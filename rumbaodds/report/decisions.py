@@ -10,9 +10,11 @@ its box's share of all hands (``w``), so fitted rules weigh boxes by how often t
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -133,9 +135,51 @@ class Measured:
     notes: list[str] = field(default_factory=list)
 
 
+def _cache_key(scenario: Scenario, sample: HandSample, rules: RuleSet, opponents: str, budget: Budget) -> str:
+    """What the answers of :func:`measure` depend on: the code's numbers version, the rules, the opponents' policy,
+    the situation, the hands and the budget."""
+    import hashlib
+    import json
+
+    from ..engine import NUMBERS_TAG
+    from ..opponents import opponent_policy
+
+    digest = opponent_policy(opponents, rules, scenario.players).to_dict()["digest"]
+    doc = {"numbers": NUMBERS_TAG, "rules": rules.to_dict(), "opponents": digest, "play": budget.play,
+           "scenario": [scenario.players, scenario.seat, scenario.before, scenario.dealer_knocked,
+                        scenario.swapped_by], "samples": budget.ask_samples, "seed": budget.seed,
+           "hands": hashlib.sha256(sample.frame[["trump_rank", "hand"]].to_numpy().tobytes()).hexdigest()}
+    return hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()[:24]
+
+
 def measure(scenario: Scenario, sample: HandSample, rules: RuleSet, opponents: str, budget: Budget,
-            say: Callable[[str], None] = lambda s: None) -> Measured:
-    """``ask`` every sampled hand in ``scenario`` (hands the situation rules out are skipped and counted)."""
+            say: Callable[[str], None] = lambda s: None, cache: Path | None = None) -> Measured:
+    """``ask`` every sampled hand in ``scenario`` (hands the situation rules out are skipped and counted).
+
+    With ``cache`` (a folder), the answers are kept there under a key of everything they depend on, and read
+    back next time instead of asked again."""
+    f = sample.frame
+    path = None if cache is None else \
+        Path(cache) / f"asked-{scenario.key}-{_cache_key(scenario, sample, rules, opponents, budget)}.json"
+    if path is not None and path.exists():
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        values = pd.DataFrame(doc["rows"])
+        say(f"  {scenario.key}: {len(values)} hands, answers read from {path}")
+        return _measured(scenario, f, values, budget, doc["skipped"], set(doc["notes"]))
+    rows, skipped, notes = _ask_all(scenario, sample, rules, opponents, budget)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(json.dumps({"rows": rows, "skipped": skipped, "notes": sorted(notes)}), encoding="utf-8")
+        tmp.replace(path)
+    m = _measured(scenario, f, pd.DataFrame(rows), budget, skipped, notes)
+    say(f"  {scenario.key}: {len(m.frame)} hands x {budget.ask_samples} deals" + (f", {skipped} skipped" if skipped
+                                                                                    else ""))
+    return m
+
+
+def _ask_all(scenario: Scenario, sample: HandSample, rules: RuleSet, opponents: str, budget: Budget
+             ) -> tuple[list[dict], int, set[str]]:
     from ..analysis import ask
 
     rows = []
@@ -159,15 +203,17 @@ def measure(scenario: Scenario, sample: HandSample, rules: RuleSet, opponents: s
                 continue
             if kind == SIT and f"v_{SIT}" in row and row[f"v_{SIT}"] <= choice.ev.mean:
                 continue  # pass and throw-in are both sitting out: keep the better
-            row[f"v_{kind}"] = choice.ev.mean
-            row[f"h_{kind}"] = choice.ev.half_width
+            row[f"v_{kind}"] = float(choice.ev.mean)
+            row[f"h_{kind}"] = float(choice.ev.half_width)
         rows.append(row)
-    values = pd.DataFrame(rows)
+    return rows, skipped, notes
+
+
+def _measured(scenario: Scenario, f: pd.DataFrame, values: pd.DataFrame, budget: Budget, skipped: int,
+              notes: set[str]) -> Measured:
     frame = f.iloc[values["i"].to_numpy()].reset_index(drop=True) if len(values) else f.iloc[:0]
-    frame = pd.concat([frame, values.drop(columns=["i"]).reset_index(drop=True)], axis=1)
+    frame = pd.concat([frame, values.drop(columns=["i"]).reset_index(drop=True)], axis=1) if len(values) else frame
     actions = tuple(a for a in (SIT, PLAY, RUMBA) if f"v_{a}" in frame and frame[f"v_{a}"].notna().any())
-    say(f"  {scenario.key}: {len(frame)} hands x {budget.ask_samples} deals" + (f", {skipped} skipped" if skipped
-                                                                                  else ""))
     return Measured(scenario, frame, actions, budget.ask_samples, skipped, sorted(notes))
 
 

@@ -25,6 +25,8 @@ import pandas as pd
 from . import shapes
 from .data import KNOCK, LOOK, PLAY, RUMBA, SIT, Z95, diff_half, scenario_actions, scenario_cells, values
 
+MIXED_SHARE = 0.10  # full tables: a box is mixed when more than this share of its hands surely want another choice
+
 # two-sided 95% Student t quantiles by degrees of freedom (1..30); 1.96 beyond
 _T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
         2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042]
@@ -84,6 +86,7 @@ class Box:
     margin: Interval | None = None  # EV(runner) - EV(best): the points a mistake gives away
     agree: float = math.nan  # weighted share of cells whose own best is the box's
     extra: dict = field(default_factory=dict)
+    sure_other: float = math.nan  # full tables: weighted share of hands the table is sure want another choice
 
     @property
     def empty(self) -> bool:
@@ -95,6 +98,10 @@ class Box:
 
     @property
     def mixed(self) -> bool:
+        """Quick tables: not every cell agrees. Full tables (``sure_other`` known): more than
+        ``fullgrid.MIXED`` of the hands surely want another choice (a cell's noise alone does not make a box mixed)."""
+        if math.isfinite(self.sure_other):
+            return self.sure_other > MIXED_SHARE
         return not self.agree >= 1.0 - 1e-12
 
     @property
@@ -303,7 +310,7 @@ def knock_strip(knock: pd.DataFrame) -> KnockStrip:
     return KnockStrip(out, int(knock["samples"].iloc[0]), inner)
 
 
-ACTION_WORDS = {SIT: "sit out", PLAY: "play", RUMBA: "Rumba", KNOCK: "knock", LOOK: "look first", "join": "join"}
+ACTION_WORDS = {SIT: "pass", PLAY: "play", RUMBA: "Rumba", KNOCK: "knock", LOOK: "look first", "join": "join"}
 
 __all__ = ["ACTION_WORDS", "Box", "Grid", "Interval", "KnockStrip", "action_grid", "box_of", "box_stats", "grid_for",
            "short_title",

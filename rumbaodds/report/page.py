@@ -12,11 +12,13 @@ import math
 from dataclasses import dataclass, field
 
 from ..models import ALWAYS, MODELS, NEVER
+from . import fullpage
 from . import precision as fmt
 from .card import Line
 from .charts import ACTION_COLOURS, COUNT_DOWN, MARGIN_FULL, box_label, dark, hex_of, shade
 from .data import KNOCK, LOOK, RUMBA, TableInfo
 from .grids import ACTION_WORDS, Box, Grid, KnockStrip
+from .shapes import Honours
 
 E = html.escape
 
@@ -41,9 +43,10 @@ class CountSection:
     jack: Grid | None = None
     strip: KnockStrip | None = None
     files: dict[str, str] = field(default_factory=dict)  # kind -> file name beside the page
-    heldout: float | None = None
-    lost: float = math.nan  # points per hand the card's Rumba and sit-out lines give away (same table)
+    lost: float = math.nan  # points per hand the card's Rumba and pass lines give away (same table)
     footer: str = ""
+    card: object = None  # a rulecard.RuleCard: the card fitted to every cell of a full table
+    sampled: str = ""  # where the grids come from a full table: what the third-pass grid and knock strip come from
 
 
 @dataclass
@@ -86,6 +89,8 @@ class ReportPage:
     notes: list[str] = field(default_factory=list)
     exchange: Grid | None = None  # every seat at the comparisons' player count, for the exchange counts
     exploit: dict | None = None  # style -> seat -> Estimate dict: the best response's gain over the equilibrium
+    source: str = ""  # one sentence: which tables the grids and cards come from
+    other_lines: list = field(default_factory=list)  # lines beside a full card: after two passes, knock, join
 
 
 CSS = """
@@ -109,7 +114,7 @@ font-size:14px;text-decoration:none;color:#1d3f73}
 .gridbox h4{font-size:14px;margin:0 0 2px}.gridbox .note{font-size:12px;margin:2px 0 4px}
 table.g{border-collapse:separate;border-spacing:1px;width:100%;table-layout:fixed}
 table.g th{font-size:11px;font-weight:600;color:#333;padding:1px;overflow:hidden;white-space:nowrap}
-table.g th.r{text-align:right;padding-right:4px;width:58px}
+table.g th.r{text-align:right;padding-right:4px;width:58px;white-space:normal;line-height:1.1}
 table.g td{font-size:11px;line-height:1.1;text-align:center;height:27px;padding:0;border-radius:2px;
 overflow:hidden;white-space:nowrap}
 table.g td b{display:block;font-size:12px}table.g td.e{background:#f1f1f1}
@@ -135,7 +140,7 @@ a{color:#1d4f91}
 # -- small pieces ---------------------------------------------------------------------------------------------
 def _interval_text(iv, digits: int = 1) -> str:
     if iv is None or not (math.isfinite(iv.low) and math.isfinite(iv.high)):
-        return "not enough cells for an interval"
+        return "not enough situations for an interval"
     return fmt.with_interval(iv.mean, iv.low, iv.high, digits)
 
 
@@ -146,7 +151,7 @@ def box_title(grid: Grid, box: Box) -> str:
         parts.append(f"{ACTION_WORDS.get(a, a)} {_interval_text(iv)}")
     if box.margin is not None and box.runner is not None:
         m = box.margin
-        cost = _interval_text(m) if math.isfinite(m.low) else "unknown (too few cells)"
+        cost = _interval_text(m) if math.isfinite(m.low) else "unknown (too few situations)"
         parts.append(f"choosing {ACTION_WORDS.get(box.runner, box.runner)} instead costs {cost} points per hand")
     if "p_success_ci" in box.extra and box.best == RUMBA:
         p = box.extra["p_success_ci"]
@@ -157,8 +162,8 @@ def box_title(grid: Grid, box: Box) -> str:
     if "exchange" in box.extra:
         parts.append(f"best exchange: {box.extra['exchange']} cards")
     agree = "every hand agrees" if not box.mixed else f"{fmt.share(box.agree)} of its hands agree"
-    parts.append(f"{box.cells:,} cells, {box.deals:,} deals; {agree}")
-    return "; ".join(parts)
+    parts.append(f"{box.cells:,} situations, {box.deals:,} deals; {agree}")
+    return "\n".join(parts)
 
 
 def grid_table(grid: Grid) -> str:
@@ -176,8 +181,9 @@ def grid_table(grid: Grid) -> str:
             rgb = shade(box.best, box.margin.mean if box.margin else None)
             classes = ("close" if box.close else ("mixed" if box.mixed else "")) + (" d" if dark(rgb) else "")
             colour = "#fff" if dark(rgb) else "#111"
-            cells.append(f"<td class=\"{classes}\" style=\"background-color:{hex_of(rgb)};color:{colour}\" "
-                         f"title=\"{E(box_title(grid, box))}\"><b>{E(box_label(box))}</b>{box.cells}</td>")
+            cells.append(f"<td class=\"t {classes}\" tabindex=0 style=\"background-color:{hex_of(rgb)};"
+                         f"color:{colour}\" "
+                         f"data-d=\"{E(box_title(grid, box))}\"><b>{E(box_label(box))}</b>{box.cells}</td>")
         out.append(f"<tr><th class=r>{E(r)}</th>{''.join(cells)}</tr>")
     out.append("</table>")
     return "".join(out)
@@ -191,12 +197,12 @@ def strip_table(strip: KnockStrip) -> str:
         colour = "#fff" if dark(rgb) else "#111"
         m = b.margin
         saves = (m.mean, m.low, m.high) if b.best == KNOCK else (-m.mean, -m.high, -m.low)
-        title = (f"turned {b.row}: {ACTION_WORDS[b.best]}; knocking saves {fmt.with_interval(*saves)} points per "
-                 f"hand; {b.deals:,} deals")
+        title = (f"Turned {b.row}: {ACTION_WORDS[b.best]}\nKnocking saves {fmt.with_interval(*saves)} points per "
+                 f"hand against looking first\n{b.deals:,} deals")
         classes = ("close" if b.close else "") + (" d" if dark(rgb) else "")
         letter = "K" if b.best == KNOCK else "L"
-        cells.append(f"<td class=\"{classes}\" style=\"background-color:{hex_of(rgb)};color:{colour}\" "
-                     f"title=\"{E(title)}\"><b>{letter}</b>{E(box_label(b))}</td>")
+        cells.append(f"<td class=\"t {classes}\" tabindex=0 style=\"background-color:{hex_of(rgb)};color:{colour}\" "
+                     f"data-d=\"{E(title)}\"><b>{letter}</b>{E(box_label(b))}</td>")
     return (f"<table class=g><tr><th class=r>turned</th>{head}</tr><tr><th class=r>dealer</th>{''.join(cells)}"
             f"</tr></table>")
 
@@ -222,10 +228,10 @@ def exchange_table(grid: Grid) -> str:
             close = not (math.isfinite(half) and lead - half > 0)
             rgb = shade("play", lead)
             colour = "#fff" if dark(rgb) else "#111"
-            title = (f"{r} / {c}, playing: exchange {k1}; " + "; ".join(
-                f"{k}: {_interval_text(means[k])}" for k in sorted(means)) + f"; {box.cells:,} cells")
-            cells.append(f"<td class=\"{'close' if close else ''}{' d' if dark(rgb) else ''}\" style=\""
-                         f"background-color:{hex_of(rgb)};color:{colour}\" title=\"{E(title)}\"><b>{k1}</b>"
+            title = (f"{r} / {c}, playing: exchange {k1}\n" + "\n".join(
+                f"exchange {k}: {_interval_text(means[k])}" for k in sorted(means)) + f"\n{box.cells:,} situations")
+            cells.append(f"<td class=\"t {'close' if close else ''}{' d' if dark(rgb) else ''}\" tabindex=0 style=\""
+                         f"background-color:{hex_of(rgb)};color:{colour}\" data-d=\"{E(title)}\"><b>{k1}</b>"
                          f"{box.cells}</td>")
         if any_box:
             out.append(f"<tr><th class=r>{E(r)}</th>{''.join(cells)}</tr>")
@@ -250,7 +256,7 @@ def exploit_table(exploit: dict, players: int) -> str:
 
 
 def grid_block(grid: Grid, strip: KnockStrip | None = None, note: str = "") -> str:
-    unit = "hands" if grid.scenario not in ("normal", "third", "jack") else "cells"
+    unit = "hands" if grid.scenario not in ("normal", "third", "jack") else "situations"
     counts = f"{grid.cells:,} {unit}, {grid.deals:,} deals"
     parts = [f"<div class=gridbox><h4>{E(grid.title)}</h4><p class=note>{E(note + ' ' if note else '')}{counts}."
              f"</p>", grid_table(grid)]
@@ -317,11 +323,8 @@ def card_html(section: CountSection, rules, lone: Line | None = None, extra: lis
     files = " · ".join(f"<a href=\"{E(name)}\">{E(kind)}</a>" for kind, name in section.files.items())
     held = ""
     if math.isfinite(section.lost):
-        held = (f" Its Rumba and sit-out lines give away {fmt.number(section.lost, 2, signed=False)} points per "
-                f"hand against the table's best")
-        if section.heldout is not None:
-            held += f" ({fmt.number(section.heldout, 2, signed=False)} held out)"
-        held += "."
+        held = (f" Its Rumba and pass lines give away {fmt.number(section.lost, 2, signed=False)} points per "
+                f"hand against the table's best.")
     return (f"<div class=card id=card{section.players}><h3>{section.players} players: the card</h3><ol>{items}</ol>"
             f"<p class=foot>Lines by the points they save (against the best one-word rule, 95% interval "
             f"above 0).{held} Print: {files}</p></div>")
@@ -375,45 +378,64 @@ def render(page: ReportPage) -> str:
     quick = any(t.quick for t in page.tables)
     total_cells = sum(t.cells for t in page.tables)
     total_deals = sum(t.deals for t in page.tables)
-    source = ("quick tables (a random share of the hand classes, drawn by how often they occur)" if quick
-              else "full tables (every hand class)")
+    source = page.source or ("quick tables (a random share of the hand classes, drawn by how often they occur)"
+                             if quick else "full tables (every hand class)")
     nav = "".join(f"<a href=\"#p{s.players}\">{s.players} players</a>" for s in page.sections)
     nav += "<a href=\"#exchange\">exchange</a><a href=\"#words\">after earlier words</a>"
     nav += "<a href=\"#models\">opponents</a>"
     nav += "<a href=\"#charts\">charts</a><a href=\"#method\">method</a>"
     actions = ["pass", "play", "rumba"] + (["knock", "look"] if rules.knock else [])
+    full = any(s.card is not None for s in page.sections)
     out = ["<!DOCTYPE html><html lang=en><head><meta charset=utf-8>",
            "<meta name=viewport content=\"width=device-width, initial-scale=1\">",
-           f"<title>Rumba strategy: {E(rules.name)}</title><style>{CSS}</style></head><body><main>",
+           f"<title>Rumba strategy: {E(rules.name)}</title><style>{CSS}{fullpage.CSS}</style></head><body><main>",
            f"<h1>Rumba strategy: {E(rules.name)}</h1>",
-           f"<p class=small>{E(rules.description)}. Generated {E(page.generated)} from {E(source)}: "
-           f"{total_cells:,} cells, {total_deals:,} simulated deals in all.</p>",
+           f"<p class=small>{E(plain_description(rules))}. Generated {E(page.generated)} from {E(source)}: "
+           f"{total_cells:,} simulated situations (seat, turned card, hand), {total_deals:,} simulated deals in "
+           f"all.</p>",
            f"<p class=warn><b>{E(COUNT_DOWN)}</b> Find your hand: the row is your trumps, the column your side aces "
            f"and kings; the colour says what to do.</p>",
            f"<nav>{nav}</nav>",
            "<h2>The cards</h2><div class=cards>"]
     for s in page.sections:
+        if s.card is not None:
+            out.append(fullpage.rule_card_html(s.card, rules, s.players, s.files))
+            continue
         extra = [page.jack_lines[s.players]] if s.players in page.jack_lines else []
         out.append(card_html(s, rules, page.lone_line, extra))
     out.append("</div>")
+    others = [x for x in page.other_lines if x is not None]
+    if any(s.card is not None for s in page.sections) and (others or page.lone_line):
+        items = "".join(line_html(x) for x in ordered_lines(others + ([page.lone_line] if page.lone_line else [])))
+        out.append(f"<h3>Other decisions, {page.model_players} players</h3><p class=small>What the full tables do "
+                   f"not hold, simulated on a sample of hands at {page.model_players} players (the grids below say "
+                   f"how many); not on the printed card.</p><ol class=small>{items}</ol>")
     out.append("<h2>How to read the grids</h2>" + legend_html(actions))
     out.append(
         f"<p class=small>Rows: your trumps as you speak (A, K, Q: those trumps; x: a trump J or lower; "
         f"<i>AK+2</i>: A, K and two more). Columns: your aces and kings in the other suits. Colour: the action with "
         f"the best average over the hands in the box; its strength is the margin, what the second-best action "
         f"costs in points per hand, from pale (0) to full ({MARGIN_FULL:g} or more), the same scale in every grid. "
-        f"In a box: that cost (≈0 when its 95% interval reaches 0, ? when too few cells to tell) and the number "
-        f"of simulated cells (seat, turned card, hand class) behind it. <b>Close</b> (striped): the interval of "
-        f"the margin includes 0, either action will do. <b>Mixed</b> (dotted): not every hand in the box has this "
-        f"best action: ask about your own hand (<code>rumbaodds ask</code> or <code>rumbaodds serve</code>). "
-        f"Hover a box for every value with its interval.</p>")
+        f"In a box: that cost (≈0 when its 95% interval reaches 0) and {BOX_SECOND[full]}. <b>Close</b> "
+        f"(striped): the interval of the cost includes 0, either choice will do. <b>Mixed</b> (dotted): "
+        f"{MIXED_TEXT[full]}: ask about your own hand (<code>rumbaodds ask</code> or <code>rumbaodds serve</code>). "
+        f"Tap a box for every value with its interval{' and two example hands' if full else ''}.</p>")
     if rules.two_of_trump_swap:
         out.append("<p class=small><b>The two of trump:</b> holding it, swap it for the turned card before you "
                    "speak (RULES.md [D-9]); then read the grid with that card in your hand.</p>")
     for s in page.sections:
         out.append(f"<h2 id=p{s.players}>{s.players} players</h2>")
-        blocks = [grid_block(g, s.strip if (s.strip is not None and g.seats == (s.players - 1,)) else None)
-                  for g in s.grids]
+        if s.card is not None:
+            blocks = [fullpage.grid_block(g, f"{s.players} players, {grid_seats(g, s.players)}",
+                                          f"Every hand, weighted by how often it is dealt; {g.cells:,} situations, "
+                                          f"{g.deals:,} simulated deals.",
+                                          strip_html(s.strip, s.sampled) if (s.strip is not None and g.seats ==
+                                                                             (s.players - 1,)) else "",
+                                          Honours.of(rules).low_text)
+                      for g in s.grids]
+        else:
+            blocks = [grid_block(g, s.strip if (s.strip is not None and g.seats == (s.players - 1,)) else None)
+                      for g in s.grids]
         if s.third is not None:
             blocks.append(grid_block(s.third, None, f"Any seat, after {rules.sit_out_limit - 1} passes in a row: "
                                      f"this pass costs {rules.sit_out_penalty}; a throw-in does not."))
@@ -422,15 +444,18 @@ def render(page: ReportPage) -> str:
                                      "(no pass)."))
         out.append(f"<div class=grids>{''.join(blocks)}</div>")
         t = s.info
-        out.append(f"<p class=note>{t.cells:,} cells ({t.cells_per_seat:,} per seat), {t.deals:,} deals, "
-                   f"{'quick' if t.quick else 'full'} table <code>{E(t.path)}</code>.</p>")
-    if page.exchange is not None:
+        out.append(f"<p class=note>{t.cells:,} situations ({t.cells_per_seat:,} per seat), {t.deals:,} deals, "
+                   f"{'quick' if t.quick else 'full'} table <code>{E(t.path)}</code>.{E(' ' + s.sampled)}</p>")
+    if page.exchange is not None and page.exchange.boxes and \
+            next(iter(page.exchange.boxes.values())).extra.get("full"):
+        out.append(f"<h2 id=exchange>How many cards to exchange</h2>{fullpage.exchange_block(page.exchange)}")
+    elif page.exchange is not None:
         g = page.exchange
         out.append(f"<h2 id=exchange>How many cards to exchange</h2><div class=grids><div class=gridbox>"
                    f"<h4>{E(g.title)}</h4>"
                    f"<p class=note>Where playing is best: the number of cards to exchange (your weakest by keep "
                    f"value) with the best average; its strength is what the next-best count costs; striped where "
-                   f"that is within the noise. {g.cells:,} cells, {g.deals:,} deals.</p>{exchange_table(g)}"
+                   f"that is within the noise. {g.cells:,} situations, {g.deals:,} deals.</p>{exchange_table(g)}"
                    f"</div></div>")
     out.append("<h2 id=words>After earlier words</h2>")
     out.append(f"<p class=small>The grids above assume you know nothing of the earlier seats' words. Here "
@@ -482,8 +507,37 @@ def render(page: ReportPage) -> str:
                    f"{E(title)}</b> {E(chart.caption)} <a href=\"{E(chart.name)}.png\">PNG</a></figcaption></figure>")
     out.append("</div>")
     out.append(method_html(page))
-    out.append("</main></body></html>")
+    out.append(f"</main>{fullpage.SCRIPT}</body></html>")
     return "\n".join(out)
+
+
+BOX_SECOND = {True: "its share of all hands at those seats in percent (<.1: under 0.1%)",
+              False: "the number of simulated situations (seat, turned card, hand class) behind it"}
+MIXED_TEXT = {True: f"for more than {fullpage.MIXED_SHARE:.0%} of its hands the table is sure another choice is "
+                    f"better",
+              False: "not every hand in the box has this best choice"}
+
+
+def plain_description(rules) -> str:
+    """The rule set's description without the rule book's seed tags ("(seed 000)")."""
+    import re
+
+    return re.sub(r"\s*\(seed \d+\)", "", rules.description)
+
+
+def grid_seats(grid: Grid, players: int) -> str:
+    seats = list(grid.seats)
+    if seats == [0]:
+        return "first to speak"
+    if seats == [players - 1]:
+        return "dealer"
+    return f"seat {seats[0]}" if len(seats) == 1 else f"seats {seats[0]}\u2013{seats[-1]}"
+
+
+def strip_html(strip: KnockStrip, sampled: str) -> str:
+    inner = f" x {strip.inner} inner" if strip.inner else ""
+    return (f"<p class=note>Before looking at his cards the dealer knocks (K) or looks first (L), by the turned "
+            f"card; {strip.samples:,}{inner} deals per card.</p>{strip_table(strip)}")
 
 
 def method_html(page: ReportPage) -> str:
@@ -495,23 +549,29 @@ def method_html(page: ReportPage) -> str:
                     f"<code>{E(t.path)}</code></td><td class=num>{t.cells:,}</td><td class=num>{t.deals:,}</td>"
                     f"<td class=num>{E(knock)}</td></tr>")
     notes = "".join(f"<li>{E(n)}</li>" for n in page.notes)
+    full = any(s.card is not None for s in page.sections)
     return (
         "<h2 id=method>Method and precision</h2><ul class=small>"
-        "<li>A cell is (speaking seat, rank of the turned trump card, hand class up to the order of the side suits); "
+        "<li>A situation is (speaking seat, rank of the turned trump card, hand up to the order of the side suits); "
         "its values come from simulating whole hands (docs/SIMULATION.md) with the other players following the "
         "opponent model and expert card play, you with no passes behind you unless stated.</li>"
-        "<li>A box's value of each action is the average over its cells, weighted by how often each hand occurs. "
-        "Its 95% interval: over a quick table's randomly drawn cells, a t interval of their spread; over a full "
-        "table, the cells' own Monte Carlo intervals. A box of one quick cell has no interval (?).</li>"
-        "<li>The best action of a cell is what <code>rumbaodds ask</code> recommends from that cell of the table; a "
-        "box that is neither close nor mixed gives that same action for every hand in it (tested).</li>"
+        "<li>A box's value of each choice is the average over its situations, weighted by how often each hand is "
+        "dealt. Its 95% interval: over a full table, the situations' own Monte Carlo intervals; over a quick "
+        "table's randomly drawn situations, a t interval of their spread (a box of one has none: ?).</li>"
+        + ("<li>Full tables keep, per situation, the best choice, the second best and what it costs; the cost of "
+           "a third choice is known only to be at least that, and is counted so (the page says where).</li>"
+           "<li>The card: lines in words (your seat, trumps, highest trump, side aces, a void, hand points) fitted "
+           "greedily to every situation of the table, each line replaced by the best given the others until "
+           "nothing improves; what a line saves is what forgetting it would cost. Its loss is measured against "
+           "each situation's best choice in the table, whose own noise makes even a perfect player lose a little "
+           "against it.</li>" if full else
+           "<li>Card lines are searched exhaustively over small families of rules in words (trumps held, the "
+           "highest trump, side aces) and scored on the same table.</li>")
+        + "<li>The best choice of a situation is what <code>rumbaodds ask</code> recommends from it (tested).</li>"
         "<li>Numbers keep their sign only when their interval excludes 0 (else ≈0); shares read 100% only when "
         "certain.</li>"
-        "<li>Card lines are searched exhaustively over small families of rules in words (trumps held, the "
-        "highest trump, side aces) and scored on the same table; the held-out figure refits on half of the "
-        "(trump rank, class) pairs and scores on the other half.</li>"
         f"{notes}</ul>"
-        "<div class=scroll><table class=t><tr><th>players</th><th>opponents</th><th>table</th><th>cells</th>"
+        "<div class=scroll><table class=t><tr><th>players</th><th>opponents</th><th>table</th><th>situations</th>"
         "<th>deals</th><th>knock deals per card</th></tr>" + "".join(rows) + "</table></div>"
         f"<p class=small>Reproduce: <code>make report</code> (both rule sets), or</p><pre>{E(page.command)}</pre>"
         "<p class=small>It reuses the tables above when they are there, else builds quick ones. Full precision "

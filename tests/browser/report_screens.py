@@ -3,7 +3,8 @@
     .venv/bin/python tests/browser/report_screens.py [REPORTS] [OUT]   # defaults: reports, reports/screens
 
 For every rule set under REPORTS, at 1400 px and 400 px: the first screen (the cards), the grids of the usual
-player count (5 swiss, 4 flemish; else the first), and the section after earlier words; shrunk to 256 colours.
+player count (5 swiss, 4 flemish; else the first), a box of them tapped (400 px), and the section after earlier
+words; and the printed card of the usual player count (its PNG at print size); shrunk to 256 colours.
 """
 
 from __future__ import annotations
@@ -39,11 +40,23 @@ def main(reports: Path, out: Path) -> list[Path]:
                     path = out / f"report-{name}-{width}-grids.png"
                     grids.screenshot(path=str(path))
                     made.append(path)
+                    box = grids.locator("td[data-d]").nth(60)
+                    if width == 400 and box.count():  # a box tapped: its values and two example hands
+                        box.click()
+                        path = out / f"report-{name}-{width}-tap.png"
+                        box.locator("xpath=ancestor::div[contains(@class,'gridbox')][1]").screenshot(path=str(path))
+                        made.append(path)
                 words = page.locator("h2#words").locator("xpath=following-sibling::div[contains(@class,'grids')][1]")
                 if words.count():
                     path = out / f"report-{name}-{width}-words.png"
                     words.screenshot(path=str(path))
                     made.append(path)
+    for card in sorted(reports.glob("*/card_*p.png")):  # the printed card at print size (rendered from its PDF)
+        n = USUAL.get(card.parent.name)
+        if card.name == f"card_{n}p.png":
+            path = out / f"report-{card.parent.name}-card-{n}p.png"
+            path.write_bytes(card.read_bytes())
+            made.append(path)
     for png in made:
         shrink(png)
         print(png, f"{png.stat().st_size // 1024} KiB")

@@ -1,0 +1,249 @@
+"""The page's parts drawn from every cell of a full table: grids whose boxes show their values on a tap, and the
+rule card with what each line saves. Plain HTML with one small inline script (no external assets).
+
+A box shows what the second-best choice costs (bold; ``≈0`` when its 95% interval reaches 0) and its share of
+all hands at those seats; a tap (or a click) opens a panel under the grid with every value of the box and two
+example hands. The panel's lines are stored in the box's ``data-d`` attribute (lines separated by newlines) and
+written with ``textContent``, never parsed as HTML.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+
+from . import precision as fmt
+from .charts import dark, hex_of, shade
+from .data import PLAY, RUMBA, SIT
+from .grids import MIXED_SHARE, Box, Grid
+from .rulecard import RuleCard
+
+E = html.escape
+WORD = {SIT: "pass", PLAY: "play", RUMBA: "Rumba"}
+DO = {SIT: "pass", PLAY: "play", RUMBA: "call Rumba"}
+
+CSS = """
+table.g td.t{cursor:pointer}table.g td.on{outline:3px solid #111;outline-offset:-2px}
+table.g td.dp{white-space:normal;height:auto;text-align:left;padding:0;background:none;overflow:visible}
+.detail{background:#fffbe6;border:1px solid #d9c98a;border-radius:6px;padding:6px 8px;margin:3px 0;
+font-size:13px;line-height:1.4;color:#111}.detail p{margin:2px 0}.detail b{font-weight:600}
+.detail .x{float:right;border:0;background:#eee;border-radius:4px;font-size:13px;padding:2px 8px;cursor:pointer}
+.card .lost{font-size:13px;margin:6px 0 2px}.card .pts{font-size:13px;color:#333;margin:2px 0 6px}
+"""
+
+SCRIPT = """<script>
+(function(){
+  function show(td){
+    var row=td.parentNode,table=td.closest('table');
+    table.querySelectorAll('td.on').forEach(function(x){x.classList.remove('on')});
+    var dr=table.querySelector('tr.dr');
+    if(!dr){dr=document.createElement('tr');dr.className='dr';var c=document.createElement('td');c.className='dp';
+      dr.appendChild(c)}
+    var cell=dr.firstChild;cell.colSpan=row.children.length;cell.textContent='';
+    row.parentNode.insertBefore(dr,row.nextSibling);
+    var panel=document.createElement('div');panel.className='detail';cell.appendChild(panel);
+    var close=document.createElement('button');close.className='x';close.textContent='close';
+    close.onclick=function(){dr.hidden=true;td.classList.remove('on')};panel.appendChild(close);
+    td.getAttribute('data-d').split('\\n').forEach(function(line,i){
+      var p=document.createElement('p');
+      if(i===0){var b=document.createElement('b');b.textContent=line;p.appendChild(b)}else{p.textContent=line}
+      panel.appendChild(p)});
+    td.classList.add('on');dr.hidden=false;
+  }
+  document.addEventListener('click',function(ev){
+    var td=ev.target.closest&&ev.target.closest('td[data-d]');if(td){show(td)}});
+  document.addEventListener('keydown',function(ev){
+    if((ev.key==='Enter'||ev.key===' ')&&ev.target.matches&&ev.target.matches('td[data-d]')){
+      ev.preventDefault();show(ev.target)}});
+})();
+</script>"""
+
+
+def share_text(p: float) -> str:
+    """A box's share of all hands at its seats, in percent without the sign (the box is narrow): ``<.1``,
+    ``0.4``, ``12``."""
+    if not math.isfinite(p):
+        return ""
+    pct = 100 * p
+    if pct < 0.05:
+        return "<.1"
+    return f"{pct:.1f}" if pct < 9.95 else f"{pct:.0f}"
+
+
+def cost_text(box: Box) -> str:
+    m = box.margin
+    if m is None:
+        return "only"
+    return fmt.cost(m.mean, m.low, m.high)
+
+
+def _row_words(row: str, low: str = "") -> str:
+    if "x" in row and low:
+        return f"{_row_words(row)} (x: {low})"
+    if row == "none":
+        return "no trump"
+    if row == "5 trumps":
+        return "five trumps"
+    if "+" in row and row[0] != "4":
+        return f"{row.replace('+', ' and ')} more trumps"
+    if row.startswith("4, no"):
+        return "four trumps, none of them A or K"
+    return f"trumps {row}"
+
+
+def _col_words(col: str) -> str:
+    return "no side ace or king" if col == "none" else f"side {col}"
+
+
+def box_detail(box: Box, where: str, low: str = "") -> list[str]:
+    """The lines a tap shows: every value of the box, in words, with its interval (``low``: what x stands for)."""
+    e = box.extra
+    best, runner = box.best, box.runner
+    lines = [f"{_row_words(box.row, low)}, {_col_words(box.col)} ({where})"]
+    agree = e.get("by_best", {}).get(best, box.agree)
+    lines.append(f"{share_text(e.get('share', math.nan)).replace('<.1', '<0.1')}% of hands. Best: {DO[best]} "
+                 f"(the table's best for "
+                 f"{fmt.share(agree)} of these hands).")
+    if box.margin is not None and runner is not None:
+        m = box.margin
+        bound = e.get("unknown", 0.0) > 0.005
+        cost = fmt.with_interval(m.mean, m.low, m.high, 2).replace("+", "")
+        lines.append(f"Second best: {DO[runner]}, costs {'at least ' if bound else ''}{cost} points per hand.")
+        if bound:
+            lines.append(f"(For {fmt.share(e['unknown'])} of these hands the table keeps no value of a third choice: "
+                         f"its cost counts as the margin, a lower bound.)")
+    if box.sure_other > 0.0005:
+        others = {a: v for a, v in e.get("by_best", {}).items() if a != best and v > 0.0005}
+        split = ", ".join(f"{WORD[a]} {fmt.share(v)}" for a, v in others.items())
+        lines.append(f"For {fmt.share(box.sure_other)} the table is sure another choice is better ({split} "
+                     f"have it as best): ask about your own hand.")
+    else:
+        lines.append("No hand here for which the table is sure another choice is better.")
+    if best == RUMBA and "p_success" in e:
+        lines.append(f"A Rumba called here succeeds {fmt.share(e['p_success'])} of the time.")
+    if "exchange" in e:
+        k = e["exchange"]
+        lines.append(f"When you play: exchange {k} card{'s' if k != 1 else ''} (best for "
+                     f"{fmt.share(e['exchange_share'])} of the hands here that play).")
+    for ex in e.get("examples", []):
+        m, h = ex["margin"], ex["half"]
+        margin = f"{DO[ex['runner']]} costs {fmt.with_interval(m, m - h, m + h, 2).replace('+', '')}"
+        lines.append(f"Example: {ex['hand']}, turned {ex['trump']}, seat {ex['seat']}: {DO[ex['best']]} ({margin}).")
+    lines.append(f"{box.cells:,} table entries (seat, turned card, hand), {box.deals:,} simulated deals.")
+    return lines
+
+
+def grid_table(grid: Grid, where: str, low: str = "") -> str:
+    """A full grid: every box with hands filled; a tap shows its values."""
+    head = "".join(f"<th>{E(c)}</th>" for c in grid.cols)
+    out = [f"<table class=g><tr><th class=r>trumps</th>{head}</tr>"]
+    for r in grid.rows:
+        if all(grid.box(r, c).empty for c in grid.cols):
+            continue
+        cells = []
+        for c in grid.cols:
+            box = grid.box(r, c)
+            if box.empty:
+                cells.append("<td class=e></td>")
+                continue
+            rgb = shade(box.best, box.margin.mean if box.margin else None)
+            classes = "t " + ("close" if box.close else ("mixed" if box.mixed else "")) + (" d" if dark(rgb) else "")
+            colour = "#fff" if dark(rgb) else "#111"
+            data = E("\n".join(box_detail(box, where, low)))
+            cells.append(f"<td class=\"{classes.strip()}\" tabindex=0 style=\"background-color:{hex_of(rgb)};"
+                         f"color:{colour}\" data-d=\"{data}\"><b>{E(cost_text(box))}</b>"
+                         f"{E(share_text(box.extra.get('share', math.nan)))}</td>")
+        out.append(f"<tr><th class=r>{E(r)}</th>{''.join(cells)}</tr>")
+    out.append("</table>")
+    return "".join(out)
+
+
+def exchange_table(grid: Grid) -> str:
+    """Where some hands of a box play: how many cards they exchange best (the most frequent count), shaded by
+    the share of those hands for which it is best."""
+    head = "".join(f"<th>{E(c)}</th>" for c in grid.cols)
+    out = [f"<table class=g><tr><th class=r>trumps</th>{head}</tr>"]
+    for r in grid.rows:
+        row, any_box = [], False
+        for c in grid.cols:
+            box = grid.box(r, c)
+            by_k = box.extra.get("exchange_by_k") if not box.empty else None
+            if not by_k:
+                row.append("<td class=e></td>")
+                continue
+            any_box = True
+            k, share = box.extra["exchange"], box.extra["exchange_share"]
+            rgb = shade(PLAY, 3.0 * max(0.0, (share - 0.4) / 0.6))
+            colour = "#fff" if dark(rgb) else "#111"
+            lines = [f"{_row_words(r)}, {_col_words(c)}: when you play, exchange {k}",
+                     f"Best for {fmt.share(share)} of the hands here that play (they are "
+                     f"{fmt.share(box.extra.get('play_share', math.nan))} of the box).",
+                     "Best count: " + ", ".join(f"{n} cards {fmt.share(v)}" for n, v in by_k.items()) + "."]
+            row.append(f"<td class=\"t{' d' if dark(rgb) else ''}\" tabindex=0 style=\"background-color:"
+                       f"{hex_of(rgb)};color:{colour}\" data-d=\"{E(chr(10).join(lines))}\"><b>{k}</b>"
+                       f"{E(fmt.share(share))}</td>")
+        if any_box:
+            out.append(f"<tr><th class=r>{E(r)}</th>{''.join(row)}</tr>")
+    out.append("</table>")
+    return "".join(out)
+
+
+def exchange_block(grid: Grid) -> str:
+    return (f"<div class=grids><div class=gridbox><h4>{E(grid.title)}</h4><p class=note>Where some hands of a "
+            f"box play: the number of cards to exchange (your weakest by keep value) that is best for most of "
+            f"them, and for what share; darker when more of them agree. From every situation of the table.</p>"
+            f"{exchange_table(grid)}</div></div>")
+
+
+def grid_block(grid: Grid, where: str, note: str, after: str = "", low: str = "") -> str:
+    return (f"<div class=gridbox><h4>{E(grid.title)}</h4><p class=note>{E(note)}</p>{grid_table(grid, where, low)}"
+            f"{after}</div>")
+
+
+def money(x: float) -> str:
+    return fmt.number(x, 3, signed=False)
+
+
+def rule_card_html(card: RuleCard, rules, players: int, files: dict[str, str]) -> str:
+    items = "".join(f"<li>{E(line.text(rules))} <span class=saved>saves {E(saved_text(line.saved))} per hand"
+                    f"</span></li>" for line in card.lines)
+    links = " · ".join(f"<a href=\"{E(name)}\">{E(kind)}</a>" for kind, name in files.items())
+    return (f"<div class=card id=card{players}><h3>{players} players: the card</h3>"
+            f"<p class=pts>{E(POINTS_TEXT)} Read from the top: the first line that fits your hand says what to "
+            f"do.</p><ol>{items}</ol>"
+            f"<p class=lost>{E(card_summary(card))}</p><p class=foot>Print: {links}</p></div>")
+
+
+POINTS_TEXT = "Points: trump A 6, K 5, Q 4, J 3, other trumps 2; side A 3, side K 1."
+
+
+def saved_text(s) -> str:
+    return fmt.cost(s.mean, s.low, s.high, 3) if math.isfinite(s.low) else "n/a"
+
+
+def print_summary(card: RuleCard) -> str:
+    """The card's figures in two printed lines."""
+    text = (f"Following this card loses {money(card.lost.mean)} points per hand against the tables' best choice and "
+            f"agrees with it for {fmt.share(card.agreement)} of hands ({fmt.share(card.agreement_sure)} where the "
+            f"table is sure).")
+    if math.isfinite(card.vs_grid):
+        text += (f" It simplifies the grids: for {fmt.share(card.vs_grid)} of hands it says otherwise than your box "
+                 f"(the grids lose {money(card.grid_lost)}).")
+    return text
+
+
+def card_summary(card: RuleCard) -> str:
+    text = (f"Following this card loses {money(card.lost.mean)} points per hand against the tables' best choice "
+            f"and agrees with it for {fmt.share(card.agreement)} of hands ({fmt.share(card.agreement_sure)} of "
+            f"those where the table is sure).")
+    if math.isfinite(card.vs_grid):
+        text += (f" It is a simplification of the grids: for {fmt.share(card.vs_grid)} of hands it says something "
+                 f"else than your box, and the grids lose {money(card.grid_lost)}.")
+    if card.lower_bound_share > 0.0005:
+        text += (f" (For {fmt.share(card.lower_bound_share)} of hands the card picks a choice whose value the "
+                 f"table does not keep: counted at its lower bound.)")
+    return text
+
+
+__all__ = ["CSS", "MIXED_SHARE", "POINTS_TEXT", "SCRIPT", "box_detail", "card_summary", "cost_text", "exchange_block",
+           "grid_block", "grid_table", "print_summary", "rule_card_html", "share_text"]
