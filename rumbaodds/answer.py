@@ -35,6 +35,7 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 
 from . import analysis, stopping
+from .cardplay import DEFAULT_PLAY
 from .game import Choice
 from .question import Question
 from .results import Accumulator, AskResult, ChoiceResult, ExchangeCall
@@ -51,7 +52,7 @@ def lookup(root, situation: analysis.Situation, opponents, play: str) -> AskResu
     return find_answer(root, situation, opponents, play)
 
 
-def ask(hand, trump, players: int, seat: int, rules="swiss", opponents=None, play="expert",
+def ask(hand, trump, players: int, seat: int, rules="swiss", opponents=None, play=DEFAULT_PLAY,
         passes_in_a_row: int = 0, dealer_knocked: bool = False, before=None, samples: int | None = None,
         precision: float | None = None, seed: int | None = None, swapped_by: int | None = None,
         progress: Callable[[int, int], None] | None = None, device="cpu", tables=None) -> AskResult:
@@ -256,7 +257,7 @@ def _same_play(table: AskResult, actions: dict, best: str, runner: str) -> bool:
     return table_play is not None and table_play.name == actions["play"][0]
 
 
-def knock_answer(trump, players: int, rules="swiss", opponents=None, play: str = "expert", samples=None,
+def knock_answer(trump, players: int, rules="swiss", opponents=None, play: str = DEFAULT_PLAY, samples=None,
                  precision=None, seed=None, inner_samples: int = 200, progress=None, tables_root="tables",
                  guard: Callable[[], AbstractContextManager] | None = None):
     """The dealer's knock question through the same pipeline: a table's knock values (full tables, or format-2

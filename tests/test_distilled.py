@@ -16,7 +16,15 @@ from hypothesis import strategies as st
 from rumbaodds.cards import card_rank, cards_of
 from rumbaodds.distil.fit import agreement, equivalent, fit_logit
 from rumbaodds.engine import pimc
-from rumbaodds.engine.distilled import N_CARD, N_CONTEXT, N_FEATURES, WEIGHTS, card_features, context_features
+from rumbaodds.engine.distilled import (
+    N_CARD,
+    N_CONTEXT,
+    N_FEATURES,
+    WEIGHTS,
+    card_features,
+    card_weights,
+    context_features,
+)
 from rumbaodds.engine.play import POLICY_DISTILLED, play_tricks
 from rumbaodds.engine.rng import deal_batch
 from rumbaodds.game.tricks import card_beats, legal_cards, suit_of
@@ -116,6 +124,7 @@ def test_features_equal_the_twins(name, players, caller):
     hands, turned, leaders = deals(rules, players, 40, 5)
     ctx = np.empty(N_CONTEXT)
     feat = np.empty(N_CARD)
+    folded = np.empty(N_CARD)
     checked = 0
     for i in range(len(hands)):
         for v in views_of_a_hand(rules, hands[i], int(leaders[i]), int(turned[i]), caller if caller >= 0 else None):
@@ -123,6 +132,9 @@ def test_features_equal_the_twins(name, players, caller):
             context_features(mask(v.hand), mask(v.unseen), v.trump, v.me, v.players, v.leader, v.position,
                              -1 if v.win_seat is None else v.win_seat, won, caller, v.need, ctx)
             assert ctx.tolist() == twin.context(v)
+            w = random_weights(len(v.hand))[0, v.role, twin.moment(v)]
+            card_weights(w, ctx, folded)
+            assert folded.tolist() == twin.card_weights(w, twin.context(v))
             opponents = twin.opponents(v)
             voids = 0
             for p in opponents:

@@ -27,6 +27,8 @@ from browser import TINY_QUESTION, build_tiny_table, running_server
 from click.testing import CliRunner
 
 from rumbaodds import analysis
+from rumbaodds import answer as answers
+from rumbaodds.cardplay import DEFAULT_PLAY
 from rumbaodds.cli import main
 from rumbaodds.cli.ask_cmd import ask as ask_command
 from rumbaodds.models import get_model
@@ -67,9 +69,9 @@ def test_api_serves_the_cli_json_byte_for_byte(app):
     printed = cli([*CLI_README, "--samples", 3000, "--seed", 5, "--json", "--tables", app.tables_root])
     assert printed.exit_code == 0, printed.output
     assert response.body.decode() == printed.stdout
-    old_formula = json.dumps(analysis.ask(HAND, "H9", 5, 2, samples=3000, seed=5).to_dict()) + "\n"
-    assert printed.stdout == old_formula  # the command line's output did not change
-    assert "source" not in json.loads(response.body)
+    simulated = analysis.ask(HAND, "H9", 5, 2, samples=3000, seed=5)
+    assert printed.stdout == json.dumps(answers.document(simulated)) + "\n"  # the numbers of a plain simulation
+    assert json.loads(response.body)["source"]["kind"] == "simulation"
 
 
 def test_api_serves_the_table_answer_like_ask_and_tables_query(tiny):
@@ -81,17 +83,18 @@ def test_api_serves_the_table_answer_like_ask_and_tables_query(tiny):
               "--tables", tables_root, "--json"]
     asked, queried = cli(["ask", *common]), cli(["tables", "query", *common])
     assert asked.exit_code == 0 and queried.exit_code == 0, asked.output + queried.output
-    assert response.body.decode() == asked.stdout == queried.stdout
+    assert response.body.decode() == asked.stdout  # the page and ask: one answer pipeline
     situation = analysis.make_situation(q["hand"], q["trump"], q["players"], q["seat"], get_rules(rules_path))
-    found = answer_from_table(load_table(find_tables(tables_root)[0]), situation, get_model("default"), "expert")
-    assert asked.stdout == json.dumps({**found.to_dict(), "source": found.meta}) + "\n"  # the old formula
-    assert json.loads(response.body)["source"]["source"] == "table"
+    found = answer_from_table(load_table(find_tables(tables_root)[0]), situation, get_model("default"), DEFAULT_PLAY)
+    assert json.loads(queried.stdout)["source"]["kind"] == "table"  # tables query: the table alone
+    assert json.loads(queried.stdout)["recommendation"] == found.recommendation
+    assert json.loads(response.body)["source"]["kind"] in ("table", "table+simulation")
 
 
 def test_a_seed_makes_the_page_simulate_even_where_a_table_answers(tiny):
     _, _, app = tiny
     doc = json.loads(app.handle("GET", "/api/ask", query(**TINY_QUESTION, rules="tiny", seed=3, samples=500)).body)
-    assert "source" not in doc and doc["seed"] == 3 and doc["samples"] == 500
+    assert doc["source"]["kind"] == "simulation" and doc["seed"] == 3 and doc["samples"] == 500
 
 
 def test_every_parameter_is_named_like_an_option_of_ask():

@@ -76,9 +76,11 @@ def context_features(hand, unseen, trump, me, m, leader, pos, win_idx, won, call
     out[10] = all_needed
 
 
-@njit(cache=True)
-def card_features(card, hand, legal, unseen, trump, pos, win_card, opponent_voids, low_rank, top_rank, out):
-    """``out[0..N_CARD)``: the card, as twins/distilled.py ``card_features``."""
+@njit(cache=True, inline="always")
+def features_of(card, place, count, min_winner_key, hand, unseen, trump, following, beat, unseen_trumps,
+                opponent_voids, low_rank, top_rank, out):
+    """``out[0..N_CARD)`` of ``card``, given what one decision shares: its place among the ``count`` legal cards
+    (§6 order), the weakest winning card's strength key, the cards that beat the trick's winner (``beat``)."""
     suit = card >> 4
     rank = card & 15
     is_trump = suit == trump
@@ -87,31 +89,9 @@ def card_features(card, hand, legal, unseen, trump, pos, win_card, opponent_void
     above = popcount(unseen & higher)
     below = popcount(unseen & lane & (bit(card) - U1))
     length = popcount(hand & lane)
-    unseen_trumps = popcount(unseen & suit_lane(trump))
-    following = pos > 0
     wins = True
     if following:
-        wins = (beaters(win_card, trump) >> np.uint64(card)) & U1 != U0
-    key = strength(card, trump)
-    place = 0
-    count = 0
-    lowest_winner = True
-    weakest = True
-    strongest = True
-    beat = beaters(win_card, trump) if following else U0
-    rest = legal
-    while rest:
-        c = lowest_card(rest)
-        rest &= rest - U1
-        count += 1
-        k = strength(c, trump)
-        if k < key:
-            place += 1
-            weakest = False
-            if following and (beat >> np.uint64(c)) & U1:
-                lowest_winner = False
-        elif k > key:
-            strongest = False
+        wins = (beat >> np.uint64(card)) & U1 != U0
     sure_win = wins and above == 0 and (is_trump or unseen_trumps == 0)
     span = max(top_rank - low_rank, 1)
     out[0] = 1.0 if is_trump else 0.0
@@ -126,25 +106,73 @@ def card_features(card, hand, legal, unseen, trump, pos, win_card, opponent_void
     out[9] = 1.0 if (following and sure_win) else 0.0
     out[10] = (rank - low_rank) / span
     out[11] = place / (count - 1)
-    out[12] = 1.0 if (following and wins and lowest_winner) else 0.0
-    out[13] = 1.0 if weakest else 0.0
-    out[14] = 1.0 if strongest else 0.0
+    out[12] = 1.0 if (following and wins and strength(card, trump) == min_winner_key) else 0.0
+    out[13] = 1.0 if place == 0 else 0.0
+    out[14] = 1.0 if place == count - 1 else 0.0
     out[15] = 1.0 if (opponent_voids >> np.uint64(suit)) & U1 else 0.0
 
 
 @njit(cache=True)
+def sorted_legal(legal, trump, following, beat, cards):
+    """``cards[:count]``: the legal cards weakest first (§6 order); returns (count, the weakest winner's key or -1)."""
+    count = 0
+    min_winner_key = -1
+    rest = legal
+    while rest:
+        c = lowest_card(rest)
+        rest &= rest - U1
+        key = strength(c, trump)
+        j = count
+        while j > 0 and strength(cards[j - 1], trump) > key:  # insertion: at most five cards
+            cards[j] = cards[j - 1]
+            j -= 1
+        cards[j] = c
+        count += 1
+        if following and (beat >> np.uint64(c)) & U1 and (min_winner_key < 0 or key < min_winner_key):
+            min_winner_key = key
+    return count, min_winner_key
+
+
+@njit(cache=True)
+def card_features(card, hand, legal, unseen, trump, pos, win_card, opponent_voids, low_rank, top_rank, out):
+    """``out[0..N_CARD)``: the card, as twins/distilled.py ``card_features`` (one card alone; the play shares
+    the decision's work between its cards)."""
+    following = pos > 0
+    beat = beaters(win_card, trump) if following else U0
+    cards = np.empty(64, dtype=np.int64)
+    count, min_winner_key = sorted_legal(legal, trump, following, beat, cards)
+    place = 0
+    while cards[place] != card:
+        place += 1
+    features_of(card, place, count, min_winner_key, hand, unseen, trump, following, beat,
+                popcount(unseen & suit_lane(trump)), opponent_voids, low_rank, top_rank, out)
+
+
+@njit(cache=True)
+def card_weights(w, ctx, out):
+    """``out[i] = w[i] + sum_k w[N_CARD + i * N_CONTEXT + k] * ctx[k]``: the moment folded into one weight per card
+    feature, once per decision (twins/distilled.py ``card_weights``, the same sums in the same order)."""
+    j = N_CARD
+    for i in range(N_CARD):
+        acc = w[i]
+        for k in range(N_CONTEXT):
+            acc += w[j] * ctx[k]
+            j += 1
+        out[i] = acc
+
+
+@njit(cache=True)
 def distilled_card(hand, legal, unseen, trump, me, m, leader, pos, win_card, win_idx, won, voids, caller, need,
-                   low_rank, top_rank, weights, ctx, feat):
+                   low_rank, top_rank, weights, ctx, feat, folded, cards):
     """The ``distilled`` card of active player ``me`` (``voids[p]``: bit s set when ``p`` showed no suit ``s``).
 
-    ``weights``: (role, moment, feature), :data:`WEIGHTS` of the rule set's
-    follow rule (or another fit, for research); ``ctx`` (N_CONTEXT) and ``feat`` (N_CARD) are scratch arrays.
-    A single legal card is played at once.
+    ``weights``: (role, moment, feature), :data:`WEIGHTS` of the rule set's follow rule (or another fit, for
+    research); ``ctx`` (N_CONTEXT), ``feat`` and ``folded`` (N_CARD) and ``cards`` (int64, 8 or more) are scratch
+    arrays. A single legal card is played at once; ties go to the weakest card in the §6 order.
     """
     if (legal & (legal - U1)) == U0:
         return lowest_card(legal)
     role = ROLE_NORMAL if caller < 0 else (ROLE_CALLER if me == caller else ROLE_DEFENDER)
-    w = weights[role, 0 if pos == 0 else 1]
     opponent_voids = 0
     if role == ROLE_DEFENDER:
         opponent_voids = voids[caller]
@@ -153,35 +181,25 @@ def distilled_card(hand, legal, unseen, trump, me, m, leader, pos, win_card, win
             if p != me:
                 opponent_voids |= voids[p]
     context_features(hand, unseen, trump, me, m, leader, pos, win_idx, won, caller, need, ctx)
+    card_weights(weights[role, 0 if pos == 0 else 1], ctx, folded)
+    following = pos > 0
+    beat = beaters(win_card, trump) if following else U0
+    count, min_winner_key = sorted_legal(legal, trump, following, beat, cards)
+    unseen_trumps = popcount(unseen & suit_lane(trump))
     best = -1
     best_score = 0.0
-    rest = legal
-    while rest:  # weakest first (§6 order): a later card must score strictly more
-        c = lowest_card(rest)
-        k_best = strength(c, trump)
-        probe = rest
-        while probe:
-            d = lowest_card(probe)
-            probe &= probe - U1
-            k = strength(d, trump)
-            if k < k_best:
-                c = d
-                k_best = k
-        rest &= ~bit(c)
-        card_features(c, hand, legal, unseen, trump, pos, win_card, opponent_voids, low_rank, top_rank, feat)
+    for place in range(count):  # weakest first: a later card must score strictly more
+        c = cards[place]
+        features_of(c, place, count, min_winner_key, hand, unseen, trump, following, beat, unseen_trumps,
+                    opponent_voids, low_rank, top_rank, feat)
         score = 0.0
         for i in range(N_CARD):
-            score += w[i] * feat[i]
-        j = N_CARD
-        for i in range(N_CARD):
-            for k in range(N_CONTEXT):
-                score += w[j] * (feat[i] * ctx[k])
-                j += 1
+            score += folded[i] * feat[i]
         if best < 0 or score > best_score:
             best = c
             best_score = score
     return best
 
 
-__all__ = ["WEIGHTS", "distilled_card", "context_features", "card_features", "deck_ranks", "N_FEATURES", "N_CONTEXT",
-           "N_CARD"]
+__all__ = ["WEIGHTS", "distilled_card", "card_weights", "context_features", "card_features", "deck_ranks",
+           "N_FEATURES", "N_CONTEXT", "N_CARD"]

@@ -210,6 +210,8 @@ def play_deal(hands, leader, trump, follow, deck_mask, turned, caller, seats, ut
     voids = np.zeros(n, dtype=np.int64)
     ctx = np.empty(N_CONTEXT, dtype=np.float64)
     feat = np.empty(N_CARD, dtype=np.float64)
+    folded = np.empty(N_CARD, dtype=np.float64)
+    order = np.empty(16, dtype=np.int64)
     low_rank, top_rank = deck_ranks(deck_mask)
     state = stream_start(seed, index)
     seen = bit(turned) if turned >= 0 else U0
@@ -242,7 +244,7 @@ def play_deal(hands, leader, trump, follow, deck_mask, turned, caller, seats, ut
                         if forbidden[q] & suit_lane(s) == suit_lane(s):
                             voids[q] |= 1 << s
                 card = distilled_card(hand, legal, outside & ~hand, trump, p, n, leader, pos, wcard, wseat, won, voids,
-                                      caller, need, low_rank, top_rank, weights[follow], ctx, feat)
+                                      caller, need, low_rank, top_rank, weights[follow], ctx, feat, folded, order)
             else:
                 max_seat = caller if caller >= 0 else p
                 util = util_caller if caller >= 0 else util_normal

@@ -148,6 +148,8 @@ def play_distilled(hands, m, leader, trump, follow, rumba_idx, deck_mask, table_
     voids = np.zeros(m, dtype=np.int64)
     ctx = np.empty(N_CONTEXT, dtype=np.float64)
     feat = np.empty(N_CARD, dtype=np.float64)
+    folded = np.empty(N_CARD, dtype=np.float64)
+    order = np.empty(16, dtype=np.int64)
     rounds = popcount(hands[0])
     for _ in range(rounds):
         idx = leader
@@ -178,7 +180,7 @@ def play_distilled(hands, m, leader, trump, follow, rumba_idx, deck_mask, table_
                         winning_trumps = trumps & beat
                         legal = hand & ~(trumps & ~winning_trumps) if winning_trumps else hand
             card = distilled_card(hand, legal, outside & ~hand, trump, idx, m, leader, pos, win_card, win_idx, won,
-                                  voids, rumba_idx, need, low_rank, top_rank, WEIGHTS[follow], ctx, feat)
+                                  voids, rumba_idx, need, low_rank, top_rank, WEIGHTS[follow], ctx, feat, folded, order)
             hands[idx] = hand & ~bit(card)
             outside &= ~bit(card)
             if pos == 0:

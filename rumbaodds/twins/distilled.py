@@ -135,12 +135,28 @@ def moment(v: View) -> int:
     return LEAD if v.position == 0 else FOLLOW
 
 
+def card_weights(w, ctx: list[float]) -> list[float]:
+    """The moment folded into one weight per card feature: ``w[i] + sum_k w[N_CARD + i * N_CONTEXT + k] * ctx[k]``.
+
+    ``w . features(card)`` equals ``card_weights(w, ctx) . card_features(card)``; the kernel sums in this order.
+    """
+    out = []
+    for i in range(N_CARD):
+        acc = w[i]
+        for k in range(N_CONTEXT):
+            acc += w[N_CARD + i * N_CONTEXT + k] * ctx[k]
+        out.append(acc)
+    return out
+
+
 def distilled_card(v: View, weights) -> int:
     """The card with the highest score ``weights[role][moment] . features``; ties: the weakest (§6 order)."""
-    w = weights[v.role][moment(v)]
+    folded = card_weights(weights[v.role][moment(v)], context(v))
     best, best_score = None, None
     for card in sorted(v.legal, key=lambda c: strength(c, v.trump)):  # weakest first: a later card must score more
-        score = sum(wi * fi for wi, fi in zip(w, features(v, card), strict=True))
+        score = 0.0
+        for wi, fi in zip(folded, card_features(v, card), strict=True):
+            score += wi * fi
         if best is None or score > best_score:
             best, best_score = card, score
     return best
@@ -187,4 +203,4 @@ def play_hand(hands, leader: int, trump: int, follow: int, caller: int | None, n
 
 __all__ = ["play_hand", "View", "ROLE_CALLER", "ROLE_DEFENDER", "ROLE_NORMAL", "LEAD", "FOLLOW", "N_FEATURES",
            "CONTEXT_NAMES",
-           "CARD_NAMES", "context", "card_features", "features", "distilled_card"]
+           "CARD_NAMES", "context", "card_features", "card_weights", "features", "distilled_card"]

@@ -190,12 +190,15 @@ class App:
 
     # -- answering ---------------------------------------------------------------------------------
     def _from_table(self, values: dict) -> dict | None:
-        """The table's document for parsed query ``values``, or None (``scores``: always simulated)."""
+        """The table's document for parsed query ``values`` when the table alone settles it, or None (``scores``:
+        always simulated)."""
         if values.get("scores") is not None:
             return None
         question = Question.of(**ask_arguments(values))
         found = answer.from_table(question, self.tables_root, values.get("simulate", False))
-        return None if found is None else answer.document(found)
+        if found is None or answer.open_parts(found, question.precision):
+            return None  # no table, or one that leaves part of the question open: the queue settles it
+        return answer.document(found)
 
     def _simulate(self, values: dict, job: Job) -> dict:
         """The simulated document for ``values``, on the queue's worker; ``job.progress`` stops it when it must.
@@ -208,8 +211,9 @@ class App:
                 from ..match.ask import ask_game, game_document
 
                 return game_document(ask_game(**game_arguments(values), progress=job.progress))
-            question = Question.of(**ask_arguments(values))
-            return answer.document(analysis.simulate(question, job.progress))
+            question = Question.of(**ask_arguments(values))  # the answer pipeline, as `rumbaodds ask` answers it
+            return answer.document(answer.answer(question, self.tables_root, values.get("simulate", False),
+                                                 job.progress))
         except INPUT_ERRORS as exc:
             raise BadInput(str(exc)) from None
 
@@ -375,7 +379,7 @@ class App:
                           for name, r in self.rule_sets.items()},
             "opponents": {name: {**m.to_dict(), "text": points_text(m)} if isinstance(m, OpponentModel) else
                           {"name": name, "text": EQUILIBRIUM_TEXT} for name, m in self.models.items()},
-            "play": sorted(analysis.POLICIES),
+            "play": sorted(analysis.POLICIES), "default_play": DEFAULT_PLAY,
             "params": [p.name for p in PARAMS],
             "score_sign": analysis.SCORE_SIGN,
             "tables_root": str(Path(self.tables_root)),
