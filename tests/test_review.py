@@ -122,7 +122,7 @@ def test_a_clean_file_exits_0_and_prints_the_totals(files):
 def test_a_table_line_keeps_the_tables_margin(tmp_path):
     """The runner-up's points lost are ask's margin from the same table (negative control: the best loses 0)."""
     q = Question.of("HA HK HQ S6 C7", "H9", 5, 2)
-    asked = answer.document(answer.answer(q))
+    asked = answer.document(answer.from_table(q))  # the table's own answer (what a table line is graded by)
     path = tmp_path / "one.jsonl"
     path.write_text(json.dumps({"players": 5, "seat": 2, "hand": "HA HK HQ S6 C7", "trump": "H9",
                                 "choice": asked["runner_up"]}) + "\n" +

@@ -265,7 +265,8 @@ def test_a_precision_run_past_the_cap_is_a_400_naming_it(monkeypatch):
             progress(done, done)
 
     monkeypatch.setattr(analysis, "simulate", endless)
-    reply = app.handle("GET", "/api/ask", {**{k: [str(v)] for k, v in README.items()}, "precision": ["0.05"]})
+    query = {**{k: [str(v)] for k, v in README.items()}, "precision": ["0.05"], "simulate": ["1"]}  # never a table
+    reply = app.handle("GET", "/api/ask", query)
     assert reply.status == 400
     assert f"stopped at {SAMPLES_CAP:,} deals, the most one request simulates" in json.loads(reply.body)["error"]
 

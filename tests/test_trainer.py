@@ -220,7 +220,7 @@ def test_trainer_points_lost_equal_asks_margin_from_the_same_table():
     checked = 0
     for _ in range(200):
         question = random_question(rng, deck)
-        asked = answer.document(answer.answer(question))  # what `rumbaodds ask --json` prints
+        asked = answer.document(answer.from_table(question))  # the table's own answer (`rumbaodds tables query`)
         if asked.get("source", {}).get("source") != "packed table":
             continue
         s = question.situation
@@ -249,7 +249,7 @@ def test_train_json_points_lost_equal_ask_json_margin():
         s = q.situation
         args = [" ".join(format_card(c) for c in s.hand), "--trump", format_card(s.trump_card), "--players",
                 str(s.players), "--seat", str(s.seat)]
-        asked = json.loads(runner.invoke(main, ["ask", *args, "--json"]).stdout)
+        asked = json.loads(runner.invoke(main, ["tables", "query", *args, "--json"]).stdout)  # the table's answer
         done = runner.invoke(main, ["train", "--hand", *args, "--json", "--table-only", "--no-drill"],
                              input=asked["runner_up"] + "\n")
         assert done.exit_code == 0, done.output
@@ -380,7 +380,7 @@ def test_page_records_are_asks_answers(trainer_page):
     assert {s["p"] for s in data["spots"]} == {3, 4, 5, 6, 7}
     for spot in data["spots"][:40]:
         q = Question.of(" ".join(spot["h"]), spot["t"], spot["p"], spot["s"])
-        asked = answer.document(answer.answer(q))
+        asked = answer.document(answer.from_table(q))
         assert spot["b"] == asked["recommendation"] and spot["g"][spot["b"]][0] == 0
         assert spot["g"][asked["runner_up"]][0] == pytest.approx(round(asked["margin"]["ev"], 2), abs=1e-9)
         assert all(g[4] in ("best", "mixed", "too close") for g in spot["g"].values() if g[1] <= 0 <= g[2])

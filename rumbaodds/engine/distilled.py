@@ -13,7 +13,7 @@ from numba import njit
 
 from .bits import U0, U1, bit, highest_card, lowest_card, popcount, suit_lane
 from .distilled_weights import WEIGHTS
-from .tricks import beaters, strength
+from .tricks import beaters, strength, weakest
 
 ROLE_CALLER, ROLE_DEFENDER, ROLE_NORMAL = 0, 1, 2
 N_CONTEXT = 11
@@ -33,9 +33,21 @@ def deck_ranks(deck_mask):
     return lowest_card(ranks), highest_card(ranks)
 
 
+@njit(cache=True, inline="always")
+def won_of(won_bits, p):
+    """Tricks of active player ``p`` from the packed counts (4 bits a player): no array, so the GPU can run it."""
+    return (won_bits >> (4 * p)) & 15
+
+
+@njit(cache=True, inline="always")
+def voids_of(void_bits, p):
+    """Suits player ``p`` has shown he lacks (bit s: suit s), from the packed voids (4 bits a player)."""
+    return (void_bits >> (4 * p)) & 15
+
+
 @njit(cache=True)
-def context_features(hand, unseen, trump, me, m, leader, pos, win_idx, won, caller, need, out):
-    """``out[0..N_CONTEXT)``: the moment, as twins/distilled.py ``context``."""
+def context_tuple(hand, unseen, trump, me, m, leader, pos, win_idx, won_bits, caller, need):
+    """The moment as twins/distilled.py ``context``: a tuple of N_CONTEXT floats (the kernels allocate nothing)."""
     lane = suit_lane(trump)
     trumps = hand & lane
     unseen_trumps = unseen & lane
@@ -50,37 +62,40 @@ def context_features(hand, unseen, trump, me, m, leader, pos, win_idx, won, call
         else:
             break
     cards_left = popcount(hand)
-    out[0] = popcount(trumps) / 5
-    out[1] = sure / 5
-    out[2] = min(popcount(unseen_trumps), 6) / 6
     if caller < 0:
-        needed = 1 if won[me] == 0 else 0
+        needed = 1 if won_of(won_bits, me) == 0 else 0
         all_needed = 0.0
         caller_winning = 0.0
         caller_after = 0.0
         safe = 0.0
     else:
-        needed = max(need - won[caller], 0)
+        needed = max(need - won_of(won_bits, caller), 0)
         all_needed = 1.0 if 0 < cards_left <= needed else 0.0
         caller_played = (caller - leader) % m < pos
         caller_winning = 1.0 if (pos > 0 and win_idx == caller) else 0.0
         caller_after = 1.0 if (me != caller and not caller_played) else 0.0
         safe = 1.0 if (me != caller and caller_played and win_idx != caller) else 0.0
-    out[3] = needed / 3
-    out[4] = cards_left / 5
-    out[5] = (m - 1 - pos) / 6
-    out[6] = m / 7
-    out[7] = caller_winning
-    out[8] = caller_after
-    out[9] = safe
-    out[10] = all_needed
+    return (popcount(trumps) / 5, sure / 5, min(popcount(unseen_trumps), 6) / 6, needed / 3, cards_left / 5,
+            (m - 1 - pos) / 6, m / 7, caller_winning, caller_after, safe, all_needed)
+
+
+@njit(cache=True)
+def context_features(hand, unseen, trump, me, m, leader, pos, win_idx, won, caller, need, out):
+    """``out[0..N_CONTEXT)``: :func:`context_tuple` with the tricks won as an array (for tests and research)."""
+    won_bits = 0
+    for p in range(m):
+        won_bits |= won[p] << (4 * p)
+    ctx = context_tuple(hand, unseen, trump, me, m, leader, pos, win_idx, won_bits, caller, need)
+    for k in range(N_CONTEXT):
+        out[k] = ctx[k]
 
 
 @njit(cache=True, inline="always")
 def features_of(card, place, count, min_winner_key, hand, unseen, trump, following, beat, unseen_trumps,
-                opponent_voids, low_rank, top_rank, out):
-    """``out[0..N_CARD)`` of ``card``, given what one decision shares: its place among the ``count`` legal cards
-    (§6 order), the weakest winning card's strength key, the cards that beat the trick's winner (``beat``)."""
+                opponent_voids, low_rank, top_rank):
+    """The card as twins/distilled.py ``card_features`` (a tuple of N_CARD floats), given what one decision
+    shares: its place among the ``count`` legal cards (§6 order), the weakest winning card's strength key, the
+    cards that beat the trick's winner (``beat``)."""
     suit = card >> 4
     rank = card & 15
     is_trump = suit == trump
@@ -94,104 +109,111 @@ def features_of(card, place, count, min_winner_key, hand, unseen, trump, followi
         wins = (beat >> np.uint64(card)) & U1 != U0
     sure_win = wins and above == 0 and (is_trump or unseen_trumps == 0)
     span = max(top_rank - low_rank, 1)
-    out[0] = 1.0 if is_trump else 0.0
-    out[1] = 1.0 if above == 0 else 0.0
-    out[2] = min(above, 4) / 4
-    out[3] = min(below, 6) / 6
-    out[4] = 1.0 if length == 1 else 0.0
-    out[5] = length / 5
-    out[6] = min(popcount(unseen & lane), 8) / 8
-    out[7] = 1.0 if (not is_trump and unseen_trumps > 0) else 0.0
-    out[8] = 1.0 if (following and wins) else 0.0
-    out[9] = 1.0 if (following and sure_win) else 0.0
-    out[10] = (rank - low_rank) / span
-    out[11] = place / (count - 1)
-    out[12] = 1.0 if (following and wins and strength(card, trump) == min_winner_key) else 0.0
-    out[13] = 1.0 if place == 0 else 0.0
-    out[14] = 1.0 if place == count - 1 else 0.0
-    out[15] = 1.0 if (opponent_voids >> np.uint64(suit)) & U1 else 0.0
-
-
-@njit(cache=True)
-def sorted_legal(legal, trump, following, beat, cards):
-    """``cards[:count]``: the legal cards weakest first (§6 order); returns (count, the weakest winner's key or -1)."""
-    count = 0
-    min_winner_key = -1
-    rest = legal
-    while rest:
-        c = lowest_card(rest)
-        rest &= rest - U1
-        key = strength(c, trump)
-        j = count
-        while j > 0 and strength(cards[j - 1], trump) > key:  # insertion: at most five cards
-            cards[j] = cards[j - 1]
-            j -= 1
-        cards[j] = c
-        count += 1
-        if following and (beat >> np.uint64(c)) & U1 and (min_winner_key < 0 or key < min_winner_key):
-            min_winner_key = key
-    return count, min_winner_key
+    return (1.0 if is_trump else 0.0,
+            1.0 if above == 0 else 0.0,
+            min(above, 4) / 4,
+            min(below, 6) / 6,
+            1.0 if length == 1 else 0.0,
+            length / 5,
+            min(popcount(unseen & lane), 8) / 8,
+            1.0 if (not is_trump and unseen_trumps > 0) else 0.0,
+            1.0 if (following and wins) else 0.0,
+            1.0 if (following and sure_win) else 0.0,
+            (rank - low_rank) / span,
+            place / (count - 1),
+            1.0 if (following and wins and strength(card, trump) == min_winner_key) else 0.0,
+            1.0 if place == 0 else 0.0,
+            1.0 if place == count - 1 else 0.0,
+            1.0 if (opponent_voids >> np.uint64(suit)) & U1 else 0.0)
 
 
 @njit(cache=True)
 def card_features(card, hand, legal, unseen, trump, pos, win_card, opponent_voids, low_rank, top_rank, out):
-    """``out[0..N_CARD)``: the card, as twins/distilled.py ``card_features`` (one card alone; the play shares
-    the decision's work between its cards)."""
+    """``out[0..N_CARD)``: the card, as twins/distilled.py ``card_features`` (one card alone, for tests; the play
+    shares the decision's work between its cards)."""
     following = pos > 0
     beat = beaters(win_card, trump) if following else U0
-    cards = np.empty(64, dtype=np.int64)
-    count, min_winner_key = sorted_legal(legal, trump, following, beat, cards)
+    winners = legal & beat
+    min_winner_key = strength(weakest(winners, trump), trump) if winners else -1
     place = 0
-    while cards[place] != card:
+    rest = legal
+    while rest:
+        c = weakest(rest, trump)
+        if c == card:
+            break
+        rest &= ~bit(c)
         place += 1
-    features_of(card, place, count, min_winner_key, hand, unseen, trump, following, beat,
-                popcount(unseen & suit_lane(trump)), opponent_voids, low_rank, top_rank, out)
+    feat = features_of(card, place, popcount(legal), min_winner_key, hand, unseen, trump, following, beat,
+                       popcount(unseen & suit_lane(trump)), opponent_voids, low_rank, top_rank)
+    for i in range(N_CARD):
+        out[i] = feat[i]
+
+
+@njit(cache=True, inline="always")
+def _wt(w, ctx, i):
+    """Card feature ``i``'s weight with the moment ``ctx`` folded in."""
+    acc = w[i]
+    j = N_CARD + i * N_CONTEXT
+    for k in range(N_CONTEXT):
+        acc += w[j + k] * ctx[k]
+    return acc
+
+
+@njit(cache=True)
+def folded_weights(w, ctx):
+    """``w[i] + sum_k w[N_CARD + i * N_CONTEXT + k] * ctx[k]`` for each card feature ``i``: the moment folded into
+    one weight per card feature, once per decision (twins/distilled.py ``card_weights``, the same sums in the same
+    order); a tuple, so nothing is allocated."""
+    return (_wt(w, ctx, 0), _wt(w, ctx, 1), _wt(w, ctx, 2), _wt(w, ctx, 3), _wt(w, ctx, 4), _wt(w, ctx, 5),
+            _wt(w, ctx, 6), _wt(w, ctx, 7), _wt(w, ctx, 8), _wt(w, ctx, 9), _wt(w, ctx, 10), _wt(w, ctx, 11),
+            _wt(w, ctx, 12), _wt(w, ctx, 13), _wt(w, ctx, 14), _wt(w, ctx, 15))
 
 
 @njit(cache=True)
 def card_weights(w, ctx, out):
-    """``out[i] = w[i] + sum_k w[N_CARD + i * N_CONTEXT + k] * ctx[k]``: the moment folded into one weight per card
-    feature, once per decision (twins/distilled.py ``card_weights``, the same sums in the same order)."""
-    j = N_CARD
+    """``out[0..N_CARD)``: :func:`folded_weights` into an array (for tests)."""
+    folded = folded_weights(w, (ctx[0], ctx[1], ctx[2], ctx[3], ctx[4], ctx[5], ctx[6], ctx[7], ctx[8], ctx[9],
+                                ctx[10]))
     for i in range(N_CARD):
-        acc = w[i]
-        for k in range(N_CONTEXT):
-            acc += w[j] * ctx[k]
-            j += 1
-        out[i] = acc
+        out[i] = folded[i]
 
 
 @njit(cache=True)
-def distilled_card(hand, legal, unseen, trump, me, m, leader, pos, win_card, win_idx, won, voids, caller, need,
-                   low_rank, top_rank, weights, ctx, feat, folded, cards):
-    """The ``distilled`` card of active player ``me`` (``voids[p]``: bit s set when ``p`` showed no suit ``s``).
+def distilled_card(hand, legal, unseen, trump, me, m, leader, pos, win_card, win_idx, won_bits, void_bits, caller,
+                   need, low_rank, top_rank, weights):
+    """The ``distilled`` card of active player ``me``.
 
-    ``weights``: (role, moment, feature), :data:`WEIGHTS` of the rule set's follow rule (or another fit, for
-    research); ``ctx`` (N_CONTEXT), ``feat`` and ``folded`` (N_CARD) and ``cards`` (int64, 8 or more) are scratch
-    arrays. A single legal card is played at once; ties go to the weakest card in the §6 order.
+    ``won_bits`` / ``void_bits``: per active player 4 bits, his tricks so far and the suits he has shown he lacks
+    (:func:`won_of`, :func:`voids_of`). ``weights``: (role, moment, feature), :data:`WEIGHTS` of the rule set's
+    follow rule (or another fit, for research). A single legal card is played at once; ties go to the weakest
+    card in the §6 order. Allocates nothing (the GPU engine compiles it too).
     """
     if (legal & (legal - U1)) == U0:
         return lowest_card(legal)
     role = ROLE_NORMAL if caller < 0 else (ROLE_CALLER if me == caller else ROLE_DEFENDER)
     opponent_voids = 0
     if role == ROLE_DEFENDER:
-        opponent_voids = voids[caller]
+        opponent_voids = voids_of(void_bits, caller)
     else:
         for p in range(m):
             if p != me:
-                opponent_voids |= voids[p]
-    context_features(hand, unseen, trump, me, m, leader, pos, win_idx, won, caller, need, ctx)
-    card_weights(weights[role, 0 if pos == 0 else 1], ctx, folded)
+                opponent_voids |= voids_of(void_bits, p)
+    ctx = context_tuple(hand, unseen, trump, me, m, leader, pos, win_idx, won_bits, caller, need)
+    folded = folded_weights(weights[role, 0 if pos == 0 else 1], ctx)
     following = pos > 0
     beat = beaters(win_card, trump) if following else U0
-    count, min_winner_key = sorted_legal(legal, trump, following, beat, cards)
+    winners = legal & beat
+    min_winner_key = strength(weakest(winners, trump), trump) if winners else -1
     unseen_trumps = popcount(unseen & suit_lane(trump))
+    count = popcount(legal)
     best = -1
     best_score = 0.0
-    for place in range(count):  # weakest first: a later card must score strictly more
-        c = cards[place]
-        features_of(c, place, count, min_winner_key, hand, unseen, trump, following, beat, unseen_trumps,
-                    opponent_voids, low_rank, top_rank, feat)
+    rest = legal
+    for place in range(count):  # weakest first (§6 order): a later card must score strictly more
+        c = weakest(rest, trump)
+        rest &= ~bit(c)
+        feat = features_of(c, place, count, min_winner_key, hand, unseen, trump, following, beat, unseen_trumps,
+                           opponent_voids, low_rank, top_rank)
         score = 0.0
         for i in range(N_CARD):
             score += folded[i] * feat[i]
@@ -201,5 +223,5 @@ def distilled_card(hand, legal, unseen, trump, me, m, leader, pos, win_card, win
     return best
 
 
-__all__ = ["WEIGHTS", "distilled_card", "card_weights", "context_features", "card_features", "deck_ranks",
-           "N_FEATURES", "N_CONTEXT", "N_CARD"]
+__all__ = ["WEIGHTS", "distilled_card", "card_weights", "folded_weights", "context_features", "context_tuple",
+           "card_features", "deck_ranks", "won_of", "voids_of", "N_FEATURES", "N_CONTEXT", "N_CARD"]

@@ -17,7 +17,7 @@ from numba import njit
 
 from .bits import U0, U1, bit, lowest_card, suit_lane
 from .dd import MAX_SEATS, TT_BITS, card_values, count_cards, new_stack, new_table
-from .distilled import N_CARD, N_CONTEXT, deck_ranks, distilled_card
+from .distilled import deck_ranks, distilled_card
 from .play import expert_card
 from .rng import below, next_state, shuffle, stream_start
 from .tricks import FOLLOW_STECHZWANG, beaters, beats, legal_mask, strongest, weakest
@@ -207,11 +207,6 @@ def play_deal(hands, leader, trump, follow, deck_mask, turned, caller, seats, ut
     values = np.zeros(8, dtype=np.int64)
     forbidden = np.zeros(n, dtype=np.uint64)
     won = np.zeros(n, dtype=np.int64)
-    voids = np.zeros(n, dtype=np.int64)
-    ctx = np.empty(N_CONTEXT, dtype=np.float64)
-    feat = np.empty(N_CARD, dtype=np.float64)
-    folded = np.empty(N_CARD, dtype=np.float64)
-    order = np.empty(16, dtype=np.int64)
     low_rank, top_rank = deck_ranks(deck_mask)
     state = stream_start(seed, index)
     seen = bit(turned) if turned >= 0 else U0
@@ -238,13 +233,15 @@ def play_deal(hands, leader, trump, follow, deck_mask, turned, caller, seats, ut
                 card = expert_card(hand, legal, led, wcard, wseat if led >= 0 else leader, p, pos == n - 1,
                                    caller, caller_played, outside & ~hand, trump)
             elif seats[p] == SEAT_DISTILLED:
-                for q in range(n):  # the voids shown so far: whole suits the play forbids a seat
-                    voids[q] = 0
+                won_bits = 0
+                void_bits = 0
+                for q in range(n):  # tricks so far, and the voids shown: whole suits the play forbids a seat
+                    won_bits |= won[q] << (4 * q)
                     for s in range(4):
                         if forbidden[q] & suit_lane(s) == suit_lane(s):
-                            voids[q] |= 1 << s
-                card = distilled_card(hand, legal, outside & ~hand, trump, p, n, leader, pos, wcard, wseat, won, voids,
-                                      caller, need, low_rank, top_rank, weights[follow], ctx, feat, folded, order)
+                            void_bits |= 1 << (4 * q + s)
+                card = distilled_card(hand, legal, outside & ~hand, trump, p, n, leader, pos, wcard, wseat, won_bits,
+                                      void_bits, caller, need, low_rank, top_rank, weights[follow])
             else:
                 max_seat = caller if caller >= 0 else p
                 util = util_caller if caller >= 0 else util_normal

@@ -4,8 +4,8 @@ import numpy as np
 from numba import njit
 
 from .bits import U0, U1, above_in_suit, bit, highest_card, popcount, suit_lane
-from .distilled import N_CARD, N_CONTEXT, WEIGHTS, deck_ranks, distilled_card
-from .tricks import FOLLOW_STECHZWANG, beaters, strongest, weakest
+from .distilled import WEIGHTS, deck_ranks, distilled_card
+from .tricks import FOLLOW_STECHZWANG, beaters, legal_mask, strongest, weakest
 
 # card play: everybody greedy / everybody expert / only the Rumba player expert / only the defenders expert /
 # everybody distilled
@@ -139,17 +139,14 @@ def play_tricks(hands, m, leader, trump, follow, policy, rumba_idx, deck_mask, t
 
 @njit(cache=True)
 def play_distilled(hands, m, leader, trump, follow, rumba_idx, deck_mask, table_mask, tricks, need):
-    """``play_tricks`` with everybody ``distilled``: also keeps the tricks won and the voids each player showed."""
-    lane = suit_lane(trump)
+    """``play_tricks`` with everybody ``distilled``: also keeps the tricks won and the voids each player showed,
+    packed 4 bits a player (engine/distilled.py ``won_of``, ``voids_of``), so nothing is allocated."""
     stechzwang = follow == FOLLOW_STECHZWANG
     outside = deck_mask & ~table_mask
     low_rank, top_rank = deck_ranks(deck_mask)
-    won = np.zeros(m, dtype=np.int64)
-    voids = np.zeros(m, dtype=np.int64)
-    ctx = np.empty(N_CONTEXT, dtype=np.float64)
-    feat = np.empty(N_CARD, dtype=np.float64)
-    folded = np.empty(N_CARD, dtype=np.float64)
-    order = np.empty(16, dtype=np.int64)
+    weights = WEIGHTS[follow]
+    won_bits = 0
+    void_bits = 0
     rounds = popcount(hands[0])
     for _ in range(rounds):
         idx = leader
@@ -159,28 +156,9 @@ def play_distilled(hands, m, leader, trump, follow, rumba_idx, deck_mask, table_
         beat = U0
         for pos in range(m):
             hand = hands[idx]
-            if pos == 0:
-                legal = hand
-            else:
-                led = hand & suit_lane(led_suit)
-                if led:
-                    legal = led & beat
-                    if not legal:
-                        legal = led
-                else:
-                    trumps = hand & lane
-                    if stechzwang:
-                        if trumps:
-                            legal = trumps & beat
-                            if not legal:
-                                legal = trumps
-                        else:
-                            legal = hand
-                    else:
-                        winning_trumps = trumps & beat
-                        legal = hand & ~(trumps & ~winning_trumps) if winning_trumps else hand
-            card = distilled_card(hand, legal, outside & ~hand, trump, idx, m, leader, pos, win_card, win_idx, won,
-                                  voids, rumba_idx, need, low_rank, top_rank, WEIGHTS[follow], ctx, feat, folded, order)
+            legal = legal_mask(hand, led_suit, win_card, trump, follow)
+            card = distilled_card(hand, legal, outside & ~hand, trump, idx, m, leader, pos, win_card, win_idx,
+                                  won_bits, void_bits, rumba_idx, need, low_rank, top_rank, weights)
             hands[idx] = hand & ~bit(card)
             outside &= ~bit(card)
             if pos == 0:
@@ -190,9 +168,9 @@ def play_distilled(hands, m, leader, trump, follow, rumba_idx, deck_mask, table_
                 beat = beaters(card, trump)
             else:
                 if card >> 4 != led_suit:  # not following shows a void [RULES.md §3]
-                    voids[idx] |= 1 << led_suit
+                    void_bits |= 1 << (4 * idx + led_suit)
                     if stechzwang and card >> 4 != trump:  # nor trumping: no trump either
-                        voids[idx] |= 1 << trump
+                        void_bits |= 1 << (4 * idx + trump)
                 if (beat >> np.uint64(card)) & U1:
                     win_card = card
                     win_idx = idx
@@ -201,5 +179,5 @@ def play_distilled(hands, m, leader, trump, follow, rumba_idx, deck_mask, table_
             if idx == m:
                 idx = 0
         tricks[win_idx] += 1
-        won[win_idx] += 1
+        won_bits += 1 << (4 * win_idx)
         leader = win_idx

@@ -190,15 +190,13 @@ class App:
 
     # -- answering ---------------------------------------------------------------------------------
     def _from_table(self, values: dict) -> dict | None:
-        """The table's document for parsed query ``values`` when the table alone settles it, or None (``scores``:
-        always simulated)."""
+        """The table's document for parsed query ``values``, or None (``scores``: always simulated). Served at once,
+        never behind the simulation queue; what the table leaves open is in its ``source.open``."""
         if values.get("scores") is not None:
             return None
         question = Question.of(**ask_arguments(values))
         found = answer.from_table(question, self.tables_root, values.get("simulate", False))
-        if found is None or answer.open_parts(found, question.precision):
-            return None  # no table, or one that leaves part of the question open: the queue settles it
-        return answer.document(found)
+        return None if found is None else answer.document(found)  # at once; source.open says what it leaves open
 
     def _simulate(self, values: dict, job: Job) -> dict:
         """The simulated document for ``values``, on the queue's worker; ``job.progress`` stops it when it must.
