@@ -33,11 +33,12 @@ from functools import lru_cache
 
 import numpy as np
 
+from .cardplay import CARD_PLAYS
 from .cards import SUITS, CardError, cards_of, format_card, mask_of, parse_card, parse_suit
 from .rules import PRESETS, SWISS, RuleSet
 
 BATCH = 4096
-POLICIES = ("greedy", "expert", "distilled", "pimc")
+POLICIES = (*CARD_PLAYS, "pimc")  # every card play of ask, and the search it is measured against
 _REQUIRED = ("trump", "leader", "hands")
 
 

@@ -9,13 +9,10 @@ only where no Chromium is installed (``.ci/run`` installs it).
 
 from __future__ import annotations
 
-import shutil
-import tempfile
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from browser import CHROMIUM_FLAGS, browser_context, chromium_path, skip_reason
+from browser import browser_context, skip_reason
 
 from rumbaodds.report import data, grids, page, shapes
 from rumbaodds.report.card import Line
@@ -150,28 +147,9 @@ TAP = """() => {
 }"""
 
 
-@contextmanager
-def phone(width: int = 400, height: int = 860):
-    """Debian's Chromium as a phone: a touch screen (Playwright's tap), the same flags as browser_context."""
-    from playwright.sync_api import sync_playwright
-
-    profile = tempfile.mkdtemp(prefix="rumbaodds-phone-")
-    try:
-        with sync_playwright() as pw:
-            context = pw.chromium.launch_persistent_context(
-                profile, executable_path=chromium_path(), headless=True, args=CHROMIUM_FLAGS,
-                viewport={"width": width, "height": height}, has_touch=True, is_mobile=True)
-            try:
-                yield context
-            finally:
-                context.close()
-    finally:
-        shutil.rmtree(profile, ignore_errors=True)
-
-
 def test_a_tap_on_a_box_shows_its_values_at_400_px(tmp_path):
     committed = REPORTS / "swiss" / "index.html"
-    with phone(400, 860) as context:
+    with browser_context(400, 860, touch=True) as context:
         tab = context.new_page()
         for path in [full_page(tmp_path)] + ([committed] if committed.exists() else []):
             tab.goto(path.resolve().as_uri())

@@ -39,8 +39,9 @@ def skip_reason() -> str | None:
 
 
 @contextmanager
-def browser_context(width: int = 1400, height: int = 1000):
-    """A fresh headless Chromium (own user-data-dir) with one browser context of the given viewport."""
+def browser_context(width: int = 1400, height: int = 1000, touch: bool = False):
+    """A fresh headless Chromium (own user-data-dir) with one browser context of the given viewport; ``touch``: a
+    phone's touch screen (Playwright's tap)."""
     from playwright.sync_api import sync_playwright
 
     profile = tempfile.mkdtemp(prefix="rumbaodds-chromium-")
@@ -48,7 +49,7 @@ def browser_context(width: int = 1400, height: int = 1000):
         with sync_playwright() as pw:
             context = pw.chromium.launch_persistent_context(
                 profile, executable_path=chromium_path(), headless=True, args=CHROMIUM_FLAGS,
-                viewport={"width": width, "height": height})
+                viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch)
             try:
                 yield context
             finally:
