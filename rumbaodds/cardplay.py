@@ -7,6 +7,6 @@ means rebuilding them (their stamps say which card play they used).
 """
 
 CARD_PLAYS = ("greedy", "expert", "distilled")
-DEFAULT_PLAY = "expert"
+DEFAULT_PLAY = "distilled"
 
 __all__ = ["CARD_PLAYS", "DEFAULT_PLAY"]
