@@ -14,6 +14,7 @@ import math
 import pytest
 
 from rumbaodds import analysis
+from rumbaodds.cardplay import DEFAULT_PLAY
 from rumbaodds.cards import CardError, parse_hand
 from rumbaodds.models import ModelError
 from rumbaodds.rules import RulesError
@@ -99,7 +100,7 @@ def test_json_fields():
     assert d["rules"] == "swiss" and d["players"] == 5 and d["seat"] == 2
     assert d["hand"] == MIXED.split() and d["trump"] == "H9"
     assert d["passes_in_a_row"] == 0 and d["dealer_knocked"] is False and d["before"] == ["-", "-"]
-    assert d["opponents"] == "equilibrium" and d["play"] == "expert" and d["tries_per_sample"] >= 1
+    assert d["opponents"] == "equilibrium" and d["play"] == DEFAULT_PLAY and d["tries_per_sample"] >= 1
     assert d["recommendation"] in d["actions"]
     assert set(d["actions"]) == {"pass", "play", "rumba"}
     for name, action in d["actions"].items():
