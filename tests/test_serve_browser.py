@@ -340,6 +340,16 @@ def test_the_page_settles_what_a_table_answer_leaves_open_and_says_so(page, serv
     settled = answers.answer(Question.of(**q, rules=get_rules(rules_path)), app.tables_root)  # as `ask` answers
     if "time" not in (settled.meta["simulation"]["stopped"], doc["source"]["simulation"]["stopped"]):
         assert doc == answers.document(settled)
+    page.click("#ask")  # again, and a card changed while the follow-up runs: the old question's answer never returns
+    page.wait_for_selector("#source[data-pending='settle']", timeout=120_000)
+    page.click(f"#picker [data-card='{q['hand'].split()[0]}']")
+    assert is_cleared(page)
+    for _ in range(200):  # until the server has nothing left to run (the follow-up was cancelled or ended)
+        if app.simulations.idle():
+            break
+        page.wait_for_timeout(50)
+    page.wait_for_timeout(500)  # more than the page's polling interval
+    assert is_cleared(page)
 
 
 @browser_only
