@@ -361,8 +361,10 @@ def _pairs_of_values(players_list, hands_each: int, deals: int, seed: int) -> li
     for players in players_list:
         if not (SHIPPED / f"swiss-{players}p{SUFFIX}").exists():
             continue
-        asked = 0
+        asked = tries = 0
         while asked < hands_each:
+            tries += 1
+            assert tries <= 100 * hands_each, f"the shipped swiss {players}-player table answers no default question"
             cards = rng.sample([format_card(c) for c in SWISS.deck], 6)
             seat = rng.randrange(players)
             table = answer.from_table(Question.of(" ".join(cards[:5]), cards[5], players, seat))
