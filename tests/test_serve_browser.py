@@ -19,6 +19,7 @@ screenshots of reports/screens/ come from ``tests/browser/screens.py``.
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 from urllib.parse import parse_qs, urlencode
 
@@ -319,14 +320,23 @@ def test_a_63_bit_seed_goes_through_exactly(page):
 
 
 @browser_only
-def test_the_page_settles_what_a_table_answer_leaves_open_and_says_so(page, server):
+def test_the_page_settles_what_a_table_answer_leaves_open_and_says_so(page, server, monkeypatch):
     _, app, rules_path = server
     q, _ = tiny_questions(rules_path, app.tables_root)
     table = answers.from_table(Question.of(**q, rules=get_rules(rules_path)), app.tables_root)
+    read = threading.Event()
+    settle = answers.settle
+
+    def settle_once_read(*args, **kwargs):  # the follow-up waits until the table's answer on screen has been read
+        read.wait(60)
+        return settle(*args, **kwargs)
+
+    monkeypatch.setattr(answers, "settle", settle_once_read)
     fill(page, q["hand"].split(), q["trump"], q["players"], q["seat"], rules="tiny")
     page.click("#ask")
     page.wait_for_selector("#source[data-pending='settle']", timeout=120_000)  # the table's answer, at once
     first = read_answer(page)
+    read.set()
     assert first["source"] == "table" and first["document"] == answers.document(table)
     assert "to settle it" in page.inner_text("#settling")
     page.wait_for_selector("#result:not([hidden]) #source:not([data-pending])", timeout=120_000)

@@ -27,7 +27,10 @@ RUMBA_I = ACTIONS.index(RUMBA)
 
 
 def _cells(path: str | Path) -> tuple[FullCells, object]:
-    packed = load_packed(path)
+    try:
+        packed = load_packed(path)
+    except (OSError, ValueError, KeyError) as exc:  # not parquet (pyarrow's ArrowInvalid is a ValueError), no manifest
+        raise TableError(f"{path}: not a packed table ({str(exc).splitlines()[0][:120]})") from None
     rules_dict = packed.manifest["rules"]
     rules = get_rules(rules_dict["name"])
     if rules.to_dict() != rules_dict:
