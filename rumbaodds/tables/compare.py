@@ -20,8 +20,8 @@ import numpy as np
 from ..report.data import ACTIONS, RUMBA
 from ..report.full import FullCells, cells_of, weighted_mean
 from ..rules import RulesError, get_rules
-from .spec import TableError
 from .pack import knock_rows, load_packed
+from .spec import TableError
 
 RUMBA_I = ACTIONS.index(RUMBA)
 
