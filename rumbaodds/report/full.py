@@ -30,6 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..cardplay import DEFAULT_PLAY
 from ..handclasses import enumerate_trump_rank_pairs
 from ..rules import RuleSet
 from . import shapes
@@ -173,7 +174,6 @@ def find_full(rules: RuleSet, players: int, opponents: str, root: str | Path | N
               play: str | None = None) -> Path | None:
     """The packed table of every cell for these settings (under ``root``, else shipped), as ``ask`` finds it
     (``play``: the default card play unless named)."""
-    from ..cardplay import DEFAULT_PLAY
     from ..tables.lookup import manifest_matches, read_manifest
     from ..tables.pack import find_packed
 
