@@ -351,7 +351,8 @@ def knock(trump, players: int, rules="swiss", opponents=None, play=DEFAULT_PLAY,
     ``samples`` outer deals, or until both half-widths are below ``precision``; with neither, until the answer is
     settled: at 500, 1,000, 2,000 or 4,000 deals, the first where the difference is more than the Bonferroni ``z``
     of a 5% error over those four looks (2.50) standard errors from 0, or known to within KNOCK_TIE points, or
-    when the next deals would end after ``budget`` seconds (default stopping.TIME_BUDGET_S).
+    when the next deals would end after ``budget`` seconds (default stopping.TIME_BUDGET_S; none when ``seed`` is
+    given, so a seeded answer is the same on any machine).
     """
     from . import stopping
     from .cards import parse_card
@@ -368,6 +369,8 @@ def knock(trump, players: int, rules="swiss", opponents=None, play=DEFAULT_PLAY,
     code = _check_play(play)
     if inner_samples <= 0:
         raise RulesError(f"--inner-samples must be positive, got {inner_samples}")
+    if budget is None:
+        budget = stopping.TIME_BUDGET_S if seed is None else math.inf
     seed = check_seed(seed)
     unknown = np.array([c for c in rules_.deck if c != trump_card], dtype=np.int64)
     rp = kernel.rules_array(rules_)
@@ -375,7 +378,6 @@ def knock(trump, players: int, rules="swiss", opponents=None, play=DEFAULT_PLAY,
     planned = samples if samples is not None else (KNOCK_DEFAULT if settled else None)
     if planned is not None and planned <= 0:
         raise RulesError(f"--samples must be positive, got {planned}")
-    budget = stopping.TIME_BUDGET_S if budget is None else budget
     z = stopping.z_stop(len(KNOCK_LOOKS))
     clock = stopping.Clock()
     chunks = []

@@ -17,12 +17,14 @@ Three rules, one loop (:func:`rumbaodds.analysis.simulate`):
   * every expected value's 95% half-width is below :data:`DEFAULT_PRECISION` points;
 
   or when the next look would end after :data:`TIME_BUDGET_S` seconds: then the answer says so (its deals and
-  seed, ``--seed S --samples N`` repeats it; ``--precision`` asks for more).
+  seed, ``--seed S --samples N`` repeats it; ``--precision`` asks for more). A question that names its
+  ``--seed`` has no time budget: it stops at a look or the cap alone, so the same command gives the same
+  answer on any machine, however loaded (it may then take longer than the budget).
 
 :class:`Settled` with ``budget`` and ``first`` also settles what a table left open (:mod:`rumbaodds.answer`):
 there ``check`` judges the table's numbers merged with the simulated ones. The time budget is the only
-non-deterministic part: a seeded run that stops on it is repeated exactly by ``--samples N --seed S`` (up to the
-last bits of the sums, which the batch sizes order).
+non-deterministic part: an unseeded run that stops on it is repeated exactly by ``--samples N --seed S`` (up to
+the last bits of the sums, which the batch sizes order).
 """
 
 from __future__ import annotations
@@ -149,11 +151,13 @@ class Settled:
 
 def rule_for(question, batch: int = BATCH) -> FixedDeals | Precision | Settled:
     """The stopping rule of a question: its --samples, its --precision (``batch`` deals per kernel call), else the
-    default (:class:`Settled`)."""
+    default (:class:`Settled`, without a time budget when the question names its seed)."""
     if question.samples is not None:
         return FixedDeals(question.samples, batch)
     if question.precision is not None:
         return Precision(question.precision, batch)
+    if question.seed is not None:  # --seed alone: reproducible, so no clock decides where it stops
+        return Settled(budget=math.inf)
     return Settled()
 
 

@@ -269,11 +269,39 @@ def test_the_default_rule_stops_at_a_look_when_settled_and_not_before():
     assert stopping.z_stop(len(rule.looks)) == pytest.approx(2.69, abs=0.01)
 
 
-def test_a_seeded_default_run_is_reproducible_and_bounded(monkeypatch):
-    monkeypatch.setattr(stopping, "TIME_BUDGET_S", 1e9)  # no time stop: the deals depend on the numbers alone
+class _SlowClock:
+    """A clock on which every look takes an hour: any time budget stops a run at once."""
+
+    def __init__(self):
+        self.t = 0.0
+
+    def __call__(self) -> float:
+        self.t += 3600.0
+        return self.t
+
+
+def test_a_seeded_default_run_has_no_time_budget_and_an_unseeded_one_has(monkeypatch):
+    monkeypatch.setattr(stopping, "Clock", _SlowClock)
+    seeded = analysis.simulate(Question.of("HA HK HQ S6 C7", "H9", 5, 2, seed=8))
+    assert seeded.meta["stopped"] in ("settled", "cap")  # where it stops depends on the numbers alone
+    assert stopping.rule_for(Question.of("HA HK HQ S6 C7", "H9", 5, 2, seed=8)).budget == math.inf
+    unseeded = stopping.rule_for(Question.of("HA HK HQ S6 C7", "H9", 5, 2))  # negative control
+    assert unseeded.budget == stopping.TIME_BUDGET_S
+    fresh = analysis.simulate(Question.of("HA HK HQ S6 C7", "H9", 5, 2))
+    assert fresh.meta["stopped"] == "time" and fresh.samples == stopping.CHUNK
+
+
+def test_a_seeded_knock_has_no_time_budget(monkeypatch):
+    monkeypatch.setattr(stopping, "Clock", _SlowClock)
+    seeded = analysis.knock("HA", 5, seed=3, inner_samples=5)
+    assert seeded.stopped in ("settled", "cap") and seeded.samples in analysis.KNOCK_LOOKS
+    fresh = analysis.knock("HA", 5, inner_samples=5)  # negative control: the clock stops it after one chunk
+    assert fresh.stopped == "time" and fresh.samples == analysis.KNOCK_CHUNK
+
+
+def test_a_seeded_default_run_is_reproducible_and_bounded():
     question = Question.of("HA HK HQ S6 C7", "H9", 5, 2, seed=8)
-    rule = lambda: stopping.Settled(budget=1e9)  # noqa: E731
-    a, b = analysis.simulate(question, rule=rule()), analysis.simulate(question, rule=rule())
+    a, b = analysis.simulate(question), analysis.simulate(question)
     assert a.to_dict() == b.to_dict() and a.meta == b.meta
     assert a.meta["stopped"] in ("settled", "cap") and a.samples in stopping.settled_looks(stopping.FIRST_LOOK,
                                                                                           stopping.DEFAULT_CAP)
@@ -333,8 +361,10 @@ def _pairs_of_values(players_list, hands_each: int, deals: int, seed: int) -> li
     for players in players_list:
         if not (SHIPPED / f"swiss-{players}p{SUFFIX}").exists():
             continue
-        asked = 0
+        asked = tries = 0
         while asked < hands_each:
+            tries += 1
+            assert tries <= 100 * hands_each, f"the shipped swiss {players}-player table answers no default question"
             cards = rng.sample([format_card(c) for c in SWISS.deck], 6)
             seat = rng.randrange(players)
             table = answer.from_table(Question.of(" ".join(cards[:5]), cards[5], players, seat))

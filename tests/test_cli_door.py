@@ -175,6 +175,9 @@ CASES = [
     ("plan-rules", ["tables", "plan", "--rules", "nosuch"], ["nosuch"]),
     ("pack-missing-folder", ["tables", "pack", "{missing}", "--out", "{dir}/x.packed.parquet"], ["no finished table"]),
     ("pack-out-is-a-folder", ["tables", "pack", "{folder}", "--out", "{dir}"], ["--out"]),
+    ("compare-missing", ["tables", "compare", "{missing}", "{missing}"], ["OLD", "does not exist"]),
+    ("compare-binary-file", ["tables", "compare", "{binary}", "{binary}"], ["not a packed table"]),
+    ("compare-a-folder", ["tables", "compare", "{binary}", "{dir}"], ["NEW", "directory"]),
     # -- strategy
     ("solve-iterations-0", ["strategy", "solve", "--players", "4", "--iterations", "0"], ["--iterations"]),
     ("solve-samples-negative", ["strategy", "solve", "--players", "4", "--samples", "-1"], ["--samples"]),

@@ -37,7 +37,7 @@ def run_kernel(job, rules, scores, passes, seed, count):
 ])
 def test_kernel_equals_twin_sample_by_sample(rules, n, seat, hand, trump, scores, passes, before):
     situation = make_situation(hand, trump, n, seat, rules, passes[seat], False, before)
-    job = analysis.Job.of(situation)
+    job = analysis.Job.of(situation, play="expert")  # the twin plays greedy or expert
     count, seed = 12, 4
     (results, tries, weights, kinds, changes, passed, pays, wins, deals), policy, knock = run_kernel(
         job, rules, scores, passes, seed, count)
@@ -78,9 +78,9 @@ def test_one_point_from_home_the_game_plays_a_hand_the_hand_alone_passes():
     """At 1 point any trick ends the game and wins it [D-18], everybody paying his score [D-20]: a weak hand the
     per-hand answer passes (a trickless +5 costs more than -1 gains) is played by the game value, ahead of the pass
     on the same deals; far from the end (negative control) the game finds no such margin for playing it."""
-    hand, trump = "ST C7 D8 S9 C6", "H8"
-    near = ask_game(hand, trump, 5, 2, [20, 20, 1, 20, 20], samples=3000, seed=5)
-    far = ask_game(hand, trump, 5, 2, [20] * 5, samples=3000, seed=5)
+    hand, trump = "ST C7 D8 S9 C6", "H8"  # the card play held fixed (expert): the score rules are under test
+    near = ask_game(hand, trump, 5, 2, [20, 20, 1, 20, 20], samples=3000, seed=5, play="expert")
+    far = ask_game(hand, trump, 5, 2, [20] * 5, samples=3000, seed=5, play="expert")
     assert near.hand.recommendation == "pass" and far.hand.recommendation == "pass"
     assert near.recommendation == "play" and near.differs and near.by_game.runner_up == "pass"
     assert near.margin().low > 1.0  # stakes, paired on the same deals

@@ -23,6 +23,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from rumbaodds.cardplay import DEFAULT_PLAY
 from rumbaodds.cards import format_card, parse_card, parse_hand
 from rumbaodds.cli import main
 from rumbaodds.report import full, fullbuild, fullgrid, fullpage, grids, printcard, rulecard, shapes
@@ -174,7 +175,7 @@ def _table_answer(cards, trump, n, seat):
     from rumbaodds.tables.find import find_answer
 
     situation = make_situation(" ".join(format_card(c) for c in cards), format_card(trump), n, seat, SWISS)
-    result = find_answer(None, situation, "equilibrium", "expert")
+    result = find_answer(None, situation, "equilibrium", DEFAULT_PLAY)
     assert result is not None and "packed" in str(result.meta.get("source", "")) + str(result.meta.get("kind", "")) \
         + str(result.meta.get("table", "")), result.meta
     return result

@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rumbaodds.cardplay import DEFAULT_PLAY
 from rumbaodds.cards import SUITS, cards_of, format_card, parse_card, parse_hand
 from rumbaodds.cli import main
 from rumbaodds.models import get_model
@@ -173,7 +174,7 @@ def tiny_tables(tmp_path_factory):
     out = {}
     for rules, players in ((SWISS, 3), (FLEMISH, 2)):
         folder = root / f"{rules.name}{players}"
-        build_table(TableSpec(rules, players, get_model("default"), "expert", 40, 5, 400), folder,
+        build_table(TableSpec(rules, players, get_model("default"), DEFAULT_PLAY, 40, 5, 400), folder,
                     chunk_cells=10_000, with_knock=False)
         out[rules.name] = (folder, players)
     return out

@@ -123,6 +123,15 @@ def hands(draw, min_size=3, max_size=15):
     return rules, [pool[i] for i in picks]
 
 
+def test_with_jokers_to_spare_the_ace_is_laid_high_under_every_objective():
+    """C8 CA + six jokers fit as A-8 (ace low) and as 7-A (ace high) with the same cards and jokers, at the same
+    penalty: the penalty objective must not keep the lower layout (it did, found by the property test below)."""
+    hand = [5, 6, 6, 7, 7, 8, 8, 9, 12, 52, 52, 52, 52, 52, 52]
+    for objective in OBJECTIVES:
+        for meld in check_solution(hand, ROMME, objective).melds:
+            assert meld.value == best_meld(meld.reals, meld.jokers, ROMME, meld.kind).value, objective
+
+
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hands())
 def test_returned_melds_are_valid_disjoint_and_add_up(case):

@@ -19,11 +19,12 @@ screenshots of reports/screens/ come from ``tests/browser/screens.py``.
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 from urllib.parse import parse_qs, urlencode
 
 import pytest
-from browser import TINY_QUESTION, browser_context, build_tiny_table, running_server, skip_reason
+from browser import browser_context, build_tiny_table, running_server, skip_reason, tiny_questions
 from browser.phone import advanced, answer, fill
 
 from rumbaodds import analysis
@@ -161,12 +162,16 @@ def test_a_phone_asks_by_role_and_taps_and_gets_a_sentence_the_situation_and_the
     expected = answers.from_table(Question.of(" ".join(README["hand"]), "H9", 5, 2), app.tables_root)
     assert expected is not None and "table" in expected.meta["source"]
     document = answers.document(expected)
-    assert shown["document"] == document
-    assert shown["source"] == "table" and shown["source_text"].startswith("From a table, no simulation now: ")
+    if expected.meta["open"]:  # the page settled what the table left open (test_the_page_settles_what_...)
+        assert shown["source"] == "table+simulation" and shown["source_text"].startswith("From a table and ")
+        assert shown["document"]["source"]["open"] == expected.meta["open"]
+    else:
+        assert shown["document"] == document
+        assert shown["source"] == "table" and shown["source_text"].startswith("From a table, no simulation now: ")
     assert f"{table_file(document['source']['table'])}, cell {document['source']['cell']:,}" in shown["source_text"]
     assert "Simulated" not in shown["source_text"]
-    assert shown["sentence"].startswith(VERB[expected.recommendation] + ":")
-    assert f"{points(expected.margin.mean)} points per hand more than playing" in shown["sentence"]
+    verb, value = sentence_parts(shown["document"])
+    assert shown["sentence"].startswith(verb) and value in shown["sentence"]
     assert shown["situation"] == ("Hand \u2665A \u2665K \u2665Q \u2660" "6 \u2663" "7 \u00b7 trump \u2665" "9 \u00b7 "
                                   "5 players \u00b7 you speak third \u00b7 earlier words not known (no Rumba, no "
                                   "throw-in) \u00b7 swiss rules")
@@ -315,9 +320,52 @@ def test_a_63_bit_seed_goes_through_exactly(page):
 
 
 @browser_only
+def test_the_page_settles_what_a_table_answer_leaves_open_and_says_so(page, server, monkeypatch):
+    _, app, rules_path = server
+    q, _ = tiny_questions(rules_path, app.tables_root)
+    table = answers.from_table(Question.of(**q, rules=get_rules(rules_path)), app.tables_root)
+    read = threading.Event()
+    settle = answers.settle
+
+    def settle_once_read(*args, **kwargs):  # the follow-up waits until the table's answer on screen has been read
+        read.wait(60)
+        return settle(*args, **kwargs)
+
+    monkeypatch.setattr(answers, "settle", settle_once_read)
+    fill(page, q["hand"].split(), q["trump"], q["players"], q["seat"], rules="tiny")
+    page.click("#ask")
+    page.wait_for_selector("#source[data-pending='settle']", timeout=120_000)  # the table's answer, at once
+    first = read_answer(page)
+    read.set()
+    assert first["source"] == "table" and first["document"] == answers.document(table)
+    assert "to settle it" in page.inner_text("#settling")
+    page.wait_for_selector("#result:not([hidden]) #source:not([data-pending])", timeout=120_000)
+    shown = read_answer(page)
+    assert shown["source"] == "table+simulation" and shown["source_text"].startswith("From a table and ")
+    doc = shown["document"]
+    assert doc["source"]["kind"] == "table+simulation" and doc["source"]["open"] == table.meta["open"]
+    assert page.inner_text("#settle-deals") == f"{doc['source']['simulation']['deals']:,}"
+    assert f"{table_file(table.meta['table'])}, cell {table.meta['cell']:,};" in shown["source_text"]
+    assert shown["recommendation"] == doc["recommendation"]
+    settled = answers.answer(Question.of(**q, rules=get_rules(rules_path)), app.tables_root)  # as `ask` answers
+    if "time" not in (settled.meta["simulation"]["stopped"], doc["source"]["simulation"]["stopped"]):
+        assert doc == answers.document(settled)
+    page.click("#ask")  # again, and a card changed while the follow-up runs: the old question's answer never returns
+    page.wait_for_selector("#source[data-pending='settle']", timeout=120_000)
+    page.click(f"#picker [data-card='{q['hand'].split()[0]}']")
+    assert is_cleared(page)
+    for _ in range(200):  # until the server has nothing left to run (the follow-up was cancelled or ended)
+        if app.simulations.idle():
+            break
+        page.wait_for_timeout(50)
+    page.wait_for_timeout(500)  # more than the page's polling interval
+    assert is_cleared(page)
+
+
+@browser_only
 def test_an_answer_from_a_built_table_names_its_file_and_cell(page, server):
     _, app, rules_path = server
-    q = TINY_QUESTION
+    _, q = tiny_questions(rules_path, app.tables_root)  # nothing left open: the table's answer stands alone
     fill(page, q["hand"].split(), q["trump"], q["players"], q["seat"], rules="tiny")
     shown = ask(page)
     expected = answers.from_table(Question.of(**q, rules=get_rules(rules_path)), app.tables_root)

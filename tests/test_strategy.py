@@ -27,6 +27,7 @@ from rumbaodds.strategy.game import (
     traverse_batch,
 )
 from rumbaodds.strategy.run import solve
+from rumbaodds.strategy.solver import DEFAULT_POLICY  # the card play the solver plays (cardplay.DEFAULT_PLAY)
 from rumbaodds.strategy.tables import Strategy, action_count, to_policy
 from rumbaodds.strategy.twin_game import twin_traverse
 
@@ -54,7 +55,7 @@ _UNIFORM = {}
 def uniform_gains(abstraction):
     if "gains" not in _UNIFORM:
         uniform = Strategy.uniform(TINY, 3, abstraction.buckets)
-        _UNIFORM["gains"] = exact_gains(TINY, 3, abstraction, uniform, POLICY_EXPERT)
+        _UNIFORM["gains"] = exact_gains(TINY, 3, abstraction, uniform, DEFAULT_POLICY)
     return _UNIFORM["gains"]
 
 
@@ -97,7 +98,7 @@ def test_traverse_kernel_equals_twin(rules, players, seat, tiny_abstraction):
 # -- the truth on a tiny rule set -----------------------------------------------------------------------
 @pytest.mark.statistical
 def test_solved_tiny_game_leaves_no_seat_a_gain_above_a_hundredth(tiny_abstraction, tiny_solved):
-    gains = exact_gains(TINY, 3, tiny_abstraction, tiny_solved, POLICY_EXPERT)
+    gains = exact_gains(TINY, 3, tiny_abstraction, tiny_solved, DEFAULT_POLICY)
     assert (gains < 0.01).all(), gains
     assert (gains > -1e-9).all(), gains  # a best response never does worse than the strategy itself
 
@@ -108,7 +109,7 @@ def test_exact_gain_has_power(tiny_abstraction, tiny_solved):
     assert (uniform_gains(tiny_abstraction) > 0.3).all()
     spoiled = Strategy(tiny_solved.word.copy(), tiny_solved.throw.copy(), tiny_solved.knock.copy())
     spoiled.word[0, 0, :, [A_PASS, A_PLAY]] = spoiled.word[0, 0, :, [A_PLAY, A_PASS]]
-    gains = exact_gains(TINY, 3, tiny_abstraction, spoiled, POLICY_EXPERT)
+    gains = exact_gains(TINY, 3, tiny_abstraction, spoiled, DEFAULT_POLICY)
     assert gains[0] > 0.1, gains  # the spoiled seat is far from a best response (the others may now gain too)
 
 

@@ -35,6 +35,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from rumbaodds import analysis, tables
+from rumbaodds.cardplay import DEFAULT_PLAY
 from rumbaodds.cards import SUITS, format_card, mask_of
 from rumbaodds.handclasses import canonical_hand, enumerate_trump_rank_pairs
 from rumbaodds.models import get_model
@@ -54,7 +55,7 @@ from rumbaodds.tables import (
 TINY = RuleSet(name="tiny", suits="CDH", ranks="TJQK", hand_size=2, min_players=2, max_players=3, exchange_limit=1,
                rumba_min_tricks=2, throw_in_below="J", knock=False)
 MODEL = get_model("default")
-PLAY = "expert"
+PLAY = DEFAULT_PLAY  # what `rumbaodds tables build` plays unless told
 AGREE_SAMPLES = 2_000
 
 

@@ -14,6 +14,7 @@ import sys
 import pytest
 
 from rumbaodds.analysis import make_situation
+from rumbaodds.cardplay import DEFAULT_PLAY
 from rumbaodds.engine import NUMBERS_VERSION
 from rumbaodds.models import get_model
 from rumbaodds.rules import RuleSet
@@ -36,33 +37,33 @@ def tiny(tmp_path_factory):
 def test_tables_are_stamped_with_the_numbers_version(tiny):
     manifest = read_manifest(tiny / "table.parquet")
     assert manifest["numbers"] == NUMBERS_VERSION and "engine" not in manifest
-    assert numbers_problem(manifest) is None and manifest_matches(manifest, TINY, 2, MODEL, "expert")
+    assert numbers_problem(manifest) is None and manifest_matches(manifest, TINY, 2, MODEL, DEFAULT_PLAY)
 
 
 def test_a_table_of_another_numbers_version_is_refused_with_a_reason(tiny, tmp_path, monkeypatch):
     situation = make_situation("CJ HK", "HJ", 2, 1, TINY)
-    assert find_answer(tiny.parent, situation, MODEL, "expert").meta["source"] == "table"
+    assert find_answer(tiny.parent, situation, MODEL, DEFAULT_PLAY).meta["source"] == "table"
     monkeypatch.setattr(spec, "NUMBERS_VERSION", NUMBERS_VERSION + 1)  # as after a bump
     manifest = read_manifest(tiny / "table.parquet")
     assert numbers_problem(manifest) == (f"it holds numbers version {NUMBERS_VERSION}, this code computes numbers "
                                          f"version {NUMBERS_VERSION + 1}: rebuild it")
-    assert not manifest_matches(manifest, TINY, 2, MODEL, "expert")
-    assert find_answer(tiny.parent, situation, MODEL, "expert") is None  # ask simulates instead
+    assert not manifest_matches(manifest, TINY, 2, MODEL, DEFAULT_PLAY)
+    assert find_answer(tiny.parent, situation, MODEL, DEFAULT_PLAY) is None  # ask simulates instead
     with pytest.raises(TableError, match=rf"cannot be packed: it holds numbers version {NUMBERS_VERSION}"):
         pack_table(tiny, tmp_path / "t.packed.parquet")
 
 
 def test_a_table_stamped_with_the_old_source_digest_is_refused():
-    old = {"engine": "133e03d049df03ee", "rules": TINY.to_dict(), "players": 2, "play": "expert"}
+    old = {"engine": "133e03d049df03ee", "rules": TINY.to_dict(), "players": 2, "play": DEFAULT_PLAY}
     assert "numbers digest 133e03d049df03ee, before numbers versions" in numbers_problem(old)
-    assert not manifest_matches(old, TINY, 2, MODEL, "expert")
+    assert not manifest_matches(old, TINY, 2, MODEL, DEFAULT_PLAY)
 
 
 def test_a_table_of_other_opponents_is_not_used(tiny):
     """The opponents are guarded by the digest of their policy arrays in the manifest, not by the version."""
     manifest = read_manifest(tiny / "table.parquet")
-    assert manifest_matches(manifest, TINY, 2, get_model("default"), "expert")
-    assert not manifest_matches(manifest, TINY, 2, get_model("bold"), "expert")
+    assert manifest_matches(manifest, TINY, 2, get_model("default"), DEFAULT_PLAY)
+    assert not manifest_matches(manifest, TINY, 2, get_model("bold"), DEFAULT_PLAY)
 
 
 def test_dask_is_imported_only_when_asked_for(tiny, tmp_path):

@@ -18,6 +18,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from rumbaodds import analysis
+from rumbaodds.cardplay import DEFAULT_PLAY
 from rumbaodds.cards import format_card, mask_of
 from rumbaodds.engine import NUMBERS_VERSION
 from rumbaodds.handclasses import enumerate_trump_rank_pairs
@@ -159,7 +160,7 @@ def test_format_1_tables_are_still_read(packed, packed_v1):
     assert p1.format == 1 and set(p1.columns) >= {"margin", "margin_half", "p_success"}
     f = table.frame
     row = f.iloc[int(np.flatnonzero((f["best"] != "pass") & (f["runner_up"] != "pass") & (f["tries"] >= 0))[0])]
-    answer = answer_from_packed(p1, _situation(row), MODEL, "expert")
+    answer = answer_from_packed(p1, _situation(row), MODEL, DEFAULT_PLAY)
     assert answer is not None and answer.meta["format"] == 1
     assert answer.margin.mean == pytest.approx(row["margin"], abs=0.025 + EPS)
     assert answer.meta["missing"] == ["play", "rumba"]  # format 1 keeps their difference, not their values
@@ -193,7 +194,7 @@ def test_ask_answers_from_the_packed_table_for_any_suit_naming(packed):
         row = f.iloc[r]
         perm = dict(zip([0, 1, 2], rng.sample([0, 1, 2], 3)))
         for situation in (_situation(row), _situation(row, perm)):
-            answer = answer_from_packed(p, situation, MODEL, "expert")
+            answer = answer_from_packed(p, situation, MODEL, DEFAULT_PLAY)
             if {row["best"], row["runner_up"]} & {"pass", "pass!"} and row["best"] != row["runner_up"]:
                 assert answer is not None
             if answer is None:  # a decision the situation does not allow
@@ -216,10 +217,10 @@ def test_ask_answers_from_the_packed_table_for_any_suit_naming(packed):
 def test_packed_answers_only_what_its_numbers_answer(packed):
     table, p, _ = packed
     row = table.frame.iloc[int(np.flatnonzero(table.frame["seat"] == 2)[0])]
-    assert answer_from_packed(p, _situation(row), MODEL, "expert") is not None
-    assert answer_from_packed(p, _situation(row, passes=2), MODEL, "expert") is None  # the sit-out pass
-    assert answer_from_packed(p, _situation(row, before="pass,play"), MODEL, "expert") is None
-    assert answer_from_packed(p, _situation(row), get_model("bold"), "expert") is None
+    assert answer_from_packed(p, _situation(row), MODEL, DEFAULT_PLAY) is not None
+    assert answer_from_packed(p, _situation(row, passes=2), MODEL, DEFAULT_PLAY) is None  # the sit-out pass
+    assert answer_from_packed(p, _situation(row, before="pass,play"), MODEL, DEFAULT_PLAY) is None
+    assert answer_from_packed(p, _situation(row), get_model("bold"), DEFAULT_PLAY) is None
     assert answer_from_packed(p, _situation(row), MODEL, "greedy") is None
 
 
@@ -227,12 +228,12 @@ def test_a_full_table_is_preferred_and_the_shipped_folder_is_searched(packed, tm
     table, p, path = packed
     row = table.frame.iloc[10]
     situation = _situation(row)
-    assert find_answer(path.parent, situation, MODEL, "expert").meta["source"] == "table"
+    assert find_answer(path.parent, situation, MODEL, DEFAULT_PLAY).meta["source"] == "table"
     shipped = tmp_path / "shipped"
     shipped.mkdir()
     (shipped / path.name).write_bytes(path.read_bytes())
     monkeypatch.setattr(pack_module, "SHIPPED", shipped)
-    answer = find_answer(tmp_path / "nothing-here", situation, MODEL, "expert")
+    answer = find_answer(tmp_path / "nothing-here", situation, MODEL, DEFAULT_PLAY)
     assert answer is not None and answer.meta["source"] == "packed table"
     assert answer.meta["table"] == str(shipped / path.name)
 

@@ -1,4 +1,4 @@
-"""`rumbaodds tables build|query|plan|pack`: whole strategy tables, built once and asked instantly."""
+"""`rumbaodds tables build|query|plan|pack|compare`: whole strategy tables, built once and asked instantly."""
 
 from __future__ import annotations
 
@@ -217,3 +217,22 @@ def pack(folder, out):
     size = packed_size(path)
     click.echo(f"packed: {path} ({size['cells']:,} cells, {size['bytes'] / 1e6:,.2f} MB, "
                f"{size['bytes_per_cell']:.2f} bytes per cell)")
+
+
+@tables.command("compare")
+@click.argument("old", type=click.Path(dir_okay=False, exists=True))
+@click.argument("new", type=click.Path(dir_okay=False, exists=True))
+@json_option()
+@friendly_errors
+def compare(old, new, as_json):
+    """What moved from one packed table to another of the same rules and players (after a rebuild): best choices,
+    the Rumba threshold by hand points, the knock."""
+    from ..tables.compare import compare as compare_tables
+    from ..tables.compare import compare_lines
+
+    result = compare_tables(old, new)
+    if as_json:
+        click.echo(json.dumps(result))
+    else:
+        for line in compare_lines(result):
+            click.echo(line)

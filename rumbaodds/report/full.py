@@ -30,6 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..cardplay import DEFAULT_PLAY
 from ..handclasses import enumerate_trump_rank_pairs
 from ..rules import RuleSet
 from . import shapes
@@ -170,8 +171,9 @@ class FullCells:
 
 # -- finding and reading ------------------------------------------------------------------------------------
 def find_full(rules: RuleSet, players: int, opponents: str, root: str | Path | None = None,
-              play: str = "expert") -> Path | None:
-    """The packed table of every cell for these settings (under ``root``, else shipped), as ``ask`` finds it."""
+              play: str | None = None) -> Path | None:
+    """The packed table of every cell for these settings (under ``root``, else shipped), as ``ask`` finds it
+    (``play``: the default card play unless named)."""
     from ..tables.lookup import manifest_matches, read_manifest
     from ..tables.pack import find_packed
 
@@ -181,7 +183,7 @@ def find_full(rules: RuleSet, players: int, opponents: str, root: str | Path | N
         except (OSError, KeyError, ValueError):
             continue
         try:
-            if manifest_matches(manifest, rules, players, opponents, play):
+            if manifest_matches(manifest, rules, players, opponents, play or DEFAULT_PLAY):
                 return path
         except Exception:  # noqa: BLE001 - opponents this build cannot make: not a match
             continue

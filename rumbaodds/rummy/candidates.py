@@ -8,7 +8,11 @@ jokers. Sequences: windows ``lo..hi`` of positions (0 low ace, 1..12 two..king,
 used and the positions left take jokers (also where the card is held but
 wanted elsewhere). A window is kept only when the same cards one place up are
 not valid: the valid windows of fixed cards form one run and position values
-never fall going up, so each candidate appears once, at its highest value.
+never fall going up, so each candidate appears once, at its highest value. A
+window with the ace low is kept only when the same cards with the ace high
+(the window of the same length ending at the high ace) are not valid: with
+jokers to spare both may be, and under the penalty objective, where the two
+tie, the solver could otherwise keep the lower one.
 The specification it is tested against is ``melds.py``.
 """
 
@@ -234,6 +238,13 @@ def candidates(m1, jok, params, prefix, pen_t, cmask, cint):
                             up = (wmask << 1) & ~real  # the same cards one place up: better or equal
                             if adjacent_ok or (up & (up >> 1)) == 0:
                                 ok = False
+                        if ok and lo == 0 and real & 1:  # the ace low: the same cards with the ace high, in the
+                            alo = 14 - length  # window of the same length ending at it, are worth more where valid
+                            alt = (real & ~1) | (1 << 13)
+                            if (alt & ((1 << alo) - 1)) == 0:
+                                ajm = (((1 << length) - 1) << alo) & ~alt
+                                if adjacent_ok or (ajm & (ajm >> 1)) == 0:
+                                    ok = False
                         if ok:
                             mask = U0
                             pr = 0

@@ -190,9 +190,10 @@ class App:
 
     # -- answering ---------------------------------------------------------------------------------
     def _from_table(self, values: dict) -> dict | None:
-        """The table's document for parsed query ``values``, or None (``scores``: always simulated). Served at once,
-        never behind the simulation queue; what the table leaves open is in its ``source.open``."""
-        if values.get("scores") is not None:
+        """The table's document for parsed query ``values``, or None (``scores``: always simulated; ``settle``: the
+        answer pipeline on the queue settles what the table leaves open). Served at once, never behind the
+        simulation queue; what the table leaves open is in its ``source.open``."""
+        if values.get("scores") is not None or values.get("settle"):
             return None
         question = Question.of(**ask_arguments(values))
         found = answer.from_table(question, self.tables_root, values.get("simulate", False))

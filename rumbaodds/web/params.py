@@ -55,6 +55,7 @@ PARAMS: tuple[Param, ...] = (
     Param("precision", "float", limit=limits.ASK_PRECISION),
     Param("seed", "int", limit=limits.SEED),
     Param("simulate", "flag"),
+    Param("settle", "flag"),  # a table's answer with what it leaves open settled now (the page's follow-up request)
     Param("scores", "list", example="20,14,7,3,18", limit=limits.SCORE),  # the game value (match/ask.py, §9)
     Param("passes", "list", example="0,2,0,0,1", limit=limits.PASSES_IN_A_ROW),  # with scores: every seat's streak
 )
@@ -153,7 +154,7 @@ def work_cap(values: dict) -> int:
 
 def ask_arguments(values: dict) -> dict:
     """The subset of :func:`parse_query`'s values that :meth:`rumbaodds.question.Question.of` takes."""
-    return {k: v for k, v in values.items() if k != "simulate" and k not in GAME}
+    return {k: v for k, v in values.items() if k not in ("simulate", "settle") and k not in GAME}
 
 
 def game_arguments(values: dict) -> dict:

@@ -93,6 +93,7 @@ TINY_QUESTION = {"hand": "CJ HK", "trump": "HJ", "players": 3, "seat": 2}
 
 def build_tiny_table(root: Path):
     """(rules TOML path, tables root) with one small table of the tiny rule set for 3 players."""
+    from rumbaodds.cardplay import DEFAULT_PLAY
     from rumbaodds.models import get_model
     from rumbaodds.rules import get_rules
     from rumbaodds.tables import TableSpec, build_table
@@ -100,6 +101,29 @@ def build_tiny_table(root: Path):
     root = Path(root)
     rules_path = root / "tiny.toml"
     rules_path.write_text(TINY_TOML)
-    spec = TableSpec(get_rules(rules_path), 3, get_model("default"), "expert", 200, 4)
+    spec = TableSpec(get_rules(rules_path), 3, get_model("default"), DEFAULT_PLAY, 200, 4)  # the page's own play
     build_table(spec, root / "tables" / "tiny3", chunk_cells=1_000)
     return rules_path, root / "tables"
+
+
+def tiny_questions(rules_path, tables_root, count: int = 400):
+    """(a question whose table answer leaves something open, one whose answer leaves nothing open) of the tiny
+    table, found by asking it: whatever the build gives, both kinds are tested."""
+    from rumbaodds import answer as answers
+    from rumbaodds.question import Question
+    from rumbaodds.rules import get_rules
+
+    rules = get_rules(rules_path)
+    cards = "CT CJ CQ CK DT DJ DQ DK HT HJ HQ HK".split()
+    found = {}
+    for i in range(count):
+        hand, trump, seat = (cards[i % 12], cards[(i // 12) % 12]), cards[(i * 7 + 3) % 12], i % 3
+        if len({*hand, trump}) < 3:
+            continue
+        q = {"hand": " ".join(hand), "trump": trump, "players": 3, "seat": seat}
+        table = answers.from_table(Question.of(**q, rules=rules), tables_root)
+        if table is not None:
+            found.setdefault(bool(table.meta["open"]), q)
+        if len(found) == 2:
+            return found[True], found[False]
+    raise AssertionError("the tiny table has no answer of both kinds")

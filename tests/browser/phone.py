@@ -38,6 +38,8 @@ def fill(page, hand, trump, players, seat, rules=None, before=(), samples=None, 
 
 
 def answer(page, button: str = "#ask", timeout: float = 120_000) -> None:
-    """Press Ask (or Knock?) and wait for the answer or an error."""
+    """Press Ask (or Knock?) and wait for the answer or an error (a table's answer: once what it left open is
+    settled, when the page asks for that)."""
     page.click(button)
-    page.wait_for_selector("#result:not([hidden]), #form-error:not([hidden])", timeout=timeout)
+    page.wait_for_selector("#result:not([hidden]) #source:not([data-pending]), #form-error:not([hidden])",
+                           timeout=timeout)
