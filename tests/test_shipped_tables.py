@@ -51,7 +51,7 @@ def test_the_shipped_swiss_tables_are_complete_and_current():
         assert numbers_problem(m) is None, f"{path.name}: {numbers_problem(m)}"  # valid: test_shipped_validity.py
         assert m.get("cells") is None and m["packed"]["pairs"] == pairs  # a full table, not a quick one
         packed = load_packed(path)
-        samples = packed.columns["samples"]
+        samples = packed.deals()[0]
         assert len(samples) == n * pairs
         possible = (packed.columns["code"] & IMPOSSIBLE) == 0
         assert possible.mean() > 0.999

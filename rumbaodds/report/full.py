@@ -221,7 +221,7 @@ def decode_format1(packed) -> Decoded:
         return c[name].astype(np.float64) * scales[name]
 
     return Decoded(c["code"].astype(np.int64), points("margin"), points("margin_half"), points("p_success"),
-                   c["samples"].astype(np.int64))
+                   packed.deals()[0])
 
 
 def decode_format2(packed) -> Decoded:
@@ -233,12 +233,7 @@ def decode_format2(packed) -> Decoded:
     codec = Codec(**meta["codec"])
     c = packed.columns
     code = c["code"].astype(np.int64)
-    if "looks" in c:
-        looks = np.asarray(meta["looks"], dtype=np.int64)
-        n, rumba_n = looks[c["looks"].astype(np.int64) & 15], looks[c["looks"].astype(np.int64) >> 4]
-    else:
-        n = c["samples"].astype(np.int64)
-        rumba_n = c["rumba_deals"].astype(np.int64) if "rumba_deals" in c else n
+    n, rumba_n = packed.deals()
     ess = c["ess"].astype(np.float64) if "ess" in c else n.astype(np.float64)
     weight = np.where(n > 0, ess / np.maximum(n, 1), 1.0)
     values = {SIT: (np.zeros(len(code)), np.zeros(len(code)))}

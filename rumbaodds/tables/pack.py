@@ -344,6 +344,16 @@ class PackedTable:
         """Every number the table keeps of cell ``row``, decoded (format 1: the decision only)."""
         return decode_cell(self, row)
 
+    def deals(self, rows=slice(None)) -> tuple[np.ndarray, np.ndarray]:
+        """The deals of the cells ``rows`` and of their Rumba, whether stored as counts or as look numbers."""
+        c = self.columns
+        if "looks" in c:
+            looks = np.asarray(self.manifest["packed"]["looks"], dtype=np.int64)
+            index = c["looks"][rows].astype(np.int64)
+            return looks[index & 15], looks[index >> 4]
+        n = c["samples"][rows].astype(np.int64)
+        return n, c["rumba_deals"][rows].astype(np.int64) if "rumba_deals" in c else n
+
 
 @dataclass(frozen=True)
 class Cell:
@@ -368,12 +378,7 @@ def decode_cell(packed: PackedTable, row: int) -> Cell:
     code = int(c["code"][row])
     best, runner, k = KINDS[code & 3], KINDS[(code >> 2) & 3], (code >> 4) & 7
     impossible = bool(code & IMPOSSIBLE)
-    if "looks" in c:
-        looks = packed.manifest["packed"]["looks"]
-        n, rumba_n = looks[int(c["looks"][row]) & 15], looks[int(c["looks"][row]) >> 4]
-    else:
-        n = int(c["samples"][row])
-        rumba_n = int(c["rumba_deals"][row]) if "rumba_deals" in c else n
+    n, rumba_n = (int(x[0]) for x in packed.deals(slice(row, row + 1)))
     ess = float(c["ess"][row]) if "ess" in c else float(n)
     weight = ess / n if n else 1.0
     if packed.format == 1:
