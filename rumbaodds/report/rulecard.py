@@ -6,8 +6,8 @@ conjunction of at most ``MAX_ATOMS`` of: his seat (first to speak, middle seats,
 his highest trump, side aces, a void, and **hand points** (trump A 6, K 5, Q 4, J 3, lower trumps 2; side A 3,
 side K 1: the points the opponent models use, docs/SIMULATION.md).
 
-Fitting (greedy, then refined): start from the one choice that loses least on every hand; repeatedly put on top
-the line that lowers the card's loss most (the points per hand it gives away against each hand's best choice in
+Fitting (greedy, then refined), from each choice as the last line, keeping the best: repeatedly add, at the
+height where it helps most, the line that lowers the card's loss most (the points per hand it gives away against each hand's best choice in
 the table, weighted by how often each hand is dealt); then sweep the lines, replacing each by the best one given
 the others, until nothing improves. A line's **points saved** are what forgetting it (and only it) would cost;
 the last line's, what the other choice there would cost. Cells are pooled first into
@@ -261,24 +261,31 @@ def _assign(lines: list[tuple[int, int]], masks: np.ndarray, default: int, n: in
 
 
 def fit_card(fc: FullCells, max_lines: int = MAX_LINES, max_atoms: int = MAX_ATOMS) -> RuleCard:
-    """The card of ``fc``'s player count (see the module docstring)."""
+    """The card of ``fc``'s player count (see the module docstring): the best of the fits started from each
+    choice as the last line."""
     g = group_cells(fc)
-    n = len(g.loss)
-    players = fc.players
-    cands, masks = candidates(fc.rules, g.features, players, max_atoms)
+    cands, masks = candidates(fc.rules, g.features, fc.players, max_atoms)
     cost = np.array([ATOM_COST * len(c.atoms) + (ATOM_COST if c.seats != "every seat" else 0.0) for c in cands])
+    fits = [_fit(g, masks, cost, max_lines, start) for start in range(len(ACTIONS))]
+    lines, default, _ = min(fits, key=lambda fit: fit[2])
+    return _card(fc, g, cands, masks, lines, default)
+
+
+def _fit(g, masks: np.ndarray, cost: np.ndarray, max_lines: int, default: int):
+    """Greedy growth (each new line where it saves most, at any height), then sweeps replacing each line by the
+    best given the others and refitting the last line, until nothing improves: (lines, default, loss + cost)."""
+    n = len(g.loss)
     fmask = masks.astype(np.float32)
     rows = np.arange(n)
-    default = int(g.loss.sum(axis=0).argmin())
 
-    def loss_of(lines):
-        return float(g.loss[rows, _assign(lines, masks, default, n)].sum())
+    def loss_of(lines, default_):
+        return float(g.loss[rows, _assign(lines, masks, default_, n)].sum()) + float(sum(cost[i] for i, _ in lines))
 
     def best_line(below: np.ndarray, free: np.ndarray) -> tuple[float, tuple[int, int] | None]:
         """The line (condition, action) that saves most on ``free`` groups now following ``below``."""
         base = g.loss[rows, below]
         best = (0.0, None)
-        for a in range(3):
+        for a in range(len(ACTIONS)):
             gain = fmask @ ((base - g.loss[:, a]) * free).astype(np.float32) - cost
             i = int(gain.argmax())
             if gain[i] > best[0] + 1e-12:
@@ -286,32 +293,44 @@ def fit_card(fc: FullCells, max_lines: int = MAX_LINES, max_atoms: int = MAX_ATO
         return best
 
     lines: list[tuple[int, int]] = []
-    while len(lines) < max_lines - 1:
-        gain, line = best_line(_assign(lines, masks, default, n), np.ones(n))
-        if line is None:
+    for _round in range(4):
+        while len(lines) < max_lines - 1:  # grow: the best line at the best height
+            options = [(*best_line(_assign(lines[k:], masks, default, n), (~_above(lines[:k], masks, n)).astype(float)),
+                        k) for k in range(len(lines) + 1)]
+            gain, line, k = max(options, key=lambda o: o[0])
+            if line is None:
+                break
+            lines.insert(k, line)
+        grown = list(lines)
+        for _ in range(6):  # refine: each line replaced by the best given the others, default refitted
+            improved = False
+            for j in range(len(lines)):
+                gain, line = best_line(_assign(lines[j + 1:], masks, default, n),
+                                       (~_above(lines[:j], masks, n)).astype(float))
+                if line is not None and line != lines[j]:
+                    trial = lines[:j] + [line] + lines[j + 1:]
+                    if loss_of(trial, default) < loss_of(lines, default) - 1e-9:
+                        lines, improved = trial, True
+            covered = _above(lines, masks, n)
+            new_default = int((g.loss * ~covered[:, None]).sum(axis=0).argmin())
+            if new_default != default:
+                default, improved = new_default, True
+            lines = [ln for k, ln in enumerate(lines) if masks[ln[0]] @ ~_above(lines[:k], masks, n)]  # dead lines
+            lines, default = _last_line_is_otherwise(lines, masks, default, n)
+            if not improved:
+                break
+        if len(lines) >= max_lines - 1 or lines == grown:
             break
-        lines.insert(0, line)
-    for _ in range(6):  # refine: each line replaced by the best given the others, default refitted
-        improved = False
-        for j in range(len(lines)):
-            above = np.zeros(n, bool)
-            for i, _a in lines[:j]:
-                above |= masks[i]
-            gain, line = best_line(_assign(lines[j + 1:], masks, default, n), (~above).astype(float))
-            if line is not None and line != lines[j]:
-                trial = lines[:j] + [line] + lines[j + 1:]
-                if loss_of(trial) + cost[line[0]] < loss_of(lines) + cost[lines[j][0]] - 1e-9:
-                    lines, improved = trial, True
-        covered = np.zeros(n, bool)
-        for i, _a in lines:
-            covered |= masks[i]
-        new_default = int((g.loss * ~covered[:, None]).sum(axis=0).argmin())
-        if new_default != default:
-            default, improved = new_default, True
-        lines = [ln for k, ln in enumerate(lines) if masks[ln[0]] @ ~_above(lines[:k], masks, n)]  # drop dead lines
-        if not improved:
-            break
-    return _card(fc, g, cands, masks, lines, default)
+    return lines, default, loss_of(lines, default)
+
+
+def _last_line_is_otherwise(lines, masks, default: int, n: int) -> tuple[list[tuple[int, int]], int]:
+    """A line that takes every hand the lines above it leave ("Play.") is the card's "Otherwise": the lines
+    below it, and the old default, would never be read."""
+    for k, (i, a) in enumerate(lines):
+        if masks[i][~_above(lines[:k], masks, n)].all():
+            return lines[:k], a
+    return lines, default
 
 
 def _above(lines, masks, n) -> np.ndarray:
