@@ -264,7 +264,7 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
             s = fullbuild.full_section(full[n], rules, base_model(rules, n), loaded.get(n), say)
             t = s.info
             s.footer = (f"From every situation of the full table ({t.cells:,} situations, {t.deals:,} simulated "
-                        f"deals), opponents {t.model}, expert card play. Reproduce: "
+                        f"deals), opponents {t.model}, {budget.play} card play. Reproduce: "
                         f"{report_command(rules_arg, players_arg, str(tables), str(out), budget, None, None)}.")
             s.files = fullbuild.card_files(folder, s, rules, s.footer)
             sections.append(s)
@@ -272,7 +272,7 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
         s = count_section(loaded[n], rules, n, say)
         t = s.info
         footer = (f"{t.cells:,} situations ({t.cells_per_seat:,} per seat), {t.deals:,} simulated deals, "
-                  f"{'quick' if t.quick else 'full'} table, opponents {t.model}, expert card play. "
+                  f"{'quick' if t.quick else 'full'} table, opponents {t.model}, {budget.play} card play. "
                   f"Reproduce: {report_command(rules_arg, players_arg, str(tables), str(out), budget, None, None)}.")
         s.files = {"A4 PDF": f"card_{n}p.pdf", "A5 PDF": f"card_{n}p_a5.pdf", "PNG": f"card_{n}p.png"}
         s.footer = footer
@@ -400,7 +400,7 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
                        None if models is None else model_list, model_n),
         full_commands(rules_arg, rules, players, model_list, mn, str(tables)), lone, lone_line, jack_lines,
         ask_budget, notes, exchange, exploit, source_text(full, players, mn, rules, budget))
-    data.other_lines = other
+    data.other_lines, data.play = other, budget.play
     path = folder / "index.html"
     path.write_text(page.render(data), encoding="utf-8")
     old_cards = folder / "cards.json"

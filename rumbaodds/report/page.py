@@ -11,6 +11,7 @@ import html
 import math
 from dataclasses import dataclass, field
 
+from ..cardplay import DEFAULT_PLAY
 from ..models import ALWAYS, MODELS, NEVER
 from . import fullpage
 from . import precision as fmt
@@ -91,6 +92,7 @@ class ReportPage:
     exploit: dict | None = None  # style -> seat -> Estimate dict: the best response's gain over the equilibrium
     source: str = ""  # one sentence: which tables the grids and cards come from
     other_lines: list = field(default_factory=list)  # lines beside a full card: after two passes, knock, join
+    play: str = DEFAULT_PLAY  # the card play every table and answer of the page was simulated with
 
 
 CSS = """
@@ -554,7 +556,7 @@ def method_html(page: ReportPage) -> str:
         "<h2 id=method>Method and precision</h2><ul class=small>"
         "<li>A situation is (speaking seat, rank of the turned trump card, hand up to the order of the side suits); "
         "its values come from simulating whole hands (docs/SIMULATION.md) with the other players following the "
-        "opponent model and expert card play, you with no passes behind you unless stated.</li>"
+        f"opponent model and {E(page.play)} card play, you with no passes behind you unless stated.</li>"
         "<li>A box's value of each choice is the average over its situations, weighted by how often each hand is "
         "dealt. Its 95% interval: over a full table, the situations' own Monte Carlo intervals; over a quick "
         "table's randomly drawn situations, a t interval of their spread (a box of one has none: ?).</li>"
