@@ -15,6 +15,7 @@ import random
 import pytest
 from click.testing import CliRunner
 
+from benchmarks import check_answers
 from rumbaodds import analysis, answer, stopping
 from rumbaodds.cards import RANKS, format_card
 from rumbaodds.cli import main
@@ -25,7 +26,7 @@ from rumbaodds.results import ExchangeCall
 from rumbaodds.rules import SWISS, RuleSet
 from rumbaodds.stats import Z95, Estimate
 from rumbaodds.tables import TableSpec, build_table, load_table
-from rumbaodds.tables.pack import SHIPPED, SUFFIX, pack_frame, pack_table
+from rumbaodds.tables.pack import pack_frame, pack_table
 
 TINY = RuleSet(name="tiny", suits="CDH", ranks="TJQK", hand_size=2, min_players=2, max_players=3, exchange_limit=1,
                rumba_min_tricks=2, throw_in_below="J", knock=False)
@@ -352,74 +353,29 @@ def test_the_knock_comes_from_a_table_that_resolves_it(tiny, tmp_path):
 
 
 # -- agreement with simulation on real swiss hands -------------------------------------------------------------------
-def _pairs_of_values(players_list, hands_each: int, deals: int, seed: int) -> list[tuple[float, float, float, float]]:
-    """(table value, its standard error, simulated value, its standard error) for every value a shipped table's
-    answer holds, on random swiss hands."""
-    out = []
-    rng = random.Random(seed)
-    se = lambda e: e.half_width / Z95  # noqa: E731
-    for players in players_list:
-        if not (SHIPPED / f"swiss-{players}p{SUFFIX}").exists():
-            continue
-        asked = tries = 0
-        while asked < hands_each:
-            tries += 1
-            assert tries <= 100 * hands_each, f"the shipped swiss {players}-player table answers no default question"
-            cards = rng.sample([format_card(c) for c in SWISS.deck], 6)
-            seat = rng.randrange(players)
-            table = answer.from_table(Question.of(" ".join(cards[:5]), cards[5], players, seat))
-            if table is None:
-                continue
-            asked += 1
-            sim = analysis.ask(" ".join(cards[:5]), cards[5], players, seat, samples=deals, seed=seed + asked)
-            for name, c in table.actions.items():
-                if name in ("pass", "throw-in") or name not in sim.actions:
-                    continue
-                s = sim.options[c.name]  # play: the same exchange
-                out.append((c.ev.mean, se(c.ev), s.ev.mean, se(s.ev)))
-            b, r = sim.actions[table.recommendation].ev, sim.actions[table.runner_up].ev
-            if "play" not in (table.recommendation, table.runner_up):  # the sim's best exchange is another column
-                out.append((table.margin.mean, se(table.margin), r.mean - b.mean, math.hypot(se(b), se(r))))
-            q = sim.actions["rumba"].p_success if "rumba" in sim.actions else None
-            p = table.meta["p_success"]
-            if q is not None and 0 < q.mean < 1:
-                out.append((p[0], (p[2] - p[1]) / 2 / Z95, q.mean, se(q)))
-    return out
-
-
-def _zs(rows, shift: float = 0.0) -> list[float]:
-    return [abs(t + shift * math.hypot(a, b) - s) / math.hypot(a, b) for t, a, s, b in rows if math.hypot(a, b) > 0]
-
-
-def _family_z(count: int) -> float:
-    from statistics import NormalDist
-
-    return NormalDist().inv_cdf(1 - 1e-3 / (2 * max(1, count)))
-
-
 @pytest.fixture(scope="module")
 def few_hands():
-    return _pairs_of_values([4, 5], hands_each=2, deals=3_000, seed=19)
+    return check_answers.pairs_of_values([4, 5], hands_each=2, deals=3_000, seed=19)
 
 
 def test_the_shipped_tables_agree_with_simulation_on_a_few_hands(few_hands):
-    zs = _zs(few_hands)
+    zs = check_answers.zs(few_hands)
     assert len(zs) >= 4
-    assert max(zs) < _family_z(len(zs)), zs
+    assert max(zs) < check_answers.family_z(len(zs)), zs
 
 
 def test_the_agreement_check_catches_a_shifted_value(few_hands):
     """Negative control: the same values with the table's moved by six combined standard errors fail."""
-    zs = _zs(few_hands, shift=6.0)
-    assert max(zs) >= _family_z(len(zs))
+    zs = check_answers.zs(few_hands, shift=6.0)
+    assert max(zs) >= check_answers.family_z(len(zs))
 
 
 @pytest.mark.statistical
 def test_the_shipped_tables_agree_with_simulation_on_many_hands():
     """The issue's check on a sample: 50 random swiss hands at 3-7 players (the full run: the closing note)."""
-    zs = _zs(_pairs_of_values([3, 4, 5, 6, 7], hands_each=10, deals=20_000, seed=2026))
+    zs = check_answers.zs(check_answers.pairs_of_values([3, 4, 5, 6, 7], hands_each=10, deals=20_000, seed=2026))
     assert len(zs) >= 50
-    assert max(zs) < _family_z(len(zs)), sorted(zs)[-5:]
+    assert max(zs) < check_answers.family_z(len(zs)), sorted(zs)[-5:]
 
 
 @pytest.mark.statistical
