@@ -44,5 +44,5 @@ clean:
 strategies: install  ## the shipped solved strategies (rumbaodds/data/strategies/), every preset and player count
 	for n in 3 4 5 6 7; do rumbaodds strategy solve --rules swiss --players $$n --no-progress; done
 	for n in 2 3 4; do rumbaodds strategy solve --rules flemish --players $$n --no-progress; done
-	rumbaodds strategy solve --rules flemish --players 5 --iterations 120 --no-progress
-	rumbaodds strategy solve --rules flemish --players 6 --iterations 160 --no-progress
+	rumbaodds strategy solve --rules flemish --players 5 --iterations 200 --no-progress
+	rumbaodds strategy solve --rules flemish --players 6 --iterations 320 --no-progress
