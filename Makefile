@@ -29,10 +29,11 @@ bench-quick: install  ## every benchmark at tiny sizes, in seconds (a smoke test
 lint: install
 	$(PY) -m ruff check rumbaodds tests benchmarks
 
-report: install  ## reports/{swiss,flemish,rummy}/: grids and cards (swiss: the shipped full tables; quick tables and answers kept in tables/)
+report: install  ## reports/{swiss,flemish,rummy}/: grids and cards (swiss: the shipped full tables; quick tables and answers kept in tables/); reports/trainer.html
 	rumbaodds report --rules swiss --tables tables --out reports
 	rumbaodds report --rules flemish --tables tables --out reports
 	rumbaodds rummy report --out reports
+	rumbaodds train --page reports/trainer.html
 
 report-screens: install  ## reports/screens/report-*.png: the reports in Debian's Chromium at 1400 px and 400 px
 	$(PY) tests/browser/report_screens.py reports reports/screens

@@ -79,7 +79,7 @@ def test_the_shipped_exploitability_is_reproduced_by_todays_code(path):
 
     Not equal to the last digit (the file keeps the strategy in float32), so compared statistically: per seat, the
     difference within the two intervals combined (Bonferroni over the 50 seats of the ten files, 1e-3); and today's
-    every seat below 0.05 points per hand (the solve's target).
+    every seat below the solve's target (0.05 points per hand; 0.06 for flemish 5 and 6, store.py).
     """
     solved = store.load(path)
     stored = solved.exploitability
@@ -91,7 +91,7 @@ def test_the_shipped_exploitability_is_reproduced_by_todays_code(path):
         old = stored[str(s)]
         half = math.hypot((old["high"] - old["low"]) / 2, now[s].half_width) / 1.959963984540054 * z
         assert abs(now[s].mean - old["mean"]) <= half, (s, now[s], old)
-        assert now[s].high < 0.05
+        assert now[s].high < store.exploitability_target(solved.rules, n)
 
 
 REFORMAT = r"""
