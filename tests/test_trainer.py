@@ -386,6 +386,17 @@ def test_page_records_are_asks_answers(trainer_page):
         assert all(g[4] in ("best", "mixed", "too close") for g in spot["g"].values() if g[1] <= 0 <= g[2])
 
 
+def test_the_lower_bound_note_appears_only_with_lower_bounds(trainer_page):
+    """The shipped tables keep every choice's value, so no loss is a bound and the page does not explain "≥"."""
+    from rumbaodds.report.trainer_page import BOUND_NOTE, page_html
+
+    spots = page_data(trainer_page)["spots"]
+    assert not any(g[3] for spot in spots for g in spot["g"].values())
+    assert BOUND_NOTE not in trainer_page.read_text()
+    bounded = [dict(spots[0], g={k: v[:3] + [1] + v[4:] for k, v in spots[0]["g"].items()})]
+    assert BOUND_NOTE in page_html(bounded, {"title": "t"})
+
+
 def _skip_browser():
     from browser import skip_reason
 

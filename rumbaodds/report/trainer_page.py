@@ -55,9 +55,15 @@ def sample_spots(count: int = 3000, seed: int = 1, tables_root=None, progress=No
     return out
 
 
+BOUND_NOTE = '"≥" marks a loss the tables bound from below: they keep only the two best choices. '
+
+
 def page_html(spots: list[dict], meta: dict) -> str:
     data = json.dumps({"spots": spots, "meta": meta}, separators=(",", ":"))
-    return PAGE.replace("__DATA__", data.replace("</", "<\\/")).replace("__TITLE__", html.escape(meta["title"]))
+    # tables that keep every choice's value (packed format 2) grade every loss exactly: no "≥" to explain
+    bounded = any(g[3] for spot in spots for g in spot["g"].values())
+    return (PAGE.replace("__DATA__", data.replace("</", "<\\/")).replace("__TITLE__", html.escape(meta["title"]))
+            .replace("__BOUND__", BOUND_NOTE if bounded else ""))
 
 
 def write_trainer_page(out="reports/trainer.html", count: int = 3000, seed: int = 1, tables_root=None,
@@ -161,7 +167,7 @@ padding:4px 8px}
 <p class="note">Points are per hand and count down like the score sheet: the best choice loses 0. Grades: best below
 0.05 points lost, inaccuracy below 0.25, mistake below 1, blunder 1 or more; too close to grade when the 95% interval
 includes 0; mixed when the solved equilibrium plays both with hands like this. Accuracy counts best, mixed and too
-close. "≥" marks a loss the tables bound from below: they keep only the two best choices. Opponents play the solved
+close. __BOUND__Opponents play the solved
 equilibrium; the earlier seats' words are not told, only that nobody called Rumba or threw in. <span id="count"></span>
 </p>
 </main>
