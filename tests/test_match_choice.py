@@ -79,8 +79,8 @@ def test_one_point_from_home_the_game_plays_a_hand_the_hand_alone_passes():
     per-hand answer passes (a trickless +5 costs more than -1 gains) is played by the game value, ahead of the pass
     on the same deals; far from the end (negative control) the game finds no such margin for playing it."""
     hand, trump = "ST C7 D8 S9 C6", "H8"  # the card play held fixed (expert): the score rules are under test
-    near = ask_game(hand, trump, 5, 2, [20, 20, 1, 20, 20], samples=3000, seed=5, play="expert")
-    far = ask_game(hand, trump, 5, 2, [20] * 5, samples=3000, seed=5, play="expert")
+    near = ask_game(hand, trump, 5, 2, [20, 20, 1, 20, 20], samples=10_000, seed=5, play="expert")
+    far = ask_game(hand, trump, 5, 2, [20] * 5, samples=10_000, seed=5, play="expert")
     assert near.hand.recommendation == "pass" and far.hand.recommendation == "pass"
     assert near.recommendation == "play" and near.differs and near.by_game.runner_up == "pass"
     assert near.margin().low > 1.0  # stakes, paired on the same deals
