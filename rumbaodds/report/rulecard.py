@@ -7,10 +7,10 @@ his highest trump, side aces, a void, and **hand points** (trump A 6, K 5, Q 4, 
 side K 1: the points the opponent models use, docs/SIMULATION.md).
 
 Fitting (greedy, then refined), from each choice as the last line, keeping the best: repeatedly add, at the
-height where it helps most, the line that lowers the card's loss most (the points per hand it gives away against each hand's best choice in
-the table, weighted by how often each hand is dealt); then sweep the lines, replacing each by the best one given
-the others, until nothing improves. A line's **points saved** are what forgetting it (and only it) would cost;
-the last line's, what the other choice there would cost. Cells are pooled first into
+height where it helps most, the line that lowers the card's loss most (the points per hand it gives away against
+each hand's best choice in the table, weighted by how often each hand is dealt); then sweep the lines, replacing
+each by the best one given the others, until nothing improves. A line's **points saved** are what forgetting
+it (and only it) would cost; the last line's, what the other choice there would cost. Cells are pooled first into
 groups that every condition treats alike (seat, trumps, top trumps, side aces, side kings, voids).
 """
 
