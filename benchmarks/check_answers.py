@@ -70,9 +70,10 @@ def family_z(count: int) -> float:
     return NormalDist().inv_cdf(1 - 1e-3 / (2 * max(1, count)))
 
 
-def named_exchanges(players_list, hands_each: int, deals: int, seed: int) -> list[tuple[float, float]]:
+def named_exchanges(players_list, hands_each: int, deals: int, seed: int) -> list[tuple[float, float, tuple]]:
     """For random swiss hands whose answer (the pipeline: table, settled where it must be) names an exchange: what
-    that exchange loses against the best one of a ``deals``-deal simulation, and its half-width there."""
+    that exchange loses against the best one of a ``deals``-deal simulation, its half-width there, and the hand
+    (cards, players, seat)."""
     out = []
     rng = random.Random(seed)
     for players in players_list:
@@ -85,7 +86,7 @@ def named_exchanges(players_list, hands_each: int, deals: int, seed: int) -> lis
             sim = analysis.ask(" ".join(cards[:5]), cards[5], players, seat, samples=deals, seed=rng.randrange(2**31))
             values = {tuple(c.discard): c.ev for n, c in sim.options.items() if n.startswith("play")}
             chosen = values[tuple(result.exchange.best)]
-            out.append((chosen.mean - min(v.mean for v in values.values()), chosen.half_width))
+            out.append((chosen.mean - min(v.mean for v in values.values()), chosen.half_width, (cards, players, seat)))
     return out
 
 
@@ -105,9 +106,9 @@ def main() -> None:
           f"{time.perf_counter() - started:.0f} s")
     started = time.perf_counter()
     named = named_exchanges([3, 4, 5, 6, 7], args.hands, args.deals, args.seed + 1)
-    worst = max(named, default=(0.0, 0.0))
-    print(f"exchanges named by {len(named)} of {5 * args.hands} answers: {sum(lost <= 1e-12 for lost, _ in named)} "
-          f"the simulation's best, {sum(lost <= 0.05 for lost, _ in named)} within 0.05 points of it; the worst "
+    worst = max(named, default=(0.0, 0.0, None))
+    print(f"exchanges named by {len(named)} of {5 * args.hands} answers: {sum(n[0] <= 1e-12 for n in named)} "
+          f"the simulation's best, {sum(n[0] <= 0.05 for n in named)} within 0.05 points of it; the worst "
           f"loses {worst[0]:.3f} (half-width {worst[1]:.3f}); {time.perf_counter() - started:.0f} s")
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import math
-import random
 
 import pytest
 from click.testing import CliRunner
@@ -380,19 +379,7 @@ def test_the_shipped_tables_agree_with_simulation_on_many_hands():
 
 @pytest.mark.statistical
 def test_every_named_exchange_is_the_simulations_best_or_within_005():
-    rng = random.Random(77)
-    named = 0
-    for players in (4, 5):
-        for _ in range(6):
-            cards = rng.sample([format_card(c) for c in SWISS.deck], 6)
-            seat = rng.randrange(players)
-            result = answer.answer(Question.of(" ".join(cards[:5]), cards[5], players, seat))
-            if result.exchange is None or not result.exchange.resolved or "play" not in result.actions:
-                continue
-            named += 1
-            sim = analysis.ask(" ".join(cards[:5]), cards[5], players, seat, samples=40_000, seed=rng.randrange(99))
-            values = {tuple(c.discard): c.ev for n, c in sim.options.items() if n.startswith("play")}
-            best = min(v.mean for v in values.values())
-            chosen = values[tuple(result.exchange.best)]
-            assert chosen.mean - best <= 0.05 + 2 * chosen.half_width, (cards, players, seat)
-    assert named >= 1
+    named = check_answers.named_exchanges((4, 5), hands_each=6, deals=40_000, seed=77)
+    for lost, half, hand in named:
+        assert lost <= 0.05 + 2 * half, hand
+    assert len(named) >= 1
