@@ -4,7 +4,7 @@ import numpy as np
 from numba import njit
 
 from .bits import U0, U1, above_in_suit, bit, highest_card, popcount, suit_lane
-from .distilled import WEIGHTS, deck_ranks, distilled_card
+from .distilled import deck_ranks, shipped_distilled_card
 from .tricks import FOLLOW_STECHZWANG, beaters, legal_mask, strongest, weakest
 
 # card play: everybody greedy / everybody expert / only the Rumba player expert / only the defenders expert /
@@ -144,7 +144,6 @@ def play_distilled(hands, m, leader, trump, follow, rumba_idx, deck_mask, table_
     stechzwang = follow == FOLLOW_STECHZWANG
     outside = deck_mask & ~table_mask
     low_rank, top_rank = deck_ranks(deck_mask)
-    weights = WEIGHTS[follow]
     won_bits = 0
     void_bits = 0
     rounds = popcount(hands[0])
@@ -157,8 +156,8 @@ def play_distilled(hands, m, leader, trump, follow, rumba_idx, deck_mask, table_
         for pos in range(m):
             hand = hands[idx]
             legal = legal_mask(hand, led_suit, win_card, trump, follow)
-            card = distilled_card(hand, legal, outside & ~hand, trump, idx, m, leader, pos, win_card, win_idx,
-                                  won_bits, void_bits, rumba_idx, need, low_rank, top_rank, weights)
+            card = shipped_distilled_card(hand, legal, outside & ~hand, trump, idx, m, leader, pos, win_card, win_idx,
+                                          won_bits, void_bits, rumba_idx, need, low_rank, top_rank, follow)
             hands[idx] = hand & ~bit(card)
             outside &= ~bit(card)
             if pos == 0:
