@@ -20,6 +20,7 @@ from math import comb
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from click.testing import CliRunner
 
@@ -281,6 +282,15 @@ def test_the_card_is_short_plain_and_its_numbers_add_up(shipped, players):
     assert card.lost.mean == pytest.approx((w * fc.loss[rows, card_c]).sum() / w.sum(), rel=1e-6)
     assert card.agreement == pytest.approx((w * (fc.best == card_c)).sum() / w.sum(), rel=1e-9)
     assert card.lost.mean < 0.07  # today's card lost 0.10 (a regression guard; the page prints the figure)
+    # the floor: every group of hands alike to the card its own best choice; no card (this one included) loses less
+    pf, per = fc.pairs, fc.per_cell
+    top = shapes.Honours.of(SWISS).top
+    alike = pd.DataFrame({"seat": fc.seat, "trumps": per(pf.n_trumps), "honours": per((pf.trump_lane >> (top - 3)) & 15),
+                          "aces": per(pf.side_aces), "kings": per(np.minimum(pf.side_kings, 3)), "voids": per(pf.voids)})
+    lost = pd.DataFrame(fc.loss * fc.weight[:, None] / fc.weight.sum()).groupby([alike[c] for c in alike]).sum()
+    assert card.floor == pytest.approx(lost.min(axis=1).sum(), rel=1e-9)
+    assert 0 < card.floor <= card.lost.mean
+    assert card.floor < lost.sum().min()  # below the one-line card "Otherwise ..."
     assert card.lost.mean < card.pass_lost and card.agreement > 0.85
 
 

@@ -80,7 +80,8 @@ def full_section(fc: FullCells, rules: RuleSet, model: str, quick: Loaded | None
     say(f"  {n} players: {len(seat_grids)} grids; fitting the card")
     card = rulecard.fit_card(fc)
     compare(fc, card, seat_grids)
-    say(f"  {n} players: the card loses {card.lost.mean:.3f} points per hand, agrees {card.agreement:.1%}")
+    say(f"  {n} players: the card loses {card.lost.mean:.3f} points per hand (no card in these words less than "
+        f"{card.floor:.3f}), agrees {card.agreement:.1%}")
     info = TableInfo(n, model, len(fc), fc.deals, False, shown_path(fc.path))
     third = strip = None
     sampled = ""
@@ -146,7 +147,8 @@ def write_cards(folder: Path, sections: list[page.CountSection], rules: RuleSet)
                       for line in card.lines],
             "lost": [r(card.lost.mean), r(card.lost.low), r(card.lost.high)], "agreement": r(card.agreement),
             "agreement_sure": r(card.agreement_sure), "differs_from_grid": r(card.vs_grid),
-            "grid_lost": r(card.grid_lost), "lower_bound_share": r(card.lower_bound_share), "table": s.info.path}
+            "grid_lost": r(card.grid_lost), "floor": r(card.floor), "lower_bound_share": r(card.lower_bound_share),
+            "table": s.info.path}
     if not cards:
         return None
     path = folder / "cards.json"
@@ -165,9 +167,10 @@ def summary_lines(folder: str | Path) -> list[str]:
     doc = json.loads(path.read_text(encoding="utf-8"))
     out = []
     for n, c in doc["cards"].items():
+        floor = f"; no card in these words, however long: {c['floor']:.3f}" if "floor" in c else ""
         out.append(f"{doc['rules']}, {n} players: the card ({len(c['lines'])} lines) agrees with the tables' best "
                    f"choice for {c['agreement']:.1%} of hands ({c['agreement_sure']:.1%} where the table is sure) "
-                   f"and loses {c['lost'][0]:.3f} points per hand (the grids: {c['grid_lost']:.3f})")
+                   f"and loses {c['lost'][0]:.3f} points per hand (the grids: {c['grid_lost']:.3f}{floor})")
     return out
 
 

@@ -239,6 +239,9 @@ def card_summary(card: RuleCard) -> str:
     if math.isfinite(card.vs_grid):
         text += (f" It is a simplification of the grids: for {fmt.share(card.vs_grid)} of hands it says something "
                  f"else than your box, and the grids lose {money(card.grid_lost)}.")
+    if math.isfinite(card.floor):
+        text += (f" No card in these words can lose less than {money(card.floor)}, however many lines it has: hands "
+                 f"that look alike to every condition still differ in their best choice.")
     if card.lower_bound_share > 0.0005:
         text += (f" (For {fmt.share(card.lower_bound_share)} of hands the card picks a choice whose value the "
                  f"table does not keep: counted at its lower bound.)")

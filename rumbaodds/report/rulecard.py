@@ -124,6 +124,7 @@ class RuleCard:
     vs_grid: float = math.nan  # weighted share of hands where the card and their grid box differ
     grid_lost: float = math.nan  # points per hand following the grids gives away
     lower_bound_share: float = 0.0  # share of hands where the card's loss is a lower bound (a third choice)
+    floor: float = math.nan  # the least any card in these words can lose, however many lines (:func:`floor_of`)
 
     def choice(self, f: dict[str, np.ndarray]) -> np.ndarray:
         """ACTIONS index per hand (``f``: hand features with ``seat``), first matching line."""
@@ -340,6 +341,13 @@ def _above(lines, masks, n) -> np.ndarray:
     return out
 
 
+def floor_of(g: Groups) -> float:
+    """Points per hand lost by the best card in these words with no limit on its lines: each group of hands that
+    every condition treats alike gets its own best choice. What remains is lost because hands that look alike to
+    the card (seat, trumps, top trumps, side aces and kings, voids) still differ in their best choice."""
+    return float(g.loss.min(axis=1).sum())
+
+
 def _interval(d: np.ndarray, var: np.ndarray) -> Interval:
     mean = float(d.sum())
     half = Z95 * math.sqrt(float(var.sum()))
@@ -369,7 +377,8 @@ def _card(fc: FullCells, g: Groups, cands, masks, lines, default) -> RuleCard:
     sure_total = float(g.sure.sum())
     agreement_sure = 1.0 - float(g.wrong_sure[rows, choice].sum()) / sure_total if sure_total > 0 else math.nan
     return RuleCard(fc.players, out, lost, 1.0 - float(g.wrong[rows, choice].sum()), agreement_sure,
-                    float(g.loss[:, ACTIONS.index(SIT)].sum()), lower_bound_share=float(g.unknown[rows, choice].sum()))
+                    float(g.loss[:, ACTIONS.index(SIT)].sum()), lower_bound_share=float(g.unknown[rows, choice].sum()),
+                    floor=floor_of(g))
 
 
 def card_features(cards_hands, trump_cards, seats, rules) -> dict[str, np.ndarray]:
@@ -396,4 +405,4 @@ def card_features(cards_hands, trump_cards, seats, rules) -> dict[str, np.ndarra
 
 
 __all__ = ["MAX_ATOMS", "MAX_LINES", "Atom", "CardLine", "Condition", "RuleCard", "atom_features", "card_features",
-           "conditions", "fit_card", "group_cells"]
+           "conditions", "fit_card", "floor_of", "group_cells"]
