@@ -20,10 +20,15 @@ from rumbaodds.engine.distilled import (
     N_CARD,
     N_CONTEXT,
     N_FEATURES,
+    PREFIX,
+    QUOTIENT,
     WEIGHTS,
     card_features,
     card_weights,
     context_features,
+    context_prefix,
+    folded_from_prefix,
+    folded_weights,
 )
 from rumbaodds.engine.play import POLICY_DISTILLED, play_tricks
 from rumbaodds.engine.rng import deal_batch
@@ -146,6 +151,37 @@ def test_features_equal_the_twins(name, players, caller):
                 assert feat.tolist() == twin.card_features(v, card), (v, card)
                 checked += 1
     assert checked > 500
+
+
+def _prefix_in_another_order(weights):
+    """A negative control: the same three terms added last to first (float addition is not associative)."""
+    w = np.asarray(weights)
+    out = np.empty(w.shape[:-1] + (6, 6, 7, N_CARD))
+    for t, s, u in np.ndindex(6, 6, 7):
+        terms = [w[..., N_CARD + np.arange(N_CARD) * N_CONTEXT + k] * x for k, x in enumerate((t / 5, s / 5, u / 6))]
+        out[..., t, s, u, :] = w[..., :N_CARD] + (terms[2] + (terms[1] + terms[0]))
+    return out
+
+
+@pytest.mark.parametrize("weights_seed", [None, 3])
+def test_the_prefix_folds_bit_for_bit_as_the_whole_sum(weights_seed):
+    """folded_from_prefix == folded_weights, every bit, at every trump count the tables meet; a prefix summed in
+    another order does not (so the check sees the order). The shipped PREFIX is context_prefix(WEIGHTS)."""
+    weights = WEIGHTS if weights_seed is None else random_weights(weights_seed)
+    prefix = context_prefix(weights)
+    assert np.array_equal(PREFIX, context_prefix(WEIGHTS))
+    other = _prefix_in_another_order(weights)
+    rng = np.random.default_rng(5)
+    differs = 0
+    for f, role, moment in np.ndindex(*weights.shape[:3]):
+        w = weights[f, role, moment]
+        for t, s, u in np.ndindex(6, 6, 7):
+            rest = tuple(rng.integers(0, 7, 8) / 6)  # the moment's other numbers
+            ctx = (QUOTIENT[5, t], QUOTIENT[5, s], QUOTIENT[6, u]) + rest
+            want = folded_weights(w, ctx)
+            assert folded_from_prefix(prefix[f, role, moment, t, s, u], w, ctx) == want
+            differs += folded_from_prefix(other[f, role, moment, t, s, u], w, ctx) != want
+    assert differs > 0
 
 
 @settings(max_examples=30, deadline=None)

@@ -11,11 +11,14 @@ The kernel computes the twin's numbers and sums them in the twin's order, so
 its choices are the twin's bit for bit. It is only faster: it reads its
 quotients from :data:`QUOTIENT` instead of dividing, counts sure trumps in
 constant time, and the card play of the tables reads the shipped weights as
-constants (:func:`shipped_distilled_card`); ``benchmarks/bench_hand`` measures it.
+constants (:func:`shipped_distilled_card`), with the first three terms of each
+folded weight summed ahead of time (:data:`PREFIX`, the same additions in the
+same order); ``benchmarks/bench_hand`` measures it.
 """
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 from .bits import U0, U1, bit, highest_card, lowest_card, popcount, suit_lane
 from .distilled_weights import WEIGHTS
@@ -28,6 +31,36 @@ N_FEATURES = N_CARD * (1 + N_CONTEXT)
 # QUOTIENT[d, k] = k / d, the very float division of the twin, read instead of divided (a division costs as much
 # as a dozen additions); every numerator and denominator of the features is below 16 (hand size <= 5, <= 13 ranks)
 QUOTIENT = np.array([[k / d if d else 0.0 for k in range(16)] for d in range(16)])
+PREFIX_TERMS = 3  # the moment's numbers summed ahead of time: trumps, sure trump tricks, unseen trumps (up to 6)
+
+
+def context_prefix(weights):
+    """``weights[..., role, moment, feature]`` -> ``[..., role, moment, trumps, sure, unseen trumps, card feature]``:
+    ``w[i] + w[c0] * trumps / 5 + w[c1] * sure / 5 + w[c2] * unseen / 6``, added left to right as :func:`_wt` and
+    the twin add them, element by element in float64: bit for bit their partial sums."""
+    w = np.asarray(weights, dtype=np.float64)
+    cross = w[..., N_CARD:].reshape(w.shape[:-1] + (N_CARD, N_CONTEXT))
+    grid = (np.arange(6) / 5, np.arange(6) / 5, np.arange(7) / 6)  # the twin's trumps / 5, sure / 5, unseen / 6
+    acc = w[..., None, None, None, :N_CARD]
+    for k in range(PREFIX_TERMS):
+        shape = [1, 1, 1, 1]
+        shape[k] = len(grid[k])
+        acc = acc + cross[..., None, None, None, :, k] * grid[k].reshape(shape)
+    return np.ascontiguousarray(acc)
+
+
+PREFIX = context_prefix(WEIGHTS)  # of the shipped weights, by follow rule (387 KB)
+
+
+def shipped_prefix(follow):
+    """:data:`PREFIX` of follow rule ``follow``, in compiled code. On the CPU the table itself; the GPU engine
+    (gpu.py) makes it ``None`` there (a GPU holds 64 KB of constants), and the folded weights are summed whole."""
+    return PREFIX[follow]
+
+
+@overload(shipped_prefix, target="cpu")
+def _shipped_prefix_cpu(follow):
+    return lambda follow: PREFIX[follow]
 
 
 @njit(cache=True, inline="always")
@@ -181,6 +214,48 @@ def folded_weights(w, ctx):
             _wt(w, ctx, 12), _wt(w, ctx, 13), _wt(w, ctx, 14), _wt(w, ctx, 15))
 
 
+@njit(cache=True, inline="always")
+def _wt_rest(first, w, ctx, i):
+    """:func:`_wt` with its first :data:`PREFIX_TERMS` terms already summed in ``first[i]``."""
+    acc = first[i]
+    j = N_CARD + i * N_CONTEXT
+    for k in range(PREFIX_TERMS, N_CONTEXT):
+        acc += w[j + k] * ctx[k]
+    return acc
+
+
+@njit(cache=True)
+def folded_from_prefix(first, w, ctx):
+    """:func:`folded_weights`, bit for bit, from ``first`` (:func:`context_prefix` at the moment's trump counts)."""
+    return (_wt_rest(first, w, ctx, 0), _wt_rest(first, w, ctx, 1), _wt_rest(first, w, ctx, 2),
+            _wt_rest(first, w, ctx, 3), _wt_rest(first, w, ctx, 4), _wt_rest(first, w, ctx, 5),
+            _wt_rest(first, w, ctx, 6), _wt_rest(first, w, ctx, 7), _wt_rest(first, w, ctx, 8),
+            _wt_rest(first, w, ctx, 9), _wt_rest(first, w, ctx, 10), _wt_rest(first, w, ctx, 11),
+            _wt_rest(first, w, ctx, 12), _wt_rest(first, w, ctx, 13), _wt_rest(first, w, ctx, 14),
+            _wt_rest(first, w, ctx, 15))
+
+
+def folded_at(prefix, w, ctx, role, moment, hand, unseen, trump):
+    """The folded weights of ``w = weights[role, moment]``: from ``prefix`` (:func:`context_prefix` of the same
+    weights) when there is one, else summed whole (``prefix`` None). Which is chosen when compiling."""
+    if prefix is None:
+        return folded_weights(w, ctx)
+    n_trumps, sure, n_unseen = trump_counts(hand, unseen, trump)
+    return folded_from_prefix(prefix[role, moment, n_trumps, sure, n_unseen], w, ctx)
+
+
+@overload(folded_at, inline="always")
+def _folded_at(prefix, w, ctx, role, moment, hand, unseen, trump):
+    if isinstance(prefix, types.NoneType):
+        return lambda prefix, w, ctx, role, moment, hand, unseen, trump: folded_weights(w, ctx)
+
+    def with_prefix(prefix, w, ctx, role, moment, hand, unseen, trump):
+        n_trumps, sure, n_unseen = trump_counts(hand, unseen, trump)
+        return folded_from_prefix(prefix[role, moment, n_trumps, sure, n_unseen], w, ctx)
+
+    return with_prefix
+
+
 @njit(cache=True)
 def card_weights(w, ctx, out):
     """``out[0..N_CARD)``: :func:`folded_weights` into an array (for tests)."""
@@ -190,14 +265,14 @@ def card_weights(w, ctx, out):
         out[i] = folded[i]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def shipped_distilled_card(hand, legal, unseen, trump, me, m, leader, pos, win_card, win_idx, won_bits, void_bits,
                            caller, need, low_rank, top_rank, follow):
     """:func:`distilled_card` with the shipped :data:`WEIGHTS` of follow rule ``follow``: the card play of every
-    table and answer. Read as constants, the weights need not be passed on each call, which is most of why this is
-    a quarter faster than :func:`distilled_card`."""
+    table and answer. Read as constants (and :data:`PREFIX` with them), the weights need not be passed on each
+    call, which is most of why this is faster than :func:`distilled_card`."""
     return _distilled_choice(hand, legal, unseen, trump, me, m, leader, pos, win_card, win_idx, won_bits, void_bits,
-                             caller, need, low_rank, top_rank, WEIGHTS[follow])
+                             caller, need, low_rank, top_rank, WEIGHTS[follow], shipped_prefix(follow))
 
 
 @njit(cache=True)
@@ -211,12 +286,13 @@ def distilled_card(hand, legal, unseen, trump, me, m, leader, pos, win_card, win
     card in the §6 order. Allocates nothing (the GPU engine compiles it too).
     """
     return _distilled_choice(hand, legal, unseen, trump, me, m, leader, pos, win_card, win_idx, won_bits, void_bits,
-                             caller, need, low_rank, top_rank, weights)
+                             caller, need, low_rank, top_rank, weights, None)
 
 
 @njit(cache=True, inline="always")
 def _distilled_choice(hand, legal, unseen, trump, me, m, leader, pos, win_card, win_idx, won_bits, void_bits, caller,
-                      need, low_rank, top_rank, weights):
+                      need, low_rank, top_rank, weights, prefix):
+    """The choice itself; ``prefix``: :data:`PREFIX` of ``weights`` or ``None`` (sum the folded weights whole)."""
     if (legal & (legal - U1)) == U0:
         return lowest_card(legal)
     role = ROLE_NORMAL if caller < 0 else (ROLE_CALLER if me == caller else ROLE_DEFENDER)
@@ -228,7 +304,8 @@ def _distilled_choice(hand, legal, unseen, trump, me, m, leader, pos, win_card, 
             if p != me:
                 opponent_voids |= voids_of(void_bits, p)
     ctx = context_tuple(hand, unseen, trump, me, m, leader, pos, win_idx, won_bits, caller, need)
-    folded = folded_weights(weights[role, 0 if pos == 0 else 1], ctx)
+    moment = 0 if pos == 0 else 1
+    folded = folded_at(prefix, weights[role, moment], ctx, role, moment, hand, unseen, trump)
     following = pos > 0
     beat = beaters(win_card, trump) if following else U0
     winners = legal & beat
@@ -252,6 +329,7 @@ def _distilled_choice(hand, legal, unseen, trump, me, m, leader, pos, win_card, 
     return best
 
 
-__all__ = ["WEIGHTS", "QUOTIENT", "trump_counts", "distilled_card", "shipped_distilled_card", "card_weights",
+__all__ = ["WEIGHTS", "QUOTIENT", "PREFIX", "PREFIX_TERMS", "context_prefix", "folded_from_prefix", "folded_at", "shipped_prefix",
+           "trump_counts", "distilled_card", "shipped_distilled_card", "card_weights",
            "folded_weights", "context_features", "context_tuple", "card_features", "deck_ranks", "won_of", "voids_of",
            "N_FEATURES", "N_CONTEXT", "N_CARD"]

@@ -81,6 +81,16 @@ else:
         def _leading_zeros(mask):
             return lambda mask: _cuda_numbers.leading_zeros(mask)
 
+    from numba.cuda.extending import overload as _cuda_overload
+
+    from . import distilled as _distilled
+
+    # the distilled play's table of partial sums is 387 KB, a GPU's constant memory 64 KB: there the play sums
+    # its folded weights whole (the same additions, so the same cards)
+    @_cuda_overload(_distilled.shipped_prefix, target="cuda")
+    def _shipped_prefix_gpu(follow):
+        return lambda follow: None
+
     @cuda.jit(device=True, inline=True)
     def _plain(array):
         return array
