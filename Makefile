@@ -31,7 +31,7 @@ lint: install
 
 report: install  ## reports/{swiss,flemish,rummy}/: grids and cards (swiss: the shipped full tables; quick tables and answers kept in tables/); reports/trainer.html
 	rumbaodds report --rules swiss --tables tables --out reports
-	rumbaodds report --rules flemish --cells 20000 --tables tables --out reports
+	rumbaodds report --rules flemish --cells 150000 --tables tables --out reports
 	rumbaodds rummy report --out reports
 	rumbaodds train --page reports/trainer.html
 
