@@ -17,7 +17,7 @@ import pandas as pd
 
 from ..rules import RulesError, RuleSet, get_rules
 from . import card as cardmod
-from . import charts, decisions, fullbuild, grids, page
+from . import charts, decisions, fullbuild, grids, page, rulecard
 from .data import PLAY, RUMBA, SIT, Budget, Loaded, ReportError, obtain_table, policy_available
 from .grids import mean_interval
 from .index import write_index
@@ -104,15 +104,40 @@ def count_section(loaded: Loaded, rules: RuleSet, players: int, say) -> page.Cou
         jack = grids.action_grid(f, rules, "Jack of trump turned", everyone, "jack", quick)
     if loaded.knock is not None and rules.knock:
         strip = grids.knock_strip(loaded.knock)
-    lines, fits = cardmod.main_lines(f, rules, [(g, grids.short_title(g, players)) for g in groups], quick)
-    extra = [cardmod.third_line(f, rules, fits, quick), cardmod.exchange_line(f[~f["jack"]], rules, quick),
-             cardmod.knock_line(loaded.knock) if rules.knock else None]
-    lines += [x for x in extra if x is not None]
+    lines, lost = card_lines(loaded, rules, players, groups, rulecard.MAX_LINES)
+    return page.CountSection(players, seat_grids, lines, loaded.info, third, jack, strip, lost=lost)
+
+
+def coarser(groups: list[tuple[int, ...]]) -> list[list[tuple[int, ...]]]:
+    """The seat groups of the grids, then coarser ones: the middle seats as one group, the dealer apart from the
+    rest, every seat alike (the card's last resort: one Rumba line and one pass line)."""
+    every = tuple(s for g in groups for s in g)
+    out = [list(groups)]
+    if len(groups) > 3:
+        out.append([groups[0], tuple(s for g in groups[1:-1] for s in g), groups[-1]])
+    if len(groups) > 2:
+        out.append([every[:-1], groups[-1]])
+    out.append([every])
+    return out
+
+
+def card_lines(loaded: Loaded, rules: RuleSet, players: int, groups, room: int) -> tuple[list, float]:
+    """The card of a quick table in at most ``room`` lines: its Rumba and pass lines per seat group (the finest
+    grouping of :func:`coarser` that leaves room), then the lines after the passes, the exchange, the knock.
+    Returns (lines, points per hand its Rumba and pass lines give away)."""
+    f, quick = loaded.frame, loaded.info.quick
+    for option in coarser(groups):
+        lines, fits = cardmod.main_lines(f, rules, [(g, grids.short_title(g, players)) for g in option], quick)
+        extra = [cardmod.third_line(f, rules, fits, quick), cardmod.exchange_line(f[~f["jack"]], rules, quick),
+                 cardmod.knock_line(loaded.knock) if rules.knock else None]
+        lines += [x for x in extra if x is not None]
+        if len(lines) <= room:
+            break
     cells = pd.concat([fit.frame for fit in fits]) if fits else f.iloc[:0]
     choice = np.concatenate([cardmod.card_choice(fit.frame, fit.rumba, fit.sit, "normal") for fit in fits]) \
         if fits else np.array([])
     lost = cardmod.points_lost(cells, choice, "normal") if len(cells) else float("nan")
-    return page.CountSection(players, seat_grids, lines, loaded.info, third, jack, strip, lost=lost)
+    return lines, lost
 
 
 def jack_line(loaded: Loaded, rules: RuleSet) -> cardmod.Line | None:
@@ -307,12 +332,17 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
     if home is not None and home.card is not None:  # a full card stays as fitted: the others beside it
         other = (fullbuild.other_lines(loaded[mn], rules) if mn in loaded else []) + \
             [e.line for e in words if e.line is not None]
-    elif home is not None:
-        home.lines += [e.line for e in words if e.line is not None]
+    joins = [e.line for e in words if e.line is not None]
     for s in sections:
         if s.card is not None:
             continue
         extra = [x for x in (jack_lines.get(s.players), lone_line) if x is not None]
+        also = len(extra) + (len(joins) if s is home else 0)
+        if len(s.lines) + also > rulecard.MAX_LINES:  # the card keeps to its lines: coarser seat groups
+            groups = grids.seat_groups(loaded[s.players].frame, rules, s.players, loaded[s.players].info.quick)
+            s.lines, s.lost = card_lines(loaded[s.players], rules, s.players, groups, rulecard.MAX_LINES - also)
+        if s is home:
+            s.lines += joins
         print_files(folder, s, rules, s.footer, PRINT_DPI, extra)
 
     # opponent models
