@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from html.parser import HTMLParser
 
+import math
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -106,6 +108,25 @@ def test_seat_groups_get_their_own_line_only_where_it_pays():
     same = synthetic(lambda f: (f.n_trumps >= 3) & (f.top_trump >= Q), lambda f: f.n_trumps < 1)
     lines, _ = card.main_lines(same, SWISS, groups, True)  # negative control: one rule for all
     assert [x.seats for x in lines if x.decision == "rumba"] == [""]
+
+
+def test_a_quick_cards_lines_keep_to_the_room_it_has():
+    """Every seat its own Rumba and pass rule: the grids' four groups would take 8 lines; with room for 4 the card
+    pools seats (coarser groups) and says so in its seat labels; with room for 8 it keeps them (the control)."""
+    from types import SimpleNamespace
+
+    from rumbaodds.report import build
+
+    f = synthetic(lambda f: (f.n_trumps >= 2 + f.seat % 3) & (f.top_trump >= Q), lambda f: f.n_trumps < f.seat % 2 + 1,
+                  n=8000, players=5)
+    loaded = SimpleNamespace(frame=f, info=SimpleNamespace(quick=True), knock=None)
+    groups = [(0,), (1, 2), (3,), (4,)]
+    roomy, _ = build.card_lines(loaded, SWISS, 5, groups, 12)
+    main = [x for x in roomy if x.decision in ("rumba", "sit")]
+    assert len(main) > 4 and len(roomy) <= 12
+    tight, lost = build.card_lines(loaded, SWISS, 5, groups, 4)
+    assert len(tight) <= 4 and math.isfinite(lost)
+    assert {x.seats for x in tight if x.decision in ("rumba", "sit")} <= {"", "Not the dealer", "Dealer"}
 
 
 def test_knock_line():

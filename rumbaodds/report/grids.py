@@ -263,12 +263,14 @@ def grid_for(seat_grids: list[Grid], jack: Grid | None, seat: int, trump_card: i
 
 
 def short_title(seats, players: int) -> str:
-    """'first to speak', 'seats 1–3', 'dealer' (the card's seat labels)."""
+    """'first to speak', 'seats 1–3', 'dealer', 'not the dealer' (the card's seat labels)."""
     seats = list(seats)
     if seats == [0]:
         return "First to speak"
     if seats == [players - 1]:
         return "Dealer"
+    if seats == list(range(players - 1)) and players > 2:
+        return "Not the dealer"
     return f"Seat {seats[0]}" if len(seats) == 1 else f"Seats {seats[0]}\u2013{seats[-1]}"
 
 
