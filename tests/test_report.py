@@ -7,9 +7,8 @@ answers are known by construction (and on cells where no rule of the family is r
 
 from __future__ import annotations
 
-from html.parser import HTMLParser
-
 import math
+from html.parser import HTMLParser
 
 import numpy as np
 import pandas as pd
