@@ -285,8 +285,9 @@ def test_the_card_is_short_plain_and_its_numbers_add_up(shipped, players):
     # the floor: every group of hands alike to the card its own best choice; no card (this one included) loses less
     pf, per = fc.pairs, fc.per_cell
     top = shapes.Honours.of(SWISS).top
-    alike = pd.DataFrame({"seat": fc.seat, "trumps": per(pf.n_trumps), "honours": per((pf.trump_lane >> (top - 3)) & 15),
-                          "aces": per(pf.side_aces), "kings": per(np.minimum(pf.side_kings, 3)), "voids": per(pf.voids)})
+    alike = pd.DataFrame({"seat": fc.seat, "trumps": per(pf.n_trumps),
+                          "honours": per((pf.trump_lane >> (top - 3)) & 15), "aces": per(pf.side_aces),
+                          "kings": per(np.minimum(pf.side_kings, 3)), "voids": per(pf.voids)})
     lost = pd.DataFrame(fc.loss * fc.weight[:, None] / fc.weight.sum()).groupby([alike[c] for c in alike]).sum()
     assert card.floor == pytest.approx(lost.min(axis=1).sum(), rel=1e-9)
     assert 0 < card.floor <= card.lost.mean

@@ -329,7 +329,7 @@ def _distilled_choice(hand, legal, unseen, trump, me, m, leader, pos, win_card, 
     return best
 
 
-__all__ = ["WEIGHTS", "QUOTIENT", "PREFIX", "PREFIX_TERMS", "context_prefix", "folded_from_prefix", "folded_at", "shipped_prefix",
-           "trump_counts", "distilled_card", "shipped_distilled_card", "card_weights",
+__all__ = ["WEIGHTS", "QUOTIENT", "PREFIX", "PREFIX_TERMS", "context_prefix", "folded_from_prefix", "folded_at",
+           "shipped_prefix", "trump_counts", "distilled_card", "shipped_distilled_card", "card_weights",
            "folded_weights", "context_features", "context_tuple", "card_features", "deck_ranks", "won_of", "voids_of",
            "N_FEATURES", "N_CONTEXT", "N_CARD"]
