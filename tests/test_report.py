@@ -111,7 +111,7 @@ def test_seat_groups_get_their_own_line_only_where_it_pays():
 
 def test_a_quick_cards_lines_keep_to_the_room_it_has():
     """Every seat its own Rumba and pass rule: the grids' four groups would take 8 lines; with room for 4 the card
-    pools seats (coarser groups) and says so in its seat labels; with room for 8 it keeps them (the control)."""
+    pools seats (coarser groups) and says so in its seat labels; with room for 12 it keeps them (the control)."""
     from types import SimpleNamespace
 
     from rumbaodds.report import build
