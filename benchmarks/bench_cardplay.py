@@ -14,6 +14,14 @@ plays plays the very same deals.
   count down: lower is better), paired against everybody ``distilled``.
 - PIMC's worlds per decision K: a PIMC caller against expert defenders for K in 8, 16, 32, 64, each paired
   against K = 64.
+
+`--where [--deals N]`: where a PIMC caller's gain comes from. The caller plays PIMC at one kind of
+decision only (his lead of trick t, or every card he follows with), distilled elsewhere, against distilled
+defenders, on the threshold deals (swiss 5 and flemish 4, default 10,000).
+
+`--exploitability [--deals N]` measures only what search gains against the default card play near the
+threshold, on more deals (default 10,000; swiss 3 and 7 a quarter): everybody distilled, a PIMC caller
+against distilled defenders, a distilled caller against PIMC defenders, everybody PIMC.
 """
 
 from __future__ import annotations
@@ -24,6 +32,7 @@ import time
 
 import numpy as np
 
+from rumbaodds.distil.record import play_deals
 from rumbaodds.engine import pimc
 from rumbaodds.engine.distilled import WEIGHTS
 from rumbaodds.engine.keep import hand_points
@@ -42,6 +51,7 @@ NAMES = {G: "greedy", E: "expert", D: "distilled", P: "pimc"}
 # (caller's card play, defenders' card play); the first is the reference of the paired differences
 PAIRINGS = ((D, D), (G, G), (E, E), (P, P), (P, D), (D, P), (P, E), (E, P))
 FEW_PAIRINGS = ((D, D), (E, E), (P, P))
+SEARCH_PAIRINGS = ((D, D), (P, D), (D, P), (P, P))  # can search gain against the default play?
 
 
 def _pool(rules, players: int, seed: int, count: int):
@@ -178,9 +188,55 @@ def main(quick: bool = False, count: int | None = None) -> None:
     print_table("PIMC worlds per decision K: swiss 5, Rumba, PIMC caller, expert defenders", run_worlds(quick))
 
 
+def run_where(count: int, rules=SWISS, players: int = PLAYERS) -> list[dict]:
+    """P(the caller makes it) with PIMC at one kind of the caller's decisions, paired against all distilled."""
+    deals = threshold_rumbas(count, rules, players)
+    hands, leaders, trumps, turned = deals
+    base = play(deals, D, D, rules=rules)[0] >= rules.rumba_min_tricks
+    kinds = [(f"his lead of trick {t + 1}", lambda p, trick, pos, t=t: p == 0 and pos == 0 and trick == t)
+             for t in range(rules.hand_size - 1)]
+    kinds.append(("every card he follows with", lambda p, trick, pos: p == 0 and pos > 0))
+    rows = [{"PIMC plays": "nothing (all distilled)", "deals": len(base),
+             "P(makes it) %": f"{100 * base.mean():.1f}", "vs all distilled (pp)": "+0.0", "PIMC decisions": 0}]
+    for name, where in kinds:
+        def plays(p, trick, pos, where=where):
+            return P if where(p, trick, pos) else D
+        records, tricks = play_deals(rules, (hands, leaders, trumps, turned), SEED, 0, plays, WEIGHTS,
+                                     label_all=False)
+        made = tricks[:, 0] >= rules.rumba_min_tricks
+        d, dhalf = paired(made.astype(np.int64), base.astype(np.int64))
+        rows.append({"PIMC plays": name, "deals": len(made), "P(makes it) %": f"{100 * made.mean():.1f}",
+                     "vs all distilled (pp)": f"{100 * d:+.1f} ± {100 * dhalf:.1f}", "PIMC decisions": len(records)})
+    return rows
+
+
+def main_where(count: int | None = None) -> None:
+    for rules, players in ((SWISS, 5), (FLEMISH, 4)):
+        print_table(f"Where a PIMC caller gains: {rules.name} {players} players, Rumba by a hand near the threshold, "
+                    f"the caller by PIMC at one kind of decision, distilled defenders, K = {pimc.DEFAULT_WORLDS}",
+                    run_where(count or 10_000, rules, players))
+
+
+def main_exploitability(count: int | None = None) -> None:
+    count = count or 10_000
+    for rules, players, n in ((SWISS, 5, count), (FLEMISH, 4, count), (SWISS, 3, count // 4), (SWISS, 7, count // 4)):
+        print_table(f"Can search gain against distilled? {rules.name} {players} players, Rumba by a hand near the "
+                    f"threshold, K = {pimc.DEFAULT_WORLDS}",
+                    run(False, n, rules, players, SEARCH_PAIRINGS, callers="threshold"))
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="tiny sizes: a smoke test")
     parser.add_argument("--deals", type=int, default=None, help="Rumba deals per pairing (default 2000, --quick 40)")
+    parser.add_argument("--exploitability", action="store_true",
+                        help="only search against distilled near the threshold, on more deals (default 10,000)")
+    parser.add_argument("--where", action="store_true",
+                        help="only where a PIMC caller's gain comes from (default 10,000 deals)")
     args = parser.parse_args()
-    main(args.quick, args.deals)
+    if args.where:
+        main_where(args.deals)
+    elif args.exploitability:
+        main_exploitability(args.deals)
+    else:
+        main(args.quick, args.deals)

@@ -55,6 +55,10 @@ def main(argv=None) -> None:
     parser.add_argument("--out", type=Path, default=Path("build/distil"), help="folder of the recordings")
     parser.add_argument("--scale", type=float, default=1.0, help="fraction of each configuration's deals")
     parser.add_argument("--dry-run", action="store_true", help="fit and report, do not write the weights")
+    parser.add_argument("--labels", choices=("equivalent", "tied"), default="equivalent",
+                        help="which cards count as PIMC's choice (distil/fit.py design)")
+    parser.add_argument("--weighting", choices=("none", "spread", "regret"), default="none",
+                        help="how much each decision counts (distil/fit.py decision_weights)")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     groups: dict = {}
@@ -62,17 +66,22 @@ def main(argv=None) -> None:
     for rules, players, count, rumba, seed in CONFIGS:
         count = max(1, int(count * args.scale))
         names.append(config_name(rules, players, count, rumba, seed))
-        for key, (xs, ys) in design(recording(args.out, rules, players, count, rumba, seed), rules).items():
-            gx, gy = groups.setdefault(key, ([], []))
+        records = recording(args.out, rules, players, count, rumba, seed)
+        for key, (xs, ys, vs) in design(records, rules, args.labels).items():
+            gx, gy, gv = groups.setdefault(key, ([], [], []))
             gx.extend(xs)
             gy.extend(ys)
-    weights, report = fit_all(groups)
+            gv.extend(vs)
+    weights, report = fit_all(groups, weighting=args.weighting)
     for (follow, role, when), row in sorted(report.items()):
         print(f"  {('swiss', 'flemish')[follow]:7s} {('caller', 'defender', 'normal')[role]:8s} "
               f"{('lead', 'follow')[when]:6s} "
               f"{row['decisions']:6d} decisions, agrees with PIMC on {row['agreement']:.1%}")
     if not args.dry_run:
-        provenance = ("Made by `python -m rumbaodds.distil` from PIMC's decisions (32 worlds a decision) in:\n"
+        options = "" if (args.labels, args.weighting) == ("equivalent", "none") else \
+            f" --labels {args.labels} --weighting {args.weighting}"
+        provenance = (f"Made by `python -m rumbaodds.distil{options}` from PIMC's decisions (32 worlds a decision) "
+                      "in:\n"
                       + "\n".join(f"- {n}" for n in names))
         print(f"  wrote {write_weights(weights, provenance)}")
 

@@ -51,28 +51,76 @@ def equivalent(a: int, b: int, unseen: frozenset[int]) -> bool:
     return not any(lo < u < hi for u in unseen)
 
 
-def design(records: list[dict], rules: RuleSet) -> dict[tuple[int, int, int], tuple[list, list]]:
-    """Per (follow rule, role, moment): the feature matrices of the decisions and which cards count as chosen."""
-    out: dict[tuple[int, int], tuple[list, list]] = {}
+def card_values(record: dict) -> np.ndarray | None:
+    """PIMC's mean utility of each legal card (ascending card order) for the player choosing, so higher is
+    better for him (a defender minimises the caller's utility); None for a record without ``sums``."""
+    if "sums" not in record or not record.get("used"):
+        return None
+    sign = -1.0 if record["caller"] >= 0 and record["me"] != record["caller"] else 1.0
+    return sign * np.asarray(record["sums"], dtype=np.float64) / record["used"]
+
+
+def design(records: list[dict], rules: RuleSet, labels: str = "equivalent"):
+    """Per (follow rule, role, moment): the feature matrices of the decisions, which cards count as chosen, and
+    PIMC's values of the cards (:func:`card_values`).
+
+    ``labels``: "equivalent", PIMC's card and every card equivalent to it; "tied", every card PIMC values as
+    highly as its own (equivalent cards included: they make the same tricks in every world)."""
+    out: dict[tuple[int, int, int], tuple[list, list, list]] = {}
     for record in records:
         v = view_of(record, rules)
         legal = sorted(v.legal)
         x = np.array([features(v, c) for c in legal])
-        chosen = np.array([1.0 if equivalent(c, record["card"], v.unseen) else 0.0 for c in legal])
-        xs, ys = out.setdefault((rules.follow_code, v.role, moment(v)), ([], []))
+        values = card_values(record)
+        if labels == "tied":
+            if values is None:
+                raise ValueError("tied labels need PIMC's values (sums): record again")
+            chosen = (values >= values.max() - 1e-9).astype(np.float64)
+        else:
+            chosen = np.array([1.0 if equivalent(c, record["card"], v.unseen) else 0.0 for c in legal])
+        xs, ys, vs = out.setdefault((rules.follow_code, v.role, moment(v)), ([], [], []))
         xs.append(x)
         ys.append(chosen)
+        vs.append(values)
     return out
 
 
-def fit_logit(xs: list[np.ndarray], ys: list[np.ndarray], ridge: float = RIDGE, steps: int = 60) -> np.ndarray:
-    """Newton's method on the ridge-penalised negative log-likelihood of the chosen classes."""
+def decision_weights(vs: list, how: str) -> np.ndarray | None:
+    """How much each decision counts in the fit: None (all alike), "spread" (PIMC's best card less its worst,
+    in utility points) or "regret" (the best less the mean of the others). A decision where every card is
+    worth the same teaches nothing about what to play."""
+    if how == "none":
+        return None
+    if any(v is None for v in vs):
+        raise ValueError(f"decision weights {how!r} need PIMC's values (sums): record again")
+    if how == "spread":
+        return np.array([v.max() - v.min() for v in vs])
+    if how == "regret":
+        return np.array([v.max() - (v.sum() - v.max()) / (len(v) - 1) for v in vs])
+    raise ValueError(f"decision weights: {how!r}")
+
+
+def fit_logit(xs: list[np.ndarray], ys: list[np.ndarray], ridge: float = RIDGE, steps: int = 60,
+              weight: np.ndarray | None = None) -> np.ndarray:
+    """Newton's method on the ridge-penalised negative log-likelihood of the chosen classes.
+
+    ``weight``: how much each decision counts (default: all alike), e.g. how much PIMC's choice matters."""
     x = np.concatenate(xs)
     y = np.concatenate(ys)
+    count = len(xs)
+    omega = np.ones(count) if weight is None else np.asarray(weight, dtype=np.float64)
+    omega = omega * (count / omega.sum())  # mean 1: the ridge keeps its strength
     group = np.concatenate([np.full(len(m), i) for i, m in enumerate(xs)])
     starts = np.concatenate([[0], np.cumsum([len(m) for m in xs])[:-1]])  # decisions are contiguous blocks
-    count = len(xs)
     w = np.zeros(x.shape[1])
+
+    def loss_of(w_try):
+        s = x @ w_try
+        top = np.maximum.reduceat(s, starts)
+        pt = np.exp(s - top[group])
+        ll = np.log(np.bincount(group, pt * y, count) / np.bincount(group, pt, count))
+        return -np.mean(omega * ll) + 0.5 * ridge * w_try @ w_try
+
     last = np.inf
     for _ in range(steps):
         s = x @ w
@@ -80,26 +128,23 @@ def fit_logit(xs: list[np.ndarray], ys: list[np.ndarray], ridge: float = RIDGE, 
         p = np.exp(s - top[group])
         z = np.bincount(group, p, count)
         zc = np.bincount(group, p * y, count)
-        loss = -np.mean(np.log(zc / z)) + 0.5 * ridge * w @ w
+        loss = -np.mean(omega * np.log(zc / z)) + 0.5 * ridge * w @ w
         p /= z[group]  # model probability of each card
         q = p * y / (zc / z)[group]  # probability of each card given the chosen class
-        grad = x.T @ (p - q) / count + ridge * w
-        # Hessian: E_p[xx'] - E_q[xx'] - (mean_p mean_p' - mean_q mean_q') per decision
+        og = omega[group]
+        grad = x.T @ (og * (p - q)) / count + ridge * w
+        # Hessian: E_p[xx'] - E_q[xx'] - (mean_p mean_p' - mean_q mean_q') per decision, each weighted
         mp = np.add.reduceat(p[:, None] * x, starts)
         mq = np.add.reduceat(q[:, None] * x, starts)
-        hess = (x.T @ ((p - q)[:, None] * x) - mp.T @ mp + mq.T @ mq) / count + ridge * np.eye(x.shape[1])
+        hess = (x.T @ ((og * (p - q))[:, None] * x) - mp.T @ (omega[:, None] * mp) + mq.T @ (omega[:, None] * mq))
+        hess = hess / count + ridge * np.eye(x.shape[1])
         step = np.linalg.solve(hess + 1e-9 * np.eye(x.shape[1]), grad)
         w_new = w - step
         # the Hessian of the class likelihood is not always positive: back off on an increase
         t = 1.0
         while t > 1e-4:
             w_try = w - t * step
-            s = x @ w_try
-            top = np.maximum.reduceat(s, starts)
-            pt = np.exp(s - top[group])
-            loss_try = -np.mean(np.log(np.bincount(group, pt * y, count) / np.bincount(group, pt, count)))
-            loss_try += 0.5 * ridge * w_try @ w_try
-            if loss_try <= loss:
+            if loss_of(w_try) <= loss:
                 w_new = w_try
                 break
             t /= 2
@@ -117,15 +162,16 @@ def agreement(xs: list[np.ndarray], ys: list[np.ndarray], w: np.ndarray) -> floa
     return float(np.mean([y[int(np.argmax(x @ w))] > 0 for x, y in zip(xs, ys, strict=True)]))
 
 
-def fit_all(groups, ridge: float = RIDGE) -> tuple[np.ndarray, dict]:
+def fit_all(groups, ridge: float = RIDGE, weighting: str = "none") -> tuple[np.ndarray, dict]:
     """Weights (2 follow rules, 3 roles, 2 moments, N_FEATURES) and each group's decisions and agreement."""
     weights = np.zeros((2, 3, 2, N_FEATURES))
     report = {}
-    for key, (xs, ys) in sorted(groups.items()):
-        w = fit_logit(xs, ys, ridge)
+    for key, (xs, ys, vs) in sorted(groups.items()):
+        w = fit_logit(xs, ys, ridge, weight=decision_weights(vs, weighting))
         weights[key] = w
         report[key] = {"decisions": len(xs), "agreement": agreement(xs, ys, w)}
     return weights, report
 
 
-__all__ = ["view_of", "design", "fit_logit", "fit_all", "agreement", "equivalent", "RIDGE"]
+__all__ = ["view_of", "card_values", "design", "decision_weights", "fit_logit", "fit_all", "agreement", "equivalent",
+           "RIDGE"]

@@ -5,7 +5,14 @@ plain integers (masks as Python ints), so features can change without
 playing the deals again: the player's hand, his legal cards, the cards he has
 not seen, the trick so far (leader, led suit, winning card and seat), the
 tricks won per seat, the Rumba caller (-1: a normal game), the cards each seat
-is known not to hold, and PIMC's card.
+is known not to hold, PIMC's card and its summed utility of each legal card
+(``sums``, low to high, over ``used`` worlds: how much the choice matters),
+and the card the seat played (``played``: PIMC's, or the distilled fit's).
+
+The states are those of the deal as it is played: every seat by PIMC, or
+some seats by a ``distilled`` fit (``seats``), whose decisions are still
+labelled with PIMC's card. The latter teaches the fit the states its own
+play leads to (DAgger: Ross, Gordon and Bagnell 2011).
 """
 
 from __future__ import annotations
@@ -13,7 +20,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine import pimc
+from ..engine.bits import lowest_card, popcount
 from ..engine.dd import new_stack
+from ..engine.distilled import deck_ranks
 from ..engine.keep import hand_points
 from ..engine.rng import deal_batch, stream_start
 from ..engine.tricks import beats, legal_mask
@@ -21,22 +30,27 @@ from ..rules import RuleSet
 
 U64 = 0xFFFFFFFFFFFFFFFF
 CALLER_SHARE = 0.10  # Rumba deals: the caller's hand is among the strongest 10% by keep-value points
+STRONG = (1 - CALLER_SHARE, 1.0)
 
 
 def _u64(value) -> np.uint64:
     return np.uint64(int(value) & U64)
 
 
-def rumba_deals(rules: RuleSet, players: int, count: int, seed: int):
-    """``count`` deals whose hand 0 (the caller, who leads) is among the strongest ``CALLER_SHARE`` of hands.
+def rumba_deals(rules: RuleSet, players: int, count: int, seed: int, band: tuple[float, float] = STRONG):
+    """``count`` deals whose hand 0 (the caller, who leads) lies in ``band``, quantiles of the hands ranked by
+    keep-value points: (0.9, 1) the strongest ``CALLER_SHARE``. Not by a solved strategy's threshold, which moves
+    with the card play: the recordings, and so the weights, must not depend on what is built from them.
 
     Returns (hands (count, players) uint64, trump suits, turned cards)."""
     top = max(c & 15 for c in rules.deck)
-    pool = int(max(4 * count, 2000) / CALLER_SHARE)
+    pool = int(max(4 * count, 2000) / (band[1] - band[0]))
     hands, trump_cards, _ = deal_batch(rules.deck_array(), players, rules.hand_size, seed, 0, pool)
     trumps = (trump_cards >> 4).astype(np.int64)
     points = np.array([hand_points(h, t, top) for h, t in zip(hands[:, 0], trumps, strict=True)])
-    keep = np.flatnonzero(points >= np.quantile(points, 1 - CALLER_SHARE))[:count]
+    low = np.quantile(points, band[0])
+    inside = (points >= low) & ((points < np.quantile(points, band[1])) if band[1] < 1 else True)
+    keep = np.flatnonzero(inside)[:count]
     return hands[keep], trumps[keep], trump_cards[keep].astype(np.int64)
 
 
@@ -47,18 +61,43 @@ def normal_deals(rules: RuleSet, players: int, count: int, seed: int):
 
 
 def record_deals(rules: RuleSet, players: int, count: int, seed: int, rumba: bool, worlds: int = pimc.DEFAULT_WORLDS,
-                 progress=None) -> list[dict]:
-    """Play ``count`` deals with every seat by PIMC; the list of decisions with a choice.
+                 progress=None, band: tuple[float, float] = STRONG, seats=None, weights=None) -> list[dict]:
+    """Play ``count`` deals, recording PIMC's choice at every decision with a choice.
 
-    ``rumba``: hand 0 calls a Rumba and leads, the others defend (each PIMC
-    player's objective: docs/SIMULATION.md "Card play"); else a normal game
-    from the deal's own leader, each player for himself.
+    ``rumba``: hand 0 calls a Rumba and leads (his hand in ``band``, see
+    :func:`rumba_deals`), the others defend (each PIMC player's objective:
+    docs/SIMULATION.md "Card play"); else a normal game from the deal's own
+    leader, each player for himself. ``seats``: who plays the card, per seat
+    (``pimc.SEAT_PIMC``, the default, or ``pimc.SEAT_DISTILLED`` with
+    ``weights`` by follow rule); PIMC labels every decision either way.
     """
     if rumba:
-        hands_all, trumps, turned = rumba_deals(rules, players, count, seed)
-        leaders = np.zeros(len(hands_all), dtype=np.int64)
+        hands, trumps, turned = rumba_deals(rules, players, count, seed, band)
+        deals = (hands, np.zeros(len(hands), dtype=np.int64), trumps, turned)
     else:
-        hands_all, trumps, turned, leaders = normal_deals(rules, players, count, seed)
+        hands, trumps, turned, leaders = normal_deals(rules, players, count, seed)
+        deals = (hands, leaders, trumps, turned)
+    seats = [pimc.SEAT_PIMC] * players if seats is None else list(seats)
+    records, _ = play_deals(rules, deals, seed, 0 if rumba else -1, lambda p, trick, pos: seats[p], weights, worlds,
+                            label_all=True, progress=progress)
+    return records
+
+
+def play_deals(rules: RuleSet, deals, seed: int, caller: int, plays, weights=None, worlds: int = pimc.DEFAULT_WORLDS,
+               label_all: bool = True, progress=None) -> tuple[list[dict], np.ndarray]:
+    """Play ``deals`` (hands (count, players) uint64, leaders, trump suits, turned cards); (records, tricks).
+
+    ``plays(seat, trick, position in the trick)``: that decision's card play,
+    ``pimc.SEAT_PIMC`` or ``pimc.SEAT_DISTILLED`` (``weights`` by follow
+    rule), so search can be put exactly where one asks what it gains.
+    ``caller``: the Rumba player (-1: a normal game). PIMC labels, and a
+    record keeps, every decision with a choice (``label_all``) or only those
+    PIMC plays. ``tricks``: (count, players) tricks won. Deal ``d`` draws
+    PIMC's worlds from the stream ``d`` of ``seed``.
+    """
+    hands_all, leaders, trumps, turned = deals
+    count, players = hands_all.shape
+    rumba = caller >= 0
     util_caller, util_normal = pimc.utility_tables(rules)
     tt_keys, tt_infos, _ = pimc.new_tables()
     st, mv, um, owner = new_stack()
@@ -66,12 +105,14 @@ def record_deals(rules: RuleSet, players: int, count: int, seed: int, rumba: boo
     world = np.zeros(players, np.uint64)
     cards = np.zeros(8, np.int64)
     values = np.zeros(8, np.int64)
+    sums = np.zeros(8, np.int64)
     deck_mask = np.uint64(rules.deck_mask)
+    low_rank, top_rank = deck_ranks(deck_mask)
     follow = rules.follow_code
-    caller = 0 if rumba else -1
     stamp = 0
     out: list[dict] = []
-    for d in range(len(hands_all)):
+    tricks = np.zeros((count, players), dtype=np.int64)
+    for d in range(count):
         hands = hands_all[d].copy()
         trump = int(trumps[d])
         state = _u64(stream_start(seed, d))
@@ -87,18 +128,32 @@ def record_deals(rules: RuleSet, players: int, count: int, seed: int, rumba: boo
                 hand = hands[p]
                 legal = int(legal_mask(hand, led, wcard, trump, follow)) & U64
                 max_seat = caller if rumba else p
-                card, state, stamp, _used = pimc.pimc_card(
-                    hands, p, leader, led, wcard, wseat, table, deck_mask, played, seen, forbidden, won, trump, follow,
-                    max_seat, util_caller if rumba else util_normal, worlds, state, tt_keys, tt_infos, stamp, st, mv,
-                    um, owner, scratch, world, cards, values)
-                state = _u64(state)
-                if legal & (legal - 1):
-                    unseen = int(deck_mask & ~hand & ~played & ~seen) & U64
-                    out.append({"players": players, "follow": follow, "trump": trump, "me": p, "pos": pos,
-                                "trick": trick, "leader": leader, "led": led, "wcard": wcard, "wseat": wseat,
-                                "hand": int(hand) & U64, "legal": legal, "unseen": unseen, "caller": caller,
-                                "won": [int(w) for w in won], "forbidden": [int(f) & U64 for f in forbidden],
-                                "card": int(card)})
+                unseen = int(deck_mask & ~hand & ~played & ~seen) & U64
+                policy = plays(p, trick, pos)
+                if not legal & (legal - 1):
+                    card = int(lowest_card(_u64(legal)))
+                else:
+                    label = -1
+                    if label_all or policy == pimc.SEAT_PIMC:
+                        state, stamp, used = pimc.pimc_sums(
+                            hands, p, leader, led, wcard, wseat, table, deck_mask, played, seen, forbidden, won,
+                            trump, follow, max_seat, util_caller if rumba else util_normal, worlds, state, tt_keys,
+                            tt_infos, stamp, st, mv, um, owner, scratch, world, cards, values, sums)
+                        state = _u64(state)
+                        label = int(pimc.best_summed(_u64(legal), sums, trump, p == max_seat))
+                    if policy == pimc.SEAT_PIMC:
+                        card = label
+                    else:
+                        card = int(pimc.distilled_seat_card(
+                            hand, _u64(legal), _u64(unseen), trump, p, leader, pos, wcard, wseat, won, forbidden,
+                            caller, rules.rumba_min_tricks, low_rank, top_rank, weights[follow]))
+                    if label >= 0:
+                        out.append({"players": players, "follow": follow, "trump": trump, "me": p, "pos": pos,
+                                    "trick": trick, "leader": leader, "led": led, "wcard": wcard, "wseat": wseat,
+                                    "hand": int(hand) & U64, "legal": legal, "unseen": unseen, "caller": caller,
+                                    "won": [int(w) for w in won], "forbidden": [int(f) & U64 for f in forbidden],
+                                    "card": label, "sums": [int(x) for x in sums[:popcount(legal)]],
+                                    "used": int(used), "played": card})
                 forbidden[p] |= pimc.observe(card, led, wcard, trump, follow)
                 bit = _u64(1 << int(card))
                 hands[p] = hand & ~bit
@@ -111,9 +166,10 @@ def record_deals(rules: RuleSet, players: int, count: int, seed: int, rumba: boo
                 p = (p + 1) % players
             won[wseat] += 1
             leader = wseat
+        tricks[d] = won
         if progress is not None:
-            progress(d + 1, len(hands_all))
-    return out
+            progress(d + 1, count)
+    return out, tricks
 
 
-__all__ = ["record_deals", "rumba_deals", "normal_deals", "CALLER_SHARE"]
+__all__ = ["record_deals", "play_deals", "rumba_deals", "normal_deals", "CALLER_SHARE", "STRONG"]

@@ -136,28 +136,21 @@ def sample_world(unseen, counts, forbidden, me, state, scratch, world):
 
 
 @njit(cache=True)
-def pimc_card(hands, me, tlead, led, wcard, wseat, table, deck_mask, played, seen, forbidden, won, trump, follow,
+def pimc_sums(hands, me, tlead, led, wcard, wseat, table, deck_mask, played, seen, forbidden, won, trump, follow,
               max_seat, util, worlds, state, tt_keys, tt_infos, stamp, st, mv, um, owner, scratch, world, cards,
-              values):
-    """The PIMC card of ``me`` (``hands`` are the true hands: only ``me``'s and the counts are read).
+              values, sums):
+    """``sums[i]``: the utility of ``me``'s ``i``-th legal card (low to high) summed over the sampled worlds.
 
-    ``deck_mask``: the rule set's deck; ``played``: cards played so far (the current trick included); ``seen``:
-    other cards seen (the turned card); ``won``: tricks per seat so far;
-    ``max_seat``: whose tricks count (``util[t]``, t his total tricks); ``me``
-    maximises the summed utility when he is ``max_seat``, else minimises it.
-    Returns (card, state, stamp, worlds used).
+    The arguments are :func:`pimc_card`'s. Returns (state, stamp, worlds used). Apart, so that the
+    distillation (distil/record.py) can record how much better PIMC finds one card than another.
     """
     n = hands.shape[0]
     hand = hands[me]
-    legal = legal_mask(hand, led, wcard, trump, follow)
-    if (legal & (legal - U1)) == U0:
-        return lowest_card(legal), state, stamp, 0
     counts = np.empty(n, dtype=np.int64)
     for p in range(n):
         counts[p] = count_cards(hands[p])
     unseen = deck_mask & ~hand & ~played & ~seen
-    sums = np.zeros(8, dtype=np.int64)
-    count = 0
+    sums[:] = 0
     used = 0
     for _ in range(worlds):
         state, ok = sample_world(unseen, counts, forbidden, me, state, scratch, world)
@@ -170,7 +163,14 @@ def pimc_card(hands, me, tlead, led, wcard, wseat, table, deck_mask, played, see
         for i in range(count):
             sums[i] += util[won[max_seat] + values[i]]
         used += 1
-    sign = 1 if me == max_seat else -1
+    return state, stamp, used
+
+
+@njit(cache=True)
+def best_summed(legal, sums, trump, maximise):
+    """The card of ``legal`` with the best sum (``sums`` low to high, as :func:`pimc_sums`); ties go to the weakest
+    in the §6 order. ``maximise``: the player counts his own tricks, else he minimises another's."""
+    sign = 1 if maximise else -1
     best = -1
     best_i = 0
     rest = legal
@@ -181,7 +181,45 @@ def pimc_card(hands, me, tlead, led, wcard, wseat, table, deck_mask, played, see
         if best < 0 or sign * sums[i] > sign * sums[best_i]:
             best = c
             best_i = i
-    return best, state, stamp, used
+    return best
+
+
+@njit(cache=True)
+def pimc_card(hands, me, tlead, led, wcard, wseat, table, deck_mask, played, seen, forbidden, won, trump, follow,
+              max_seat, util, worlds, state, tt_keys, tt_infos, stamp, st, mv, um, owner, scratch, world, cards,
+              values):
+    """The PIMC card of ``me`` (``hands`` are the true hands: only ``me``'s and the counts are read).
+
+    ``deck_mask``: the rule set's deck; ``played``: cards played so far (the current trick included); ``seen``:
+    other cards seen (the turned card); ``won``: tricks per seat so far;
+    ``max_seat``: whose tricks count (``util[t]``, t his total tricks); ``me``
+    maximises the summed utility when he is ``max_seat``, else minimises it.
+    Returns (card, state, stamp, worlds used).
+    """
+    legal = legal_mask(hands[me], led, wcard, trump, follow)
+    if (legal & (legal - U1)) == U0:
+        return lowest_card(legal), state, stamp, 0
+    sums = np.zeros(8, dtype=np.int64)
+    state, stamp, used = pimc_sums(hands, me, tlead, led, wcard, wseat, table, deck_mask, played, seen, forbidden,
+                                   won, trump, follow, max_seat, util, worlds, state, tt_keys, tt_infos, stamp, st,
+                                   mv, um, owner, scratch, world, cards, values, sums)
+    return best_summed(legal, sums, trump, me == max_seat), state, stamp, used
+
+
+@njit(cache=True)
+def distilled_seat_card(hand, legal, unseen, trump, me, leader, pos, wcard, wseat, won, forbidden, caller, need,
+                        low_rank, top_rank, weights):
+    """The ``distilled`` card of seat ``me``, from the tricks per seat and the cards the play forbids each seat
+    (``observe``): packed as the kernel reads them (4 bits a seat; a void is a whole suit forbidden)."""
+    won_bits = 0
+    void_bits = 0
+    for q in range(won.shape[0]):
+        won_bits |= won[q] << (4 * q)
+        for s in range(4):
+            if forbidden[q] & suit_lane(s) == suit_lane(s):
+                void_bits |= 1 << (4 * q + s)
+    return distilled_card(hand, legal, unseen, trump, me, won.shape[0], leader, pos, wcard, wseat, won_bits,
+                          void_bits, caller, need, low_rank, top_rank, weights)
 
 
 @njit(cache=True)
@@ -233,15 +271,8 @@ def play_deal(hands, leader, trump, follow, deck_mask, turned, caller, seats, ut
                 card = expert_card(hand, legal, led, wcard, wseat if led >= 0 else leader, p, pos == n - 1,
                                    caller, caller_played, outside & ~hand, trump)
             elif seats[p] == SEAT_DISTILLED:
-                won_bits = 0
-                void_bits = 0
-                for q in range(n):  # tricks so far, and the voids shown: whole suits the play forbids a seat
-                    won_bits |= won[q] << (4 * q)
-                    for s in range(4):
-                        if forbidden[q] & suit_lane(s) == suit_lane(s):
-                            void_bits |= 1 << (4 * q + s)
-                card = distilled_card(hand, legal, outside & ~hand, trump, p, n, leader, pos, wcard, wseat, won_bits,
-                                      void_bits, caller, need, low_rank, top_rank, weights[follow])
+                card = distilled_seat_card(hand, legal, outside & ~hand, trump, p, leader, pos, wcard, wseat, won,
+                                           forbidden, caller, need, low_rank, top_rank, weights[follow])
             else:
                 max_seat = caller if caller >= 0 else p
                 util = util_caller if caller >= 0 else util_normal
@@ -318,4 +349,5 @@ def utility_tables(rules):
 
 
 __all__ = ["SEAT_GREEDY", "SEAT_EXPERT", "SEAT_PIMC", "SEAT_DISTILLED", "DEFAULT_WORLDS", "observe", "sample_world",
-           "pimc_card", "play_deal", "play_batch", "new_tables", "utility_tables"]
+           "pimc_card", "pimc_sums", "best_summed", "distilled_seat_card", "play_deal", "play_batch", "new_tables",
+           "utility_tables"]

@@ -1,0 +1,100 @@
+"""Recording PIMC for the distillation (distil/record.py) and the fit's options (distil/fit.py), issue 17.
+
+A record carries PIMC's summed utility of every legal card, so the fit can
+weigh how much a choice matters; rollouts can be played by a distilled fit
+while PIMC still labels every decision (DAgger).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rumbaodds.distil.fit import card_values, decision_weights, design, fit_logit, view_of
+from rumbaodds.distil.record import record_deals
+from rumbaodds.engine import pimc
+from rumbaodds.engine.distilled import N_FEATURES
+from rumbaodds.engine.tricks import strength
+from rumbaodds.rules import FLEMISH, SWISS
+from rumbaodds.twins import distilled as twin
+
+
+def _pimc_choice_is_best(record) -> bool:
+    """PIMC's card has the best summed utility, and no weaker card (§6 order) has as much: its tie rule."""
+    legal = sorted(c for c in range(64) if (record["legal"] >> c) & 1)
+    values = card_values(record)
+    best = values.max()
+    card = record["card"]
+    if values[legal.index(card)] != best:
+        return False
+    return all(values[i] < best or strength(c, record["trump"]) >= strength(card, record["trump"])
+               for i, c in enumerate(legal))
+
+
+@pytest.mark.parametrize("rules,players,rumba", [(SWISS, 4, True), (FLEMISH, 3, False)])
+def test_a_pimc_rollout_plays_the_card_it_records_the_best_sum(rules, players, rumba):
+    records = record_deals(rules, players, 6, 5, rumba, worlds=6)
+    assert records
+    for r in records:
+        assert r["played"] == r["card"]
+        assert len(r["sums"]) == bin(r["legal"]).count("1") and 0 < r["used"] <= 6
+        assert _pimc_choice_is_best(r)
+
+
+def test_a_distilled_rollout_plays_its_own_card_and_pimc_still_labels_it():
+    """Seats by a distilled fit play the twin's card in the recorded state; the label stays PIMC's best sum.
+
+    Negative control: with random weights the fit often disagrees with PIMC, so played != card somewhere."""
+    weights = np.random.default_rng(8).normal(size=(2, 3, 2, N_FEATURES))
+    seats = [pimc.SEAT_DISTILLED] * 4
+    records = record_deals(SWISS, 4, 8, 9, True, worlds=6, seats=seats, weights=weights)
+    differ = 0
+    for r in records:
+        v = view_of(r, SWISS)
+        assert r["played"] == twin.distilled_card(v, weights[SWISS.follow_code])
+        assert _pimc_choice_is_best(r)
+        differ += r["played"] != r["card"]
+    assert differ > 0
+
+
+def test_values_are_the_choosers_and_decision_weights_hand_worked():
+    caller = {"caller": 0, "me": 0, "sums": [-20, 12, 4], "used": 4}
+    defender = dict(caller, me=2)
+    normal = {"caller": -1, "me": 3, "sums": [5, -5], "used": 5}
+    assert card_values(caller).tolist() == [-5.0, 3.0, 1.0]
+    assert card_values(defender).tolist() == [5.0, -3.0, -1.0]  # he minimises the caller's utility
+    assert card_values(normal).tolist() == [1.0, -1.0]
+    assert card_values({"caller": -1, "me": 0, "card": 3}) is None  # an old record without values
+    vs = [card_values(caller), card_values(normal)]
+    assert decision_weights(vs, "spread").tolist() == [8.0, 2.0]
+    assert decision_weights(vs, "regret").tolist() == [3.0 - (-5.0 + 1.0) / 2, 2.0]
+    assert decision_weights(vs, "none") is None
+    with pytest.raises(ValueError, match="record again"):
+        decision_weights(vs + [None], "spread")
+
+
+def test_tied_labels_count_every_card_as_good_as_pimcs():
+    records = record_deals(SWISS, 3, 4, 2, True, worlds=4)
+    equivalent = design(records, SWISS, "equivalent")
+    tied = design(records, SWISS, "tied")
+    more = 0
+    for key in equivalent:
+        for y_eq, y_tie, values in zip(equivalent[key][1], tied[key][1], tied[key][2], strict=True):
+            assert set(np.flatnonzero(y_tie)) == set(np.flatnonzero(values == values.max()))
+            assert np.all(y_tie >= y_eq)  # PIMC's card and its equivalents are tied with it
+            more += int(y_tie.sum() > y_eq.sum())
+    assert more > 0  # some tie is not an equivalence: the two labels differ
+
+
+def test_a_decision_of_weight_zero_counts_as_dropped_and_weight_two_as_twice():
+    rng = np.random.default_rng(4)
+    truth = rng.normal(size=6)
+    xs = [rng.normal(size=(int(rng.integers(2, 5)), 6)) for _ in range(300)]
+    ys = [np.eye(len(x))[int(np.argmax(x @ truth + rng.normal(size=len(x))))] for x in xs]
+    dropped = fit_logit(xs[:250], ys[:250])
+    zero = fit_logit(xs, ys, weight=np.r_[np.ones(250), np.zeros(50)])
+    assert np.allclose(zero, dropped, atol=1e-6)
+    twice = fit_logit(xs + xs[:50], ys + ys[:50])
+    doubled = fit_logit(xs, ys, weight=np.r_[2 * np.ones(50), np.ones(250)])
+    assert np.allclose(doubled, twice, atol=1e-6)
+    assert not np.allclose(doubled, fit_logit(xs, ys), atol=1e-3)  # the weights do move the fit
