@@ -8,6 +8,8 @@ mismatch in a feature the shipped weights barely use still shows).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -17,6 +19,7 @@ from rumbaodds.cards import card_rank, cards_of
 from rumbaodds.distil.fit import agreement, equivalent, fit_logit
 from rumbaodds.engine import pimc
 from rumbaodds.engine.distilled import (
+    MASTER_TERMS,
     N_CARD,
     N_CONTEXT,
     N_FEATURES,
@@ -28,6 +31,7 @@ from rumbaodds.engine.distilled import (
     context_prefix,
     folded_from_prefix,
     folded_weights,
+    master_tail,
 )
 from rumbaodds.engine.play import POLICY_DISTILLED, play_tricks
 from rumbaodds.engine.rng import deal_batch
@@ -164,21 +168,27 @@ def _prefix_in_another_order(weights):
 
 @pytest.mark.parametrize("weights_seed", [None, 3])
 def test_the_prefix_folds_bit_for_bit_as_the_whole_sum(weights_seed):
-    """folded_from_prefix == folded_weights, every bit, at every trump count the tables meet; a prefix summed in
-    another order does not (so the check sees the order)."""
+    """folded_from_prefix == folded_weights, every bit, at every trump count the tables meet (and masters, tricks
+    needed and sure tricks drawn at random for the tail); a prefix summed in another order does not (so the check
+    sees the order)."""
     weights = WEIGHTS if weights_seed is None else random_weights(weights_seed)
     prefix = context_prefix(weights)
+    tail = master_tail(weights)
     other = _prefix_in_another_order(weights)
     rng = np.random.default_rng(5)
     differs = 0
     for f, role, moment in np.ndindex(*weights.shape[:3]):
         w = weights[f, role, moment]
         for t, s, u in np.ndindex(6, 6, 7):
-            rest = tuple(rng.integers(0, 7, 8) / 6)  # the moment's other numbers
-            ctx = (QUOTIENT[5, t], QUOTIENT[5, s], QUOTIENT[6, u]) + rest
+            rest = tuple(rng.integers(0, 7, N_CONTEXT - 4 - MASTER_TERMS) / 6)  # the moment's middle numbers
+            m, n, sure = (int(x) for x in rng.integers(0, 6, 3))
+            masters = (m / 5, sure / 5, float(m >= n), float(m > n), (m - n) / 5)
+            ctx = (QUOTIENT[5, t], QUOTIENT[5, s], QUOTIENT[6, u], QUOTIENT[3, n]) + rest + masters
             want = folded_weights(w, ctx)
-            assert folded_from_prefix(prefix[f, role, moment, t, s, u], w, ctx) == want
-            differs += folded_from_prefix(other[f, role, moment, t, s, u], w, ctx) != want
+            assert folded_from_prefix(prefix[f, role, moment, t, s, u], tail[f, role, moment, m, n, sure], w,
+                                      ctx) == want
+            differs += folded_from_prefix(other[f, role, moment, t, s, u], tail[f, role, moment, m, n, sure], w,
+                                          ctx) != want
     assert differs > 0
 
 
@@ -243,3 +253,29 @@ def test_the_shipped_weights_name_the_recordings_they_were_fitted_to():
 
     for config in CONFIGS:
         assert config_name(*config) in distilled_weights.__doc__
+
+
+def test_the_masters_of_the_moment_hand_worked():
+    """Masters: cards with no unseen card of their suit above; sure: masters nobody can trump (swiss, hearts
+    trump). HA, SA and SK (SA is his own) are masters, H9 (HT unseen) and D6 (D7 unseen) are not; while a heart
+    is unseen only HA is sure; the Rumba still needs 3 tricks. Kernel and twin both."""
+    from rumbaodds.cards import parse_card
+
+    hand = frozenset(parse_card(c) for c in ("HA", "H9", "SA", "SK", "D6"))
+    unseen = frozenset(c for c in SWISS.deck if c not in hand and c != parse_card("HQ"))
+    v = twin.View(hand=hand, legal=hand, unseen=unseen, trump=2, me=0, players=5, leader=0, position=0,
+                  win_card=None, win_seat=None, won=(0,) * 5, voids=(frozenset(),) * 5, caller=0, need=3,
+                  low_rank=6, top_rank=14)
+    tail = twin.CONTEXT_NAMES.index("masters held")
+    assert twin.context(v)[tail:] == [3 / 5, 1 / 5, 1.0, 0.0, 0.0]
+    no_trumps_out = frozenset(c for c in unseen if c >> 4 != 2)
+    assert twin.context(replace(v, unseen=no_trumps_out))[tail:] == [4 / 5, 4 / 5, 1.0, 1.0, 1 / 5]  # H9 too
+    one_trick_won = replace(v, won=(2, 0, 0, 0, 0))  # needs 1 more: masters beyond what he needs
+    assert twin.context(one_trick_won)[tail:] == [3 / 5, 1 / 5, 1.0, 1.0, 2 / 5]
+    normal = replace(v, caller=None)  # a normal player needs 1 trick until he has one
+    assert twin.context(normal)[tail:] == [3 / 5, 1 / 5, 1.0, 1.0, 2 / 5]
+    ctx = np.empty(N_CONTEXT)
+    for view in (v, replace(v, unseen=no_trumps_out), one_trick_won, normal):
+        context_features(mask(view.hand), mask(view.unseen), view.trump, 0, 5, 0, 0, -1,
+                         np.array(view.won, dtype=np.int64), -1 if view.caller is None else 0, 3, ctx)
+        assert ctx.tolist() == twin.context(view)

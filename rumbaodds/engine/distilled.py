@@ -13,7 +13,8 @@ quotients from :data:`QUOTIENT` instead of dividing, counts sure trumps in
 constant time, and the card play of the tables reads the shipped weights as
 constants (:func:`shipped_distilled_card`), with the first three terms of each
 folded weight summed ahead of time (:data:`PREFIX`, the same additions in the
-same order); ``benchmarks/bench_hand`` measures it.
+same order) and its last five, the masters', too (:data:`TAIL`);
+``benchmarks/bench_hand`` measures it.
 """
 
 import numpy as np
@@ -25,7 +26,7 @@ from .distilled_weights import WEIGHTS
 from .tricks import beaters, strength, weakest
 
 ROLE_CALLER, ROLE_DEFENDER, ROLE_NORMAL = 0, 1, 2
-N_CONTEXT = 11
+N_CONTEXT = 16
 N_CARD = 16
 N_FEATURES = N_CARD * (1 + N_CONTEXT)
 # QUOTIENT[d, k] = k / d, the very float division of the twin, read instead of divided (a division costs as much
@@ -50,17 +51,39 @@ def context_prefix(weights):
 
 
 PREFIX = context_prefix(WEIGHTS)  # of the shipped weights, by follow rule (387 KB)
+MASTER_TERMS = 5  # the moment's last numbers (his masters): with the tricks needed, summed apart as the twin does
+NEEDED_TERM = 3  # the tricks still needed: summed with the masters' numbers, not in order
+assert NEEDED_TERM == PREFIX_TERMS  # _wt_rest skips it right after the prefix
+
+
+def master_tail(weights):
+    """``weights[..., role, moment, feature]`` -> ``[..., role, moment, masters, needed, sure tricks, card feature]``:
+    the terms of each folded weight that the twin sums apart, ``0.0 + w[c3] * needed / 3 + w[c11] * masters / 5 +
+    ... + w[c15] * (masters - needed) / 5``, left to right as :func:`_wt` and the twin: bit for bit their sum."""
+    w = np.asarray(weights, dtype=np.float64)
+    cross = w[..., N_CARD:].reshape(w.shape[:-1] + (N_CARD, N_CONTEXT))
+    m, n, s = np.meshgrid(np.arange(6), np.arange(6), np.arange(6), indexing="ij")
+    terms = [(NEEDED_TERM, n / 3)] + list(zip(range(N_CONTEXT - MASTER_TERMS, N_CONTEXT), (
+        m / 5, s / 5, (m >= n).astype(np.float64), (m > n).astype(np.float64), (m - n) / 5), strict=True))
+    acc = np.zeros(w.shape[:-1] + (6, 6, 6, N_CARD))
+    for k, number in terms:
+        acc = acc + cross[..., None, None, None, :, k] * number[..., None]
+    return np.ascontiguousarray(acc)
+
+
+TAIL = master_tail(WEIGHTS)  # of the shipped weights, by follow rule (331 KB)
 
 
 def shipped_prefix(follow):
-    """:data:`PREFIX` of follow rule ``follow``, in compiled code. On the CPU the table itself; the GPU engine
-    (gpu.py) makes it ``None`` there (a GPU holds 64 KB of constants), and the folded weights are summed whole."""
-    return PREFIX[follow]
+    """(:data:`PREFIX`, :data:`TAIL`) of follow rule ``follow``, in compiled code. On the CPU the tables
+    themselves; the GPU engine (gpu.py) makes them ``None`` there (a GPU holds 64 KB of constants), and the folded
+    weights are summed whole."""
+    return PREFIX[follow], TAIL[follow]
 
 
 @overload(shipped_prefix, target="cpu")
 def _shipped_prefix_cpu(follow):
-    return lambda follow: PREFIX[follow]
+    return lambda follow: (PREFIX[follow], TAIL[follow])
 
 
 @njit(cache=True, inline="always")
@@ -102,18 +125,53 @@ def trump_counts(hand, unseen, trump):
 
 
 @njit(cache=True, inline="always")
-def context_tuple(hand, unseen, trump, me, m, leader, pos, win_idx, won_bits, caller, need):
-    """The moment as twins/distilled.py ``context``: a tuple of N_CONTEXT floats (the kernels allocate nothing)."""
+def needed_of(won_bits, me, caller, need):
+    """Tricks still needed: a Rumba's minimum less the caller's tricks; a normal player, 1 until he has a trick."""
+    if caller < 0:
+        return 1 if won_of(won_bits, me) == 0 else 0
+    return max(need - won_of(won_bits, caller), 0)
+
+
+@njit(cache=True, inline="always")
+def master_counts(hand, unseen, trump):
+    """(masters held, sure tricks held): his cards with no unseen card of their suit above them, and those of them
+    nobody can trump either (trumps, or any master once no trump is unseen)."""
+    masters = 0
+    side = 0
+    for s in range(4):
+        lane = suit_lane(s)
+        above = unseen & lane
+        mine = hand & lane
+        if above:
+            mine &= ~((bit(highest_card(above)) << U1) - U1)
+        count = popcount(mine)
+        masters += count
+        if s != trump:
+            side += count
+    sure_tricks = masters if (unseen & suit_lane(trump)) == U0 else masters - side
+    return masters, sure_tricks
+
+
+@njit(cache=True, inline="always")
+def moment_counts(hand, unseen, trump, me, won_bits, caller, need):
+    """The counts of the moment that index the tables, computed once a decision: (trumps held, sure trump
+    tricks, unseen trumps up to 6, masters held, sure tricks held, tricks still needed)."""
     n_trumps, sure, n_unseen = trump_counts(hand, unseen, trump)
+    masters, sure_tricks = master_counts(hand, unseen, trump)
+    return n_trumps, sure, n_unseen, masters, sure_tricks, needed_of(won_bits, me, caller, need)
+
+
+@njit(cache=True, inline="always")
+def context_of(counts, hand, me, m, leader, pos, win_idx, caller):
+    """The moment as twins/distilled.py ``context`` from :func:`moment_counts`: a tuple of N_CONTEXT floats."""
+    n_trumps, sure, n_unseen, masters, sure_tricks, needed = counts
     cards_left = popcount(hand)
     if caller < 0:
-        needed = 1 if won_of(won_bits, me) == 0 else 0
         all_needed = 0.0
         caller_winning = 0.0
         caller_after = 0.0
         safe = 0.0
     else:
-        needed = max(need - won_of(won_bits, caller), 0)
         all_needed = 1.0 if 0 < cards_left <= needed else 0.0
         caller_played = (caller - leader) % m < pos
         caller_winning = 1.0 if (pos > 0 and win_idx == caller) else 0.0
@@ -121,7 +179,15 @@ def context_tuple(hand, unseen, trump, me, m, leader, pos, win_idx, won_bits, ca
         safe = 1.0 if (me != caller and caller_played and win_idx != caller) else 0.0
     q = QUOTIENT
     return (q[5, n_trumps], q[5, sure], q[6, n_unseen], q[3, needed], q[5, cards_left], q[6, m - 1 - pos], q[7, m],
-            caller_winning, caller_after, safe, all_needed)
+            caller_winning, caller_after, safe, all_needed, q[5, masters], q[5, sure_tricks],
+            1.0 if masters >= needed else 0.0, 1.0 if masters > needed else 0.0, (masters - needed) / 5)
+
+
+@njit(cache=True, inline="always")
+def context_tuple(hand, unseen, trump, me, m, leader, pos, win_idx, won_bits, caller, need):
+    """The moment as twins/distilled.py ``context``: a tuple of N_CONTEXT floats (the kernels allocate nothing)."""
+    return context_of(moment_counts(hand, unseen, trump, me, won_bits, caller, need), hand, me, m, leader, pos,
+                      win_idx, caller)
 
 
 @njit(cache=True)
@@ -196,12 +262,18 @@ def card_features(card, hand, legal, unseen, trump, pos, win_card, opponent_void
 
 @njit(cache=True, inline="always")
 def _wt(w, ctx, i):
-    """Card feature ``i``'s weight with the moment ``ctx`` folded in."""
+    """Card feature ``i``'s weight with the moment ``ctx`` folded in (the tricks needed and the last
+    :data:`MASTER_TERMS` terms summed apart, then added: the twin's order)."""
     acc = w[i]
     j = N_CARD + i * N_CONTEXT
-    for k in range(N_CONTEXT):
-        acc += w[j + k] * ctx[k]
-    return acc
+    for k in range(N_CONTEXT - MASTER_TERMS):
+        if k != NEEDED_TERM:
+            acc += w[j + k] * ctx[k]
+    tail = 0.0
+    tail += w[j + NEEDED_TERM] * ctx[NEEDED_TERM]
+    for k in range(N_CONTEXT - MASTER_TERMS, N_CONTEXT):
+        tail += w[j + k] * ctx[k]
+    return acc + tail
 
 
 @njit(cache=True)
@@ -215,52 +287,57 @@ def folded_weights(w, ctx):
 
 
 @njit(cache=True, inline="always")
-def _wt_rest(first, w, ctx, i):
-    """:func:`_wt` with its first :data:`PREFIX_TERMS` terms already summed in ``first[i]``."""
+def _wt_rest(first, tail, w, ctx, i):
+    """:func:`_wt` with its first :data:`PREFIX_TERMS` terms already summed in ``first[i]`` and those summed apart
+    (the tricks needed, the masters') in ``tail[i]``."""
     acc = first[i]
     j = N_CARD + i * N_CONTEXT
-    for k in range(PREFIX_TERMS, N_CONTEXT):
+    for k in range(PREFIX_TERMS + 1, N_CONTEXT - MASTER_TERMS):  # the needed term (PREFIX_TERMS) is in the tail
         acc += w[j + k] * ctx[k]
-    return acc
+    return acc + tail[i]
 
 
 @njit(cache=True)
-def folded_from_prefix(first, w, ctx):
-    """:func:`folded_weights`, bit for bit, from ``first`` (:func:`context_prefix` at the moment's trump counts)."""
-    return (_wt_rest(first, w, ctx, 0), _wt_rest(first, w, ctx, 1), _wt_rest(first, w, ctx, 2),
-            _wt_rest(first, w, ctx, 3), _wt_rest(first, w, ctx, 4), _wt_rest(first, w, ctx, 5),
-            _wt_rest(first, w, ctx, 6), _wt_rest(first, w, ctx, 7), _wt_rest(first, w, ctx, 8),
-            _wt_rest(first, w, ctx, 9), _wt_rest(first, w, ctx, 10), _wt_rest(first, w, ctx, 11),
-            _wt_rest(first, w, ctx, 12), _wt_rest(first, w, ctx, 13), _wt_rest(first, w, ctx, 14),
-            _wt_rest(first, w, ctx, 15))
+def folded_from_prefix(first, tail, w, ctx):
+    """:func:`folded_weights`, bit for bit, from ``first`` (:func:`context_prefix` at the moment's trump counts)
+    and ``tail`` (:func:`master_tail` at his masters)."""
+    return (_wt_rest(first, tail, w, ctx, 0), _wt_rest(first, tail, w, ctx, 1), _wt_rest(first, tail, w, ctx, 2),
+            _wt_rest(first, tail, w, ctx, 3), _wt_rest(first, tail, w, ctx, 4), _wt_rest(first, tail, w, ctx, 5),
+            _wt_rest(first, tail, w, ctx, 6), _wt_rest(first, tail, w, ctx, 7), _wt_rest(first, tail, w, ctx, 8),
+            _wt_rest(first, tail, w, ctx, 9), _wt_rest(first, tail, w, ctx, 10), _wt_rest(first, tail, w, ctx, 11),
+            _wt_rest(first, tail, w, ctx, 12), _wt_rest(first, tail, w, ctx, 13), _wt_rest(first, tail, w, ctx, 14),
+            _wt_rest(first, tail, w, ctx, 15))
 
 
-def folded_at(prefix, w, ctx, role, moment, hand, unseen, trump):
-    """The folded weights of ``w = weights[role, moment]``: from ``prefix`` (:func:`context_prefix` of the same
-    weights) when there is one, else summed whole (``prefix`` None). Which is chosen when compiling."""
-    if prefix is None:
+def folded_at(tables, w, ctx, role, moment, counts):
+    """The folded weights of ``w = weights[role, moment]``: from ``tables`` (:func:`context_prefix` and
+    :func:`master_tail` of the same weights, read at the moment's :func:`moment_counts`) when there are some, else
+    summed whole (``tables`` None). Which is chosen when compiling."""
+    if tables is None:
         return folded_weights(w, ctx)
-    n_trumps, sure, n_unseen = trump_counts(hand, unseen, trump)
-    return folded_from_prefix(prefix[role, moment, n_trumps, sure, n_unseen], w, ctx)
+    n_trumps, sure, n_unseen, masters, sure_tricks, needed = counts
+    return folded_from_prefix(tables[0][role, moment, n_trumps, sure, n_unseen],
+                              tables[1][role, moment, masters, needed, sure_tricks], w, ctx)
 
 
 @overload(folded_at, inline="always")
-def _folded_at(prefix, w, ctx, role, moment, hand, unseen, trump):
-    if isinstance(prefix, types.NoneType):
-        return lambda prefix, w, ctx, role, moment, hand, unseen, trump: folded_weights(w, ctx)
+def _folded_at(tables, w, ctx, role, moment, counts):
+    if isinstance(tables, types.NoneType):
+        return lambda tables, w, ctx, role, moment, counts: folded_weights(w, ctx)
 
-    def with_prefix(prefix, w, ctx, role, moment, hand, unseen, trump):
-        n_trumps, sure, n_unseen = trump_counts(hand, unseen, trump)
-        return folded_from_prefix(prefix[role, moment, n_trumps, sure, n_unseen], w, ctx)
+    def with_tables(tables, w, ctx, role, moment, counts):
+        n_trumps, sure, n_unseen, masters, sure_tricks, needed = counts
+        return folded_from_prefix(tables[0][role, moment, n_trumps, sure, n_unseen],
+                                  tables[1][role, moment, masters, needed, sure_tricks], w, ctx)
 
-    return with_prefix
+    return with_tables
 
 
 @njit(cache=True)
 def card_weights(w, ctx, out):
     """``out[0..N_CARD)``: :func:`folded_weights` into an array (for tests)."""
     folded = folded_weights(w, (ctx[0], ctx[1], ctx[2], ctx[3], ctx[4], ctx[5], ctx[6], ctx[7], ctx[8], ctx[9],
-                                ctx[10]))
+                                ctx[10], ctx[11], ctx[12], ctx[13], ctx[14], ctx[15]))
     for i in range(N_CARD):
         out[i] = folded[i]
 
@@ -292,7 +369,8 @@ def distilled_card(hand, legal, unseen, trump, me, m, leader, pos, win_card, win
 @njit(cache=True, inline="always")
 def _distilled_choice(hand, legal, unseen, trump, me, m, leader, pos, win_card, win_idx, won_bits, void_bits, caller,
                       need, low_rank, top_rank, weights, prefix):
-    """The choice itself; ``prefix``: :data:`PREFIX` of ``weights`` or ``None`` (sum the folded weights whole)."""
+    """The choice itself; ``prefix``: (:data:`PREFIX`, :data:`TAIL`) of ``weights`` or ``None`` (sum the folded
+    weights whole)."""
     if (legal & (legal - U1)) == U0:
         return lowest_card(legal)
     role = ROLE_NORMAL if caller < 0 else (ROLE_CALLER if me == caller else ROLE_DEFENDER)
@@ -303,9 +381,10 @@ def _distilled_choice(hand, legal, unseen, trump, me, m, leader, pos, win_card, 
         for p in range(m):
             if p != me:
                 opponent_voids |= voids_of(void_bits, p)
-    ctx = context_tuple(hand, unseen, trump, me, m, leader, pos, win_idx, won_bits, caller, need)
+    counts = moment_counts(hand, unseen, trump, me, won_bits, caller, need)
+    ctx = context_of(counts, hand, me, m, leader, pos, win_idx, caller)
     moment = 0 if pos == 0 else 1
-    folded = folded_at(prefix, weights[role, moment], ctx, role, moment, hand, unseen, trump)
+    folded = folded_at(prefix, weights[role, moment], ctx, role, moment, counts)
     following = pos > 0
     beat = beaters(win_card, trump) if following else U0
     winners = legal & beat
@@ -329,7 +408,8 @@ def _distilled_choice(hand, legal, unseen, trump, me, m, leader, pos, win_card, 
     return best
 
 
-__all__ = ["WEIGHTS", "QUOTIENT", "PREFIX", "PREFIX_TERMS", "context_prefix", "folded_from_prefix", "folded_at",
-           "shipped_prefix", "trump_counts", "distilled_card", "shipped_distilled_card", "card_weights",
-           "folded_weights", "context_features", "context_tuple", "card_features", "deck_ranks", "won_of", "voids_of",
-           "N_FEATURES", "N_CONTEXT", "N_CARD"]
+__all__ = ["WEIGHTS", "QUOTIENT", "PREFIX", "PREFIX_TERMS", "TAIL", "MASTER_TERMS", "master_tail", "needed_of",
+           "NEEDED_TERM", "moment_counts", "context_of",
+           "context_prefix", "folded_from_prefix", "folded_at", "shipped_prefix", "trump_counts", "master_counts",
+           "distilled_card", "shipped_distilled_card", "card_weights", "folded_weights", "context_features",
+           "context_tuple", "card_features", "deck_ranks", "won_of", "voids_of", "N_FEATURES", "N_CONTEXT", "N_CARD"]

@@ -21,7 +21,8 @@ ROLE_CALLER, ROLE_DEFENDER, ROLE_NORMAL = 0, 1, 2
 LEAD, FOLLOW = 0, 1
 CONTEXT_NAMES = ("trumps held", "sure trump tricks", "unseen trumps", "tricks still needed", "cards left",
                  "players after me", "players", "Rumba player winning", "Rumba player still to play",
-                 "trick safe for the defence", "every trick needed")
+                 "trick safe for the defence", "every trick needed", "masters held", "sure tricks held",
+                 "masters cover the tricks needed", "masters beyond the tricks needed", "masters less tricks needed")
 CARD_NAMES = ("trump", "master of its suit", "unseen above", "unseen below", "singleton", "suit length",
               "unseen of its suit", "can be trumped", "wins the trick", "wins for sure", "rank",
               "place among legal cards", "lowest winner", "weakest legal", "strongest legal", "opponent void in suit")
@@ -89,8 +90,15 @@ def context(v: View) -> list[float]:
         caller_winning = 1.0 if v.win_seat == v.caller else 0.0
         caller_after = 1.0 if (v.me != v.caller and not caller_played) else 0.0
         safe = 1.0 if (v.me != v.caller and caller_played and v.win_seat != v.caller) else 0.0
+    # masters: my cards with no unseen card of their suit above them; sure: masters nobody can trump either.
+    # A caller who holds the tricks he still needs can give up the lead now and take them later (issue 17:
+    # without these the distilled caller cashed his aces at the second trick where PIMC led a losing card).
+    masters = [c for c in v.hand if not any(suit_of(u) == suit_of(c) and rank_of(u) > rank_of(c) for u in v.unseen)]
+    sure_tricks = sum(1 for c in masters if suit_of(c) == v.trump or not unseen_trumps)
+    n_masters = len(masters)
     return [len(trumps) / 5, sure / 5, min(len(unseen_trumps), 6) / 6, needed / 3, cards_left / 5, after / 6,
-            v.players / 7, caller_winning, caller_after, safe, all_needed]
+            v.players / 7, caller_winning, caller_after, safe, all_needed, n_masters / 5, sure_tricks / 5,
+            float(n_masters >= needed), float(n_masters > needed), (n_masters - needed) / 5]
 
 
 def opponents(v: View) -> list[int]:
@@ -135,17 +143,27 @@ def moment(v: View) -> int:
     return LEAD if v.position == 0 else FOLLOW
 
 
+MASTER_TERMS = 5  # the moment's last numbers, those of his masters: summed apart (the kernel reads their sum)
+NEEDED_TERM = CONTEXT_NAMES.index("tricks still needed")  # summed apart with them
+
+
 def card_weights(w, ctx: list[float]) -> list[float]:
     """The moment folded into one weight per card feature: ``w[i] + sum_k w[N_CARD + i * N_CONTEXT + k] * ctx[k]``.
 
-    ``w . features(card)`` equals ``card_weights(w, ctx) . card_features(card)``; the kernel sums in this order.
+    ``w . features(card)`` equals ``card_weights(w, ctx) . card_features(card)``; the kernel sums in this order:
+    the terms left to right, but the tricks needed and the last :data:`MASTER_TERMS` summed apart first (the kernel
+    reads that sum from a table) and added as one.
     """
     out = []
     for i in range(N_CARD):
         acc = w[i]
-        for k in range(N_CONTEXT):
-            acc += w[N_CARD + i * N_CONTEXT + k] * ctx[k]
-        out.append(acc)
+        for k in range(N_CONTEXT - MASTER_TERMS):
+            if k != NEEDED_TERM:
+                acc += w[N_CARD + i * N_CONTEXT + k] * ctx[k]
+        tail = 0.0
+        for k in [NEEDED_TERM, *range(N_CONTEXT - MASTER_TERMS, N_CONTEXT)]:
+            tail += w[N_CARD + i * N_CONTEXT + k] * ctx[k]
+        out.append(acc + tail)
     return out
 
 
