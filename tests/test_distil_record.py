@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from rumbaodds.distil.fit import card_values, decision_weights, design, fit_logit, view_of
-from rumbaodds.distil.record import record_deals
+from rumbaodds.distil.record import play_deals, record_deals
 from rumbaodds.engine import pimc
 from rumbaodds.engine.distilled import N_FEATURES
 from rumbaodds.engine.tricks import strength
@@ -98,3 +98,27 @@ def test_a_decision_of_weight_zero_counts_as_dropped_and_weight_two_as_twice():
     doubled = fit_logit(xs, ys, weight=np.r_[2 * np.ones(50), np.ones(250)])
     assert np.allclose(doubled, twice, atol=1e-6)
     assert not np.allclose(doubled, fit_logit(xs, ys), atol=1e-3)  # the weights do move the fit
+    with pytest.raises(ValueError, match="weighs 0"):
+        fit_logit(xs, ys, weight=np.zeros(300))
+
+
+def test_play_deals_puts_search_only_where_asked():
+    """All distilled: the tricks of pimc.play_batch, and no PIMC decision. PIMC at the caller's second lead only:
+    a record at exactly those decisions, each played as PIMC's best sum."""
+    from rumbaodds.engine.distilled import WEIGHTS
+    from rumbaodds.engine.rng import deal_batch
+
+    hands, trump_cards, _ = deal_batch(SWISS.deck_array(), 4, SWISS.hand_size, 3, 0, 30)
+    deals = (hands, np.zeros(30, dtype=np.int64), (trump_cards >> 4).astype(np.int64), trump_cards.astype(np.int64))
+    records, tricks = play_deals(SWISS, deals, 1, 0, lambda p, trick, pos: pimc.SEAT_DISTILLED, WEIGHTS,
+                                 label_all=False)
+    util_caller, util_normal = pimc.utility_tables(SWISS)
+    want, _ = pimc.play_batch(hands, deals[1], deals[2], deals[3], SWISS.follow_code, np.uint64(SWISS.deck_mask), 0,
+                              np.full(4, pimc.SEAT_DISTILLED), util_caller, util_normal, SWISS.rumba_min_tricks,
+                              WEIGHTS, 8, 1, np.arange(30, dtype=np.int64))
+    assert records == [] and np.array_equal(tricks, want)
+    second_lead = lambda p, trick, pos: pimc.SEAT_PIMC if (p, trick, pos) == (0, 1, 0) else pimc.SEAT_DISTILLED  # noqa: E731
+    records, tricks = play_deals(SWISS, deals, 1, 0, second_lead, WEIGHTS, worlds=6, label_all=False)
+    assert records and all((r["me"], r["trick"], r["pos"]) == (0, 1, 0) for r in records)
+    assert all(r["played"] == r["card"] and _pimc_choice_is_best(r) for r in records)
+    assert tricks.sum(axis=1).tolist() == [SWISS.hand_size] * 30

@@ -109,6 +109,8 @@ def fit_logit(xs: list[np.ndarray], ys: list[np.ndarray], ridge: float = RIDGE, 
     y = np.concatenate(ys)
     count = len(xs)
     omega = np.ones(count) if weight is None else np.asarray(weight, dtype=np.float64)
+    if not omega.sum() > 0:
+        raise ValueError("every decision weighs 0: nothing to fit")
     omega = omega * (count / omega.sum())  # mean 1: the ridge keeps its strength
     group = np.concatenate([np.full(len(m), i) for i, m in enumerate(xs)])
     starts = np.concatenate([[0], np.cumsum([len(m) for m in xs])[:-1]])  # decisions are contiguous blocks
