@@ -17,11 +17,12 @@ plays plays the very same deals.
 
 `--where [--deals N]`: where a PIMC caller's gain comes from. The caller plays PIMC at one kind of
 decision only (his lead of trick t, or every card he follows with), distilled elsewhere, against distilled
-defenders, on the threshold deals (swiss 5 and flemish 4, default 10,000).
+defenders, on the threshold deals (swiss 5 and flemish 4, default 10,000; swiss 3 half as many).
 
 `--exploitability [--deals N]` measures only what search gains against the default card play near the
 threshold, on more deals (default 10,000; swiss 3 and 7 a quarter): everybody distilled, a PIMC caller
-against distilled defenders, a distilled caller against PIMC defenders, everybody PIMC.
+against distilled defenders, a distilled caller against PIMC defenders, everybody PIMC; and the same four
+in normal games (swiss 5 and flemish 4, 3 in 10 of the deals: 3,000).
 """
 
 from __future__ import annotations
@@ -211,10 +212,11 @@ def run_where(count: int, rules=SWISS, players: int = PLAYERS) -> list[dict]:
 
 
 def main_where(count: int | None = None) -> None:
-    for rules, players in ((SWISS, 5), (FLEMISH, 4)):
+    count = count or 10_000
+    for rules, players, n in ((SWISS, 5, count), (FLEMISH, 4, count), (SWISS, 3, count // 2)):
         print_table(f"Where a PIMC caller gains: {rules.name} {players} players, Rumba by a hand near the threshold, "
                     f"the caller by PIMC at one kind of decision, distilled defenders, K = {pimc.DEFAULT_WORLDS}",
-                    run_where(count or 10_000, rules, players))
+                    run_where(n, rules, players))
 
 
 def main_exploitability(count: int | None = None) -> None:
@@ -223,6 +225,9 @@ def main_exploitability(count: int | None = None) -> None:
         print_table(f"Can search gain against distilled? {rules.name} {players} players, Rumba by a hand near the "
                     f"threshold, K = {pimc.DEFAULT_WORLDS}",
                     run(False, n, rules, players, SEARCH_PAIRINGS, callers="threshold"))
+    for rules, players in ((SWISS, 5), (FLEMISH, 4)):
+        print_table(f"Can search gain against distilled? normal games, {rules.name} {players} players, hand 0's score "
+                    f"change (down is good)", run_normal(False, count * 3 // 10, rules, players, SEARCH_PAIRINGS))
 
 
 if __name__ == "__main__":
