@@ -17,7 +17,8 @@ plays plays the very same deals.
 
 `--where [--deals N]`: where a PIMC caller's gain comes from. The caller plays PIMC at one kind of
 decision only (his lead of trick t, or every card he follows with), distilled elsewhere, against distilled
-defenders, on the threshold deals (swiss 5 and flemish 4, default 10,000; swiss 3 half as many).
+defenders, on the threshold deals (swiss 5 and flemish 4, default 10,000; swiss 3 half and swiss 7 a quarter
+as many).
 
 `--exploitability [--deals N]` measures only what search gains against the default card play near the
 threshold, on more deals (default 10,000; swiss 3 and 7 a quarter): everybody distilled, a PIMC caller
@@ -213,7 +214,7 @@ def run_where(count: int, rules=SWISS, players: int = PLAYERS) -> list[dict]:
 
 def main_where(count: int | None = None) -> None:
     count = count or 10_000
-    for rules, players, n in ((SWISS, 5, count), (FLEMISH, 4, count), (SWISS, 3, count // 2)):
+    for rules, players, n in ((SWISS, 5, count), (FLEMISH, 4, count), (SWISS, 3, count // 2), (SWISS, 7, count // 4)):
         print_table(f"Where a PIMC caller gains: {rules.name} {players} players, Rumba by a hand near the threshold, "
                     f"the caller by PIMC at one kind of decision, distilled defenders, K = {pimc.DEFAULT_WORLDS}",
                     run_where(n, rules, players))
