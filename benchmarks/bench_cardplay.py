@@ -193,7 +193,6 @@ def main(quick: bool = False, count: int | None = None) -> None:
 def run_where(count: int, rules=SWISS, players: int = PLAYERS) -> list[dict]:
     """P(the caller makes it) with PIMC at one kind of the caller's decisions, paired against all distilled."""
     deals = threshold_rumbas(count, rules, players)
-    hands, leaders, trumps, turned = deals
     base = play(deals, D, D, rules=rules)[0] >= rules.rumba_min_tricks
     kinds = [(f"his lead of trick {t + 1}", lambda p, trick, pos, t=t: p == 0 and pos == 0 and trick == t)
              for t in range(rules.hand_size - 1)]
@@ -203,8 +202,7 @@ def run_where(count: int, rules=SWISS, players: int = PLAYERS) -> list[dict]:
     for name, where in kinds:
         def plays(p, trick, pos, where=where):
             return P if where(p, trick, pos) else D
-        records, tricks = play_deals(rules, (hands, leaders, trumps, turned), SEED, 0, plays, WEIGHTS,
-                                     label_all=False)
+        records, tricks = play_deals(rules, deals, SEED, 0, plays, WEIGHTS, label_all=False)
         made = tricks[:, 0] >= rules.rumba_min_tricks
         d, dhalf = paired(made.astype(np.int64), base.astype(np.int64))
         rows.append({"PIMC plays": name, "deals": len(made), "P(makes it) %": f"{100 * made.mean():.1f}",
