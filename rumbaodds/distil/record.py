@@ -30,27 +30,24 @@ from ..rules import RuleSet
 
 U64 = 0xFFFFFFFFFFFFFFFF
 CALLER_SHARE = 0.10  # Rumba deals: the caller's hand is among the strongest 10% by keep-value points
-STRONG = (1 - CALLER_SHARE, 1.0)
 
 
 def _u64(value) -> np.uint64:
     return np.uint64(int(value) & U64)
 
 
-def rumba_deals(rules: RuleSet, players: int, count: int, seed: int, band: tuple[float, float] = STRONG):
-    """``count`` deals whose hand 0 (the caller, who leads) lies in ``band``, quantiles of the hands ranked by
-    keep-value points: (0.9, 1) the strongest ``CALLER_SHARE``. Not by a solved strategy's threshold, which moves
-    with the card play: the recordings, and so the weights, must not depend on what is built from them.
+def rumba_deals(rules: RuleSet, players: int, count: int, seed: int):
+    """``count`` deals whose hand 0 (the caller, who leads) is among the strongest ``CALLER_SHARE`` of hands by
+    keep-value points. Not by a solved strategy's threshold, which moves with the card play: the recordings, and so
+    the weights, must not depend on what is built from them.
 
     Returns (hands (count, players) uint64, trump suits, turned cards)."""
     top = max(c & 15 for c in rules.deck)
-    pool = int(max(4 * count, 2000) / (band[1] - band[0]))
+    pool = int(max(4 * count, 2000) / CALLER_SHARE)
     hands, trump_cards, _ = deal_batch(rules.deck_array(), players, rules.hand_size, seed, 0, pool)
     trumps = (trump_cards >> 4).astype(np.int64)
     points = np.array([hand_points(h, t, top) for h, t in zip(hands[:, 0], trumps, strict=True)])
-    low = np.quantile(points, band[0])
-    inside = (points >= low) & ((points < np.quantile(points, band[1])) if band[1] < 1 else True)
-    keep = np.flatnonzero(inside)[:count]
+    keep = np.flatnonzero(points >= np.quantile(points, 1 - CALLER_SHARE))[:count]
     return hands[keep], trumps[keep], trump_cards[keep].astype(np.int64)
 
 
@@ -61,10 +58,10 @@ def normal_deals(rules: RuleSet, players: int, count: int, seed: int):
 
 
 def record_deals(rules: RuleSet, players: int, count: int, seed: int, rumba: bool, worlds: int = pimc.DEFAULT_WORLDS,
-                 progress=None, band: tuple[float, float] = STRONG, seats=None, weights=None) -> list[dict]:
+                 progress=None, seats=None, weights=None) -> list[dict]:
     """Play ``count`` deals, recording PIMC's choice at every decision with a choice.
 
-    ``rumba``: hand 0 calls a Rumba and leads (his hand in ``band``, see
+    ``rumba``: hand 0 calls a Rumba and leads (a strong hand, see
     :func:`rumba_deals`), the others defend (each PIMC player's objective:
     docs/SIMULATION.md "Card play"); else a normal game from the deal's own
     leader, each player for himself. ``seats``: who plays the card, per seat
@@ -72,7 +69,7 @@ def record_deals(rules: RuleSet, players: int, count: int, seed: int, rumba: boo
     ``weights`` by follow rule); PIMC labels every decision either way.
     """
     if rumba:
-        hands, trumps, turned = rumba_deals(rules, players, count, seed, band)
+        hands, trumps, turned = rumba_deals(rules, players, count, seed)
         deals = (hands, np.zeros(len(hands), dtype=np.int64), trumps, turned)
     else:
         hands, trumps, turned, leaders = normal_deals(rules, players, count, seed)
@@ -172,4 +169,4 @@ def play_deals(rules: RuleSet, deals, seed: int, caller: int, plays, weights=Non
     return out, tricks
 
 
-__all__ = ["record_deals", "play_deals", "rumba_deals", "normal_deals", "CALLER_SHARE", "STRONG"]
+__all__ = ["record_deals", "play_deals", "rumba_deals", "normal_deals", "CALLER_SHARE"]
