@@ -24,6 +24,7 @@ from rumbaodds.engine.distilled import (
     N_CONTEXT,
     N_FEATURES,
     QUOTIENT,
+    TREES,
     WEIGHTS,
     card_features,
     card_weights,
@@ -51,12 +52,12 @@ def random_weights(seed: int) -> np.ndarray:
     return np.random.default_rng(seed).normal(size=(2, 3, 2, N_FEATURES))
 
 
-def twin_tricks(rules, hands_row, leader, turned, caller, weights):
+def twin_tricks(rules, hands_row, leader, turned, caller, weights, trees=TREES):
     return twin.play_hand([cards_of(int(m)) for m in hands_row], leader, turned >> 4, rules.follow_code, caller,
-                          rules.rumba_min_tricks, rules.deck, weights, turned=turned)
+                          rules.rumba_min_tricks, rules.deck, weights, turned=turned, trees=trees)
 
 
-@pytest.mark.parametrize("name,players,caller", [("swiss", 5, 0), ("swiss", 3, -1), ("swiss", 7, 2),
+@pytest.mark.parametrize("name,players,caller", [("swiss", 5, 0), ("swiss", 3, -1), ("swiss", 3, 1), ("swiss", 7, 2),
                                                   ("flemish", 4, 1), ("flemish", 6, -1)])
 @pytest.mark.parametrize("weights_seed", [None, 11])
 def test_kernel_plays_the_twins_cards(name, players, caller, weights_seed):
@@ -74,7 +75,8 @@ def test_kernel_plays_the_twins_cards(name, players, caller, weights_seed):
         assert out[i].tolist() == want, i
 
 
-@pytest.mark.parametrize("name,players,caller", [("swiss", 5, 0), ("swiss", 4, -1), ("flemish", 5, 3)])
+@pytest.mark.parametrize("name,players,caller", [("swiss", 5, 0), ("swiss", 3, 0), ("swiss", 4, -1),
+                                                  ("flemish", 5, 3)])
 def test_the_table_engine_plays_the_twins_cards(name, players, caller):
     """play_tricks(POLICY_DISTILLED), the path of every table and ask, == the twin with the shipped weights."""
     rules = RULES[name]

@@ -1,4 +1,5 @@
-"""``python -m rumbaodds.distil [--out DIR] [--scale S]``: record PIMC, fit, write engine/distilled_weights.py.
+"""``python -m rumbaodds.distil [--out DIR] [--scale S]``: record PIMC, fit, write engine/distilled_weights.py
+and engine/distilled_trees.py.
 
 The recordings (one gzipped JSON Lines file per configuration, under
 ``--out``, default ``build/distil``) are kept, so a run killed midway starts
@@ -14,10 +15,14 @@ import json
 import time
 from pathlib import Path
 
+import numpy as np
+
 from ..rules import FLEMISH, SWISS
 from .fit import design, fit_all
 from .record import record_deals
-from .weights import write_weights
+from .trees import DEPTH, TREE_PLAYERS, TREES, fit_trees, tree_rows
+from .trees import agreement as tree_agreement
+from .weights import write_trees, write_weights
 
 # (rule set, players, deals, Rumba?, seed): Rumbas and normal games. Each follow rule gets weights of its own
 # (pooling swiss and flemish cost the swiss 5-player caller 6 points of Rumba success); the player count is a
@@ -27,6 +32,9 @@ CONFIGS = (
     (FLEMISH, 4, 3000, True, 21), (FLEMISH, 4, 3000, False, 22),
     (SWISS, 3, 3000, True, 31), (SWISS, 3, 3000, False, 32),
 )
+# follow rules whose caller's second lead at three players the trees score (distil/trees.py), fitted to the
+# Rumbas of that many players: in flemish the weights did as well as search already (issue 17)
+TREE_RULES = (SWISS,)
 
 
 def config_name(rules, players: int, count: int, rumba: bool, seed: int) -> str:
@@ -63,10 +71,13 @@ def main(argv=None) -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     groups: dict = {}
     names = []
+    tree_data: dict = {}
     for rules, players, count, rumba, seed in CONFIGS:
         count = max(1, int(count * args.scale))
         names.append(config_name(rules, players, count, rumba, seed))
         records = recording(args.out, rules, players, count, rumba, seed)
+        if rules in TREE_RULES and rumba and players == TREE_PLAYERS:
+            tree_data.setdefault(rules.follow_code, []).append((rules, records))
         for key, (xs, ys, vs) in design(records, rules, args.labels).items():
             gx, gy, gv = groups.setdefault(key, ([], [], []))
             gx.extend(xs)
@@ -77,6 +88,7 @@ def main(argv=None) -> None:
         print(f"  {('swiss', 'flemish')[follow]:7s} {('caller', 'defender', 'normal')[role]:8s} "
               f"{('lead', 'follow')[when]:6s} "
               f"{row['decisions']:6d} decisions, agrees with PIMC on {row['agreement']:.1%}")
+    trees = fit_tree_rules(tree_data, weights)
     if not args.dry_run:
         options = "" if (args.labels, args.weighting) == ("equivalent", "none") else \
             f" --labels {args.labels} --weighting {args.weighting}"
@@ -84,6 +96,28 @@ def main(argv=None) -> None:
                       "in:\n"
                       + "\n".join(f"- {n}" for n in names))
         print(f"  wrote {write_weights(weights, provenance)}")
+        print(f"  wrote {write_trees(*trees, provenance)}")
+
+
+def fit_tree_rules(tree_data: dict, weights: np.ndarray) -> tuple[np.ndarray, ...]:
+    """(count, feature, threshold, leaf) by follow rule: the trees of the rules in TREE_RULES, none elsewhere.
+    ``tree_data``: by follow rule, (rule set, records) of each configuration; ``weights``: the fitted ones, whose
+    scores the trees correct."""
+    count = np.zeros(2, dtype=np.int64)
+    feature = np.full((2, TREES, 2 ** DEPTH - 1), -1, dtype=np.int8)
+    threshold = np.zeros((2, TREES, 2 ** DEPTH - 1), dtype=np.float32)
+    leaf = np.zeros((2, TREES, 2 ** DEPTH), dtype=np.float32)
+    for follow, recorded in sorted(tree_data.items()):
+        parts = [tree_rows(records, rules, weights[follow]) for rules, records in recorded]
+        x, y, start = (np.concatenate([p[k] for p in parts]) for k in (0, 1, 3))
+        groups = np.concatenate([p[2] + 1_000_000 * i for i, p in enumerate(parts)])  # decisions apart by file
+        feature[follow], threshold[follow], leaf[follow] = fit_trees(x, y, groups, start)
+        count[follow] = TREES
+        before = tree_agreement(feature[follow], threshold[follow], np.zeros_like(leaf[follow]), x, y, groups, start)
+        after = tree_agreement(feature[follow], threshold[follow], leaf[follow], x, y, groups, start)
+        print(f"  {('swiss', 'flemish')[follow]:7s} caller   2nd lead {len(np.unique(groups)):6d} decisions at "
+              f"{TREE_PLAYERS} players, agrees with PIMC on {before:.1%} by the weights, {after:.1%} with the trees")
+    return count, feature, threshold, leaf
 
 
 if __name__ == "__main__":

@@ -15,6 +15,12 @@ constants (:func:`shipped_distilled_card`), with the first three terms of each
 folded weight summed ahead of time (:data:`PREFIX`, the same additions in the
 same order) and its last five, the masters', too (:data:`TAIL`);
 ``benchmarks/bench_hand`` measures it.
+
+At the Rumba caller's lead to the second trick (:data:`TREE_TRICK`) with three
+players (:data:`TREE_PLAYERS`) the trees of ``distilled_trees.py`` add their
+score, where the follow rule has some
+(:func:`tree_score`; twins/distilled.py ``tree_score``, the same sums in the
+same order).
 """
 
 import numpy as np
@@ -22,6 +28,7 @@ from numba import njit, types
 from numba.extending import overload
 
 from .bits import U0, U1, bit, highest_card, lowest_card, popcount, suit_lane
+from .distilled_trees import TREES
 from .distilled_weights import WEIGHTS
 from .tricks import beaters, strength, weakest
 
@@ -84,6 +91,49 @@ def shipped_prefix(follow):
 @overload(shipped_prefix, target="cpu")
 def _shipped_prefix_cpu(follow):
     return lambda follow: (PREFIX[follow], TAIL[follow])
+
+
+TREE_TRICK = 1  # the trees score the caller's lead to this trick (0: the first), as twins/distilled.py
+TREE_PLAYERS = 3  # ... at this many active players
+
+
+@njit(cache=True, inline="always")
+def shipped_trees(follow):
+    """(count, feature, threshold, leaf) of follow rule ``follow``: the shipped trees (count 0: none)."""
+    return TREES[0][follow], TREES[1][follow], TREES[2][follow], TREES[3][follow]
+
+
+@njit(cache=True, inline="always")
+def tree_score(trees, feat, ctx):
+    """The trees' score of a card: ``feat`` its N_CARD numbers, ``ctx`` the moment's N_CONTEXT; the leaves reached
+    summed tree by tree in float64 (node i's children 2i+1 and 2i+2; left where the number is at most the
+    threshold, a float32 compared as float64)."""
+    count, feature, threshold, leaf = trees
+    inner = feature.shape[1]
+    total = 0.0
+    for t in range(count):
+        node = 0
+        while node < inner:
+            j = feature[t, node]
+            left = True
+            if j >= 0:
+                x = feat[j] if j < N_CARD else ctx[j - N_CARD]
+                left = x <= threshold[t, node]
+            node = 2 * node + (1 if left else 2)
+        total += leaf[t, node - inner]
+    return total
+
+
+@njit(cache=True, inline="always")
+def by_trees(trees, role, pos, won_bits, m):
+    """Whether the trees score this decision: the caller leads to trick TREE_TRICK at TREE_PLAYERS players, and
+    there are trees."""
+    if trees[0] == 0 or role != ROLE_CALLER or pos != 0 or m != TREE_PLAYERS:
+        return False
+    played = 0
+    for p in range(m):
+        played += won_of(won_bits, p)
+    return played == TREE_TRICK
 
 
 @njit(cache=True, inline="always")
@@ -349,28 +399,30 @@ def shipped_distilled_card(hand, legal, unseen, trump, me, m, leader, pos, win_c
     table and answer. Read as constants (and :data:`PREFIX` with them), the weights need not be passed on each
     call, which is most of why this is faster than :func:`distilled_card`."""
     return _distilled_choice(hand, legal, unseen, trump, me, m, leader, pos, win_card, win_idx, won_bits, void_bits,
-                             caller, need, low_rank, top_rank, WEIGHTS[follow], shipped_prefix(follow))
+                             caller, need, low_rank, top_rank, WEIGHTS[follow], shipped_prefix(follow),
+                             shipped_trees(follow))
 
 
 @njit(cache=True)
 def distilled_card(hand, legal, unseen, trump, me, m, leader, pos, win_card, win_idx, won_bits, void_bits, caller,
-                   need, low_rank, top_rank, weights):
+                   need, low_rank, top_rank, weights, trees):
     """The ``distilled`` card of active player ``me``.
 
     ``won_bits`` / ``void_bits``: per active player 4 bits, his tricks so far and the suits he has shown he lacks
     (:func:`won_of`, :func:`voids_of`). ``weights``: (role, moment, feature), :data:`WEIGHTS` of the rule set's
-    follow rule (or another fit, for research). A single legal card is played at once; ties go to the weakest
-    card in the §6 order. Allocates nothing (the GPU engine compiles it too).
+    follow rule (or another fit, for research); ``trees``: (count, feature, threshold, leaf), :func:`shipped_trees`
+    (or count 0: none). A single legal card is played at once; ties go to the weakest card in the §6 order.
+    Allocates nothing (the GPU engine compiles it too).
     """
     return _distilled_choice(hand, legal, unseen, trump, me, m, leader, pos, win_card, win_idx, won_bits, void_bits,
-                             caller, need, low_rank, top_rank, weights, None)
+                             caller, need, low_rank, top_rank, weights, None, trees)
 
 
 @njit(cache=True, inline="always")
 def _distilled_choice(hand, legal, unseen, trump, me, m, leader, pos, win_card, win_idx, won_bits, void_bits, caller,
-                      need, low_rank, top_rank, weights, prefix):
+                      need, low_rank, top_rank, weights, prefix, trees):
     """The choice itself; ``prefix``: (:data:`PREFIX`, :data:`TAIL`) of ``weights`` or ``None`` (sum the folded
-    weights whole)."""
+    weights whole); ``trees``: as :func:`distilled_card`."""
     if (legal & (legal - U1)) == U0:
         return lowest_card(legal)
     role = ROLE_NORMAL if caller < 0 else (ROLE_CALLER if me == caller else ROLE_DEFENDER)
@@ -391,6 +443,7 @@ def _distilled_choice(hand, legal, unseen, trump, me, m, leader, pos, win_card, 
     min_winner_key = strength(weakest(winners, trump), trump) if winners else -1
     unseen_trumps = popcount(unseen & suit_lane(trump))
     count = popcount(legal)
+    use_trees = by_trees(trees, role, pos, won_bits, m)
     best = -1
     best_score = 0.0
     rest = legal
@@ -402,14 +455,17 @@ def _distilled_choice(hand, legal, unseen, trump, me, m, leader, pos, win_card, 
         score = 0.0
         for i in range(N_CARD):
             score += folded[i] * feat[i]
+        if use_trees:
+            score += tree_score(trees, feat, ctx)
         if best < 0 or score > best_score:
             best = c
             best_score = score
     return best
 
 
-__all__ = ["WEIGHTS", "QUOTIENT", "PREFIX", "PREFIX_TERMS", "TAIL", "MASTER_TERMS", "master_tail", "needed_of",
-           "NEEDED_TERM", "moment_counts", "context_of",
-           "context_prefix", "folded_from_prefix", "folded_at", "shipped_prefix", "trump_counts", "master_counts",
-           "distilled_card", "shipped_distilled_card", "card_weights", "folded_weights", "context_features",
-           "context_tuple", "card_features", "deck_ranks", "won_of", "voids_of", "N_FEATURES", "N_CONTEXT", "N_CARD"]
+__all__ = ["WEIGHTS", "TREES", "TREE_TRICK", "TREE_PLAYERS", "shipped_trees", "tree_score", "by_trees", "QUOTIENT",
+           "PREFIX", "PREFIX_TERMS", "TAIL", "MASTER_TERMS", "master_tail", "needed_of", "NEEDED_TERM",
+           "moment_counts", "context_of", "context_prefix", "folded_from_prefix", "folded_at", "shipped_prefix",
+           "trump_counts", "master_counts", "distilled_card", "shipped_distilled_card", "card_weights",
+           "folded_weights", "context_features", "context_tuple", "card_features", "deck_ranks", "won_of", "voids_of",
+           "N_FEATURES", "N_CONTEXT", "N_CARD"]

@@ -17,7 +17,7 @@ from numba import njit
 
 from .bits import U0, U1, bit, lowest_card, suit_lane
 from .dd import MAX_SEATS, TT_BITS, card_values, count_cards, new_stack, new_table
-from .distilled import deck_ranks, distilled_card
+from .distilled import deck_ranks, distilled_card, shipped_trees
 from .play import expert_card
 from .rng import below, next_state, shuffle, stream_start
 from .tricks import FOLLOW_STECHZWANG, beaters, beats, legal_mask, strongest, weakest
@@ -208,9 +208,10 @@ def pimc_card(hands, me, tlead, led, wcard, wseat, table, deck_mask, played, see
 
 @njit(cache=True)
 def distilled_seat_card(hand, legal, unseen, trump, me, leader, pos, wcard, wseat, won, forbidden, caller, need,
-                        low_rank, top_rank, weights):
+                        low_rank, top_rank, weights, trees):
     """The ``distilled`` card of seat ``me``, from the tricks per seat and the cards the play forbids each seat
-    (``observe``): packed as the kernel reads them (4 bits a seat; a void is a whole suit forbidden)."""
+    (``observe``): packed as the kernel reads them (4 bits a seat; a void is a whole suit forbidden). ``trees``:
+    engine/distilled.py ``shipped_trees`` of the follow rule (the weights may be another fit's)."""
     won_bits = 0
     void_bits = 0
     for q in range(won.shape[0]):
@@ -219,7 +220,7 @@ def distilled_seat_card(hand, legal, unseen, trump, me, leader, pos, wcard, wsea
             if forbidden[q] & suit_lane(s) == suit_lane(s):
                 void_bits |= 1 << (4 * q + s)
     return distilled_card(hand, legal, unseen, trump, me, won.shape[0], leader, pos, wcard, wseat, won_bits,
-                          void_bits, caller, need, low_rank, top_rank, weights)
+                          void_bits, caller, need, low_rank, top_rank, weights, trees)
 
 
 @njit(cache=True)
@@ -272,7 +273,8 @@ def play_deal(hands, leader, trump, follow, deck_mask, turned, caller, seats, ut
                                    caller, caller_played, outside & ~hand, trump)
             elif seats[p] == SEAT_DISTILLED:
                 card = distilled_seat_card(hand, legal, outside & ~hand, trump, p, leader, pos, wcard, wseat, won,
-                                           forbidden, caller, need, low_rank, top_rank, weights[follow])
+                                           forbidden, caller, need, low_rank, top_rank, weights[follow],
+                                           shipped_trees(follow))
             else:
                 max_seat = caller if caller >= 0 else p
                 util = util_caller if caller >= 0 else util_normal

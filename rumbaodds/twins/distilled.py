@@ -8,6 +8,12 @@ flemish), role (Rumba caller, defender, normal player) and moment (lead,
 follow). Everything a feature reads is what the
 player knows: his hand, the cards he has not seen, the trick so far, the
 tricks won, and which players have shown a void in a suit (by not following it).
+
+One decision gets more: at the Rumba caller's lead to the second trick
+(:data:`TREE_TRICK`) with three players (:data:`TREE_PLAYERS`) an ensemble of shallow trees on the same numbers, the
+card's and the moment's, adds its score to the weights' (:func:`tree_score`,
+fitted by ``rumbaodds/distil/trees.py``), where the follow rule has one
+(swiss).
 """
 
 from __future__ import annotations
@@ -167,26 +173,61 @@ def card_weights(w, ctx: list[float]) -> list[float]:
     return out
 
 
-def distilled_card(v: View, weights) -> int:
-    """The card with the highest score ``weights[role][moment] . features``; ties: the weakest (§6 order)."""
+TREE_TRICK = 1  # the trees score the caller's lead to this trick (0: the first)
+TREE_PLAYERS = 3  # ... at this many players: there the weights fell short of search (issue 17)
+
+
+def tree_score(trees, row: list[float]) -> float:
+    """The score of one card by the ensemble ``trees`` = (count, feature, threshold, leaf): ``row`` is the card's
+    numbers then the moment's (32). Each tree is ``feature.shape[1]`` inner nodes in heap order (node i's children
+    2i+1 and 2i+2); a row goes left where its number is at most the node's threshold (feature -1: always left).
+    The leaves reached are summed, tree by tree."""
+    count, feature, threshold, leaf = trees
+    inner = len(feature[0])
+    total = 0.0
+    for t in range(count):
+        node = 0
+        while node < inner:
+            j = feature[t][node]
+            node = 2 * node + (1 if j < 0 or row[j] <= float(threshold[t][node]) else 2)
+        total += float(leaf[t][node - inner])  # float32 kept, summed in float64
+    return total
+
+
+def by_trees(v: View, trees) -> bool:
+    """Whether the trees score this decision: the Rumba caller leads to trick TREE_TRICK at TREE_PLAYERS players,
+    and there are trees."""
+    return trees is not None and trees[0] > 0 and v.role == ROLE_CALLER and v.position == 0 \
+        and sum(v.won) == TREE_TRICK and v.players == TREE_PLAYERS
+
+
+def distilled_card(v: View, weights, trees=None) -> int:
+    """The card with the highest score ``weights[role][moment] . features`` (plus :func:`tree_score`, where
+    :func:`by_trees`); ties: the weakest (§6 order). ``trees``: (count, feature, threshold, leaf) of the follow
+    rule, or None."""
     folded = card_weights(weights[v.role][moment(v)], context(v))
+    use_trees = by_trees(v, trees)
     best, best_score = None, None
     for card in sorted(v.legal, key=lambda c: strength(c, v.trump)):  # weakest first: a later card must score more
         score = 0.0
         for wi, fi in zip(folded, card_features(v, card), strict=True):
             score += wi * fi
+        if use_trees:
+            score += tree_score(trees, card_features(v, card) + context(v))
         if best is None or score > best_score:
             best, best_score = card, score
     return best
 
 
 def play_hand(hands, leader: int, trump: int, follow: int, caller: int | None, need: int, deck, weights,
-              turned: int | None = None) -> list[int]:
+              turned: int | None = None, trees=None) -> list[int]:
     """Tricks per player: ``hands`` (active players in seat order) played to the end, everybody ``distilled``.
 
     ``turned``: the card face up on the table, seen by all; ``deck``: the rule set's cards; ``weights``:
-    (follow rule, role, moment, feature).
+    (follow rule, role, moment, feature); ``trees``: (counts, features, thresholds, leaves), each by follow rule
+    (engine/distilled_trees.py ``TREES``), or None.
     """
+    trees = None if trees is None else tuple(part[follow] for part in trees)
     hands = [set(h) for h in hands]
     n = len(hands)
     ranks = [rank_of(c) for c in deck]
@@ -202,7 +243,7 @@ def play_hand(hands, leader: int, trump: int, follow: int, caller: int | None, n
                         trump=trump, me=p, players=n, leader=leader, position=pos, win_card=win_card,
                         win_seat=win_seat, won=tuple(won), voids=tuple(frozenset(v) for v in voids), caller=caller,
                         need=need, low_rank=min(ranks), top_rank=max(ranks))
-            card = next(iter(legal)) if len(legal) == 1 else distilled_card(view, weights[follow])
+            card = next(iter(legal)) if len(legal) == 1 else distilled_card(view, weights[follow], trees)
             hands[p].discard(card)
             outside.discard(card)
             if led is None:
@@ -221,4 +262,5 @@ def play_hand(hands, leader: int, trump: int, follow: int, caller: int | None, n
 
 __all__ = ["play_hand", "View", "ROLE_CALLER", "ROLE_DEFENDER", "ROLE_NORMAL", "LEAD", "FOLLOW", "N_FEATURES",
            "CONTEXT_NAMES",
-           "CARD_NAMES", "context", "card_features", "card_weights", "features", "distilled_card"]
+           "CARD_NAMES", "context", "card_features", "card_weights", "features", "distilled_card", "tree_score",
+           "by_trees", "TREE_TRICK", "TREE_PLAYERS"]

@@ -1,0 +1,259 @@
+"""The trees of the ``distilled`` play (the Rumba caller's lead to the second trick, issue 17): kernel == twin,
+a hand-worked ensemble, the fit (a known chooser recovered, noise not) and the generated module."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import numpy as np
+import pytest
+
+from rumbaodds.cards import card_rank, cards_of
+from rumbaodds.distil.trees import agreement, fit_trees, is_tree_decision
+from rumbaodds.distil.weights import write_trees
+from rumbaodds.engine import distilled as kernel
+from rumbaodds.engine.rng import deal_batch
+from rumbaodds.game.tricks import card_beats, legal_cards, suit_of
+from rumbaodds.rules import FLEMISH, SWISS
+from rumbaodds.twins import distilled as twin
+from rumbaodds.twins.common import strength
+
+INNER, LEAVES = 15, 16
+
+
+def random_trees(seed: int, count: int = 12):
+    """Trees on every number (card and moment), thresholds inside their ranges, some nodes without a split."""
+    rng = np.random.default_rng(seed)
+    feature = rng.integers(0, 32, (count, INNER)).astype(np.int8)
+    feature[rng.random((count, INNER)) < 0.15] = -1
+    threshold = (rng.random((count, INNER)) * 0.9).astype(np.float32)
+    leaf = rng.normal(size=(count, LEAVES)).astype(np.float32)
+    return count, feature, threshold, leaf
+
+
+def caller_second_leads(rules, players: int, count: int, seed: int):
+    """Views where the Rumba caller (seat 0) leads to the second trick: he plays his strongest card, the others
+    their lowest."""
+    hands, turned_cards, _ = deal_batch(rules.deck_array(), players, rules.hand_size, seed, 0, count)
+    ranks = [card_rank(c) for c in rules.deck]
+    out = []
+    for row, turned in zip(hands, turned_cards.astype(int), strict=True):
+        trump = turned >> 4
+        hs = [set(cards_of(int(m))) for m in row]
+        outside = set(rules.deck) - {turned}
+        won, voids, leader = [0] * players, [set() for _ in range(players)], 0
+        for trick in range(2):
+            led = win_card = win_seat = None
+            for pos in range(players):
+                p = (leader + pos) % players
+                legal = legal_cards(hs[p], led, win_card, trump, rules.follow_code)
+                v = twin.View(hand=frozenset(hs[p]), legal=frozenset(legal), unseen=frozenset(outside - hs[p]),
+                              trump=trump, me=p, players=players, leader=leader, position=pos, win_card=win_card,
+                              win_seat=win_seat, won=tuple(won), voids=tuple(frozenset(x) for x in voids), caller=0,
+                              need=rules.rumba_min_tricks, low_rank=min(ranks), top_rank=max(ranks))
+                if trick == 1 and p == 0 and pos == 0 and len(legal) > 1:
+                    out.append(v)
+                card = max(legal, key=lambda c: strength(c, trump)) if p == 0 else min(legal)  # he wins often
+                hs[p].discard(card)
+                outside.discard(card)
+                if led is None:
+                    led, win_card, win_seat = suit_of(card), card, p
+                    continue
+                if suit_of(card) != led:
+                    voids[p].add(led)
+                if card_beats(card, win_card, trump):
+                    win_card, win_seat = card, p
+            won[win_seat] += 1
+            leader = win_seat
+    return out
+
+
+def _mask(cards) -> np.uint64:
+    return np.uint64(sum(1 << c for c in cards))
+
+
+def kernel_card(v, weights, trees) -> int:
+    won_bits = sum(w << (4 * p) for p, w in enumerate(v.won))
+    void_bits = sum(1 << (4 * p + s) for p in range(v.players) for s in v.voids[p])
+    return int(kernel.distilled_card(_mask(v.hand), _mask(v.legal), _mask(v.unseen), v.trump, v.me, v.players,
+                                     v.leader, v.position, -1 if v.win_card is None else v.win_card,
+                                     -1 if v.win_seat is None else v.win_seat, won_bits, void_bits,
+                                     -1 if v.caller is None else v.caller, v.need, v.low_rank, v.top_rank, weights,
+                                     trees))
+
+
+@pytest.mark.parametrize("rules,players", [(SWISS, 3), (FLEMISH, 3), (SWISS, 5), (FLEMISH, 4)])
+def test_the_kernel_plays_the_twins_card_with_any_trees(rules, players):
+    """Random trees on all 32 numbers: the kernel's card at the caller's second lead is the twin's. At three
+    players the trees change it (negative control: without trees, i.e. count 0, the card differs somewhere); at
+    more players they are not read."""
+    views = caller_second_leads(rules, players, 400, 17 + players)
+    assert len(views) > 40
+    weights = kernel.WEIGHTS[rules.follow_code]
+    no_trees = (0,) + random_trees(1)[1:]
+    used = players == twin.TREE_PLAYERS
+    differ = 0
+    for seed in range(3):
+        trees = random_trees(seed)
+        for v in views:
+            assert twin.by_trees(v, trees) == used
+            card = kernel_card(v, weights, trees)
+            assert card == twin.distilled_card(v, weights, trees), v
+            differ += card != twin.distilled_card(v, weights, no_trees)
+    assert (differ > 0) == used
+
+
+def test_trees_score_only_the_callers_second_lead():
+    """by_trees: the caller leading with one trick played at three players; not the first or third lead, a
+    defender, a follow, four players."""
+    trees = random_trees(2)
+    v = caller_second_leads(SWISS, 3, 60, 3)[0]
+    assert twin.by_trees(v, trees)
+    assert not twin.by_trees(v, (0,) + trees[1:])
+    from dataclasses import replace
+
+    assert not twin.by_trees(replace(v, won=(0,) * v.players), trees)
+    assert not twin.by_trees(replace(v, won=(1, 1) + (0,) * (v.players - 2)), trees)
+    assert not twin.by_trees(replace(v, caller=1), trees)
+    assert not twin.by_trees(replace(v, caller=None), trees)
+    assert not twin.by_trees(replace(v, position=1), trees)
+    assert not twin.by_trees(replace(v, players=4, won=v.won + (0,)), trees)
+    assert kernel.TREE_TRICK == twin.TREE_TRICK and kernel.TREE_PLAYERS == twin.TREE_PLAYERS
+
+
+def test_a_tree_scores_as_worked_by_hand():
+    """One tree, depth 4: root splits number 0 (trump) at 0.5, its right child (node 2) number 16 (trumps held /
+    5) at 0.3, node 6 nobody (all left to node 13), node 13 number 1 (master) at 0.5. A trump master with 2 trumps
+    held goes right, right, left, right: node 28, leaf 13. The same card with 1 trump goes right, left to node 5,
+    whose subtree is unsplit: left, left to node 23, leaf 8."""
+    feature = np.full((1, INNER), -1, dtype=np.int8)
+    threshold = np.zeros((1, INNER), dtype=np.float32)
+    feature[0, 0], threshold[0, 0] = 0, 0.5
+    feature[0, 2], threshold[0, 2] = 16, 0.3
+    feature[0, 13], threshold[0, 13] = 1, 0.5
+    leaf = np.arange(LEAVES, dtype=np.float32)[None, :] * 10
+    trees = (1, feature, threshold, leaf)
+    row = [0.0] * 32
+    row[0], row[1], row[16] = 1.0, 1.0, 0.4
+    assert twin.tree_score(trees, row) == 130.0
+    row[16] = 0.2
+    assert twin.tree_score(trees, row) == 80.0  # node 2 -> left: node 5, 11, 23: leaf 8
+    row[0] = 0.0
+    assert twin.tree_score(trees, row) == 0.0  # all left: leaf 0
+    two = (2, np.repeat(feature, 2, 0), np.repeat(threshold, 2, 0), np.repeat(leaf, 2, 0))
+    assert twin.tree_score(two, row) == 0.0 and twin.tree_score(two, [1.0] * 32) == 2 * 130.0
+    feat, ctx = tuple(row[:16]), tuple(row[16:])
+    assert kernel.tree_score(trees, feat, ctx) == twin.tree_score(trees, row)
+
+
+def test_the_fit_recovers_a_known_chooser_and_not_noise():
+    """In each decision exactly one card is chosen: the one whose number 0 is above 0.5 exactly when the moment's
+    number 20 is not (an exclusive or). Trees fitted on half the decisions choose right on the other half nearly
+    always; with the labels shuffled across cards (negative control) near chance."""
+    rng = np.random.default_rng(4)
+    xs, ys, groups = [], [], []
+    for d in range(2000):
+        k = int(rng.integers(2, 5))
+        ctx = rng.random(16)
+        chosen = int(rng.integers(k))
+        for i in range(k):
+            row = np.concatenate([rng.random(16), ctx])
+            high = (i == chosen) != (ctx[4] > 0.5)  # number 0 above 0.5 for the chosen card iff number 20 <= 0.5
+            row[0] = 0.5 + rng.random() / 2 if high else rng.random() / 2
+            xs.append(row)
+            ys.append(float(i == chosen))
+            groups.append(d)
+    x, y, groups = np.array(xs), np.array(ys), np.array(groups)
+    half = groups < 1000
+    trees = fit_trees(x[half], y[half], groups[half])
+    assert agreement(*trees, x[~half], y[~half], groups[~half]) > 0.9
+    shuffled = y.copy()
+    for d in range(2000):
+        rows = np.flatnonzero(groups == d)
+        shuffled[rows] = rng.permutation(y[rows])
+    noise = fit_trees(x[half], shuffled[half], groups[half])
+    assert agreement(*noise, x[~half], shuffled[~half], groups[~half]) < 0.5
+
+
+def test_the_trees_correct_the_start_they_are_given():
+    """The chosen card maximises a known linear score plus a bonus the score lacks (card number 0 above 0.5 while
+    the moment's number 20 is). Trees fitted from that linear score (``start``) choose right nearly always with
+    it; the linear score alone (no trees) does clearly worse."""
+    rng = np.random.default_rng(9)
+    xs, ys, groups, start = [], [], [], []
+    for d in range(2000):
+        k = int(rng.integers(2, 5))
+        ctx = rng.random(16)
+        rows = np.array([np.concatenate([rng.random(16), ctx]) for _ in range(k)])
+        linear = 2 * rows[:, 3]
+        bonus = 3.0 * ((rows[:, 0] > 0.5) & (ctx[4] > 0.5))
+        chosen = int(np.argmax(linear + bonus))
+        xs.extend(rows)
+        ys.extend((np.arange(k) == chosen).astype(float))
+        groups.extend([d] * k)
+        start.extend(linear)
+    x, y, groups, start = np.array(xs), np.array(ys), np.array(groups), np.array(start)
+    half = groups < 1000
+    trees = fit_trees(x[half], y[half], groups[half], start[half])
+    test = ~half
+    with_start = agreement(*trees, x[test], y[test], groups[test], start[test])
+    assert with_start > 0.88
+    assert agreement(trees[0], trees[1], np.zeros_like(trees[2]), x[test], y[test], groups[test],
+                     start[test]) < with_start - 0.05
+
+
+def test_the_fits_start_is_the_plays_linear_score():
+    """tree_rows' start (the score the trees correct) picks the twin's card where there are no trees: the fit
+    starts from the play's own weights, not another score."""
+    from rumbaodds.distil.trees import linear_score
+
+    w = kernel.WEIGHTS[SWISS.follow_code]
+    for v in caller_second_leads(SWISS, 3, 100, 8):
+        legal = sorted(v.legal, key=lambda c: strength(c, v.trump))  # weakest first, as the play's ties
+        scores = [linear_score(w[twin.ROLE_CALLER][twin.LEAD], twin.card_features(v, c) + twin.context(v))
+                  for c in legal]
+        assert legal[int(np.argmax(scores))] == twin.distilled_card(v, w, None)
+
+
+def test_the_trees_module_round_trips_every_bit(tmp_path):
+    """write_trees writes a module whose arrays equal the fitted ones exactly."""
+    t = random_trees(6)
+    count = np.array([t[0], 0])
+    feature, threshold, leaf = (np.stack([a, np.zeros_like(a)]) for a in t[1:])
+    path = write_trees(count, feature, threshold, leaf, "a test", tmp_path / "t.py")
+    spec = importlib.util.spec_from_file_location("t", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for got, want in zip(module.TREES, (count, feature, threshold, leaf), strict=True):
+        assert np.array_equal(got, want) and got.dtype == np.asarray(want).dtype
+    with pytest.raises(ValueError, match="follow rule"):
+        write_trees(count[:1], feature[:1], threshold[:1], leaf[:1], "one rule", tmp_path / "bad.py")
+
+
+def test_the_shipped_trees_are_swiss_only_and_name_their_recordings():
+    """Swiss has trees, flemish none (its weights matched search at that lead, issue 17); the provenance lists
+    every configuration `python -m rumbaodds.distil` records, as the weights', and one of them holds the Rumbas
+    the trees are fitted to."""
+    from rumbaodds.distil.__main__ import CONFIGS, TREE_RULES, config_name
+    from rumbaodds.engine import distilled_trees
+
+    assert [r.name for r in TREE_RULES] == ["swiss"]
+    assert kernel.TREES[0][SWISS.follow_code] > 0 and kernel.TREES[0][FLEMISH.follow_code] == 0
+    for config in CONFIGS:
+        assert config_name(*config) in distilled_trees.__doc__
+    assert any(r is SWISS and players == twin.TREE_PLAYERS and rumba for r, players, _, rumba, _ in CONFIGS)
+
+
+def test_the_tree_decisions_of_a_recording_are_the_twins():
+    """is_tree_decision (which rows the fit sees) agrees with the twin's by_trees on recorded-like decisions."""
+    trees = random_trees(3)
+    for v in caller_second_leads(SWISS, 3, 80, 5):
+        record = {"caller": v.caller, "me": v.me, "pos": v.position, "won": list(v.won),
+                  "legal": int(_mask(v.legal))}
+        assert is_tree_decision(record) == twin.by_trees(v, trees)
+        record["me"] = 1
+        assert not is_tree_decision(record)
+    for v in caller_second_leads(SWISS, 5, 40, 5):
+        record = {"caller": v.caller, "me": v.me, "pos": v.position, "won": list(v.won),
+                  "legal": int(_mask(v.legal))}
+        assert not is_tree_decision(record) and not twin.by_trees(v, trees)
