@@ -16,14 +16,14 @@ How the search works:
 - Cuts: at a trick boundary when the tricks still needed are none or more
   than are left; on cheap bounds (:func:`trick_bounds`), also inside a trick
   once MAX has played and the fate of the trick is known or bounded.
-- A transposition table of lower / upper bounds of the tricks MAX makes from
-  a state, shared by the searches of one deal; a stamp per deal replaces
-  clearing it. Within a deal who holds a card never changes, so inside a
-  trick the state is the mask of cards still held plus the trick in progress
-  (leader, led suit, winning card and seat). At a trick boundary the key is
-  coarser and still exact: only the order of the live cards within each suit
-  and their owners matter (:func:`_shape_key`), so states that differ only in
-  which low cards are gone share an entry.
+- A transposition table (``transposition.py``) of lower / upper bounds of
+  the tricks MAX makes from a state, shared by the searches of one deal.
+  Within a deal who holds a card never changes, so inside a trick the state
+  is the mask of cards still held plus the trick in progress (leader, led
+  suit, winning card and seat). At a trick boundary the key is coarser and
+  still exact: only the order of the live cards within each suit and their
+  owners matter (``shape_key``), so states that differ only in which low
+  cards are gone share an entry.
 - Equivalent cards (one hand's cards of one suit with no other live card
   between them, live = every hand plus the current trick) are tried once.
 - Move ordering: the side that wants the trick tries winning cards first.
@@ -34,13 +34,12 @@ import numpy as np
 from numba import njit, prange
 
 from .bits import U0, U1, above_in_suit, bit, highest_card, lowest_card, suit_lane
-from .rng import mix64
+from .transposition import new_table, probe_entry, shape_key, store_bounds, table_bits
 from .tricks import beaters, beats, legal_mask, play_greedy
 
 MAX_SEATS = 7
 MAX_HAND = 5
 MAX_PLIES = MAX_SEATS * MAX_HAND
-TT_BITS = 18  # the largest transposition table: 2**TT_BITS entries of 24 bytes (see table_bits)
 MAX_CHUNKS = 64  # solve_batch splits its deals into at most this many chunks ...
 CHUNK_DEALS = 128  # ... of at least this many deals (fixed numbers: results never depend on threads)
 TT_MIN_POS = 2  # probe the table at trick boundaries and from this many cards into a trick on
@@ -80,34 +79,6 @@ def count_cards(mask):
 
 
 @njit(cache=True)
-def new_table(bits):
-    """An empty transposition table of ``2**bits`` entries: (keys (two words each), infos).
-
-    An entry is valid only when its info carries the current stamp (>= 1), so
-    zeroed infos are enough and the keys need no clearing.
-    """
-    size = 1 << bits
-    return np.empty((size, 2), dtype=np.uint64), np.zeros(size, dtype=np.int64)
-
-
-@njit(cache=True)
-def table_bits(cards):
-    """Table size (log2) for deals of ``cards`` cards in all: searches grow fast with the deal.
-
-    A table costs about a millisecond to set up at the largest size, and a
-    table too small for the search costs far more (7-player deals need
-    10^5..10^6 nodes now and then), so the size follows the deal.
-    """
-    if cards <= 15:
-        return 12
-    if cards <= 20:
-        return 14
-    if cards <= 25:
-        return 16
-    return TT_BITS
-
-
-@njit(cache=True)
 def check_deal(hands, leader, trump, seat):
     """Refuse what the solver cannot handle: 2..7 hands of one size 0..5, seats and trump in range."""
     n = hands.shape[0]
@@ -139,36 +110,6 @@ def new_stack():
         np.zeros((MAX_PLIES + 1, 4), dtype=np.uint64),
         np.zeros(64 + MAX_SEATS, dtype=np.uint64),
     )
-
-
-@njit(cache=True, inline="always")
-def _slot(lo, hi, meta, size_mask):
-    z = mix64(lo ^ (np.uint64(meta + 1) * np.uint64(0x9E3779B97F4A7C15))) ^ hi
-    return np.int64(mix64(z) & size_mask)
-
-
-@njit(cache=True, inline="always")
-def _shape_key(held, owner):
-    """Exact key of a trick-boundary state up to the ranks of the cards gone.
-
-    Suit by suit, low to high, the owner code (seat + 1) of every card still
-    held, 3 bits each, and a 0 after each suit: at most 35 + 4 codes, 117 bits,
-    in two words. Two states with the same codes differ only in which cards
-    have been played, so each card has the same rank among the live cards of
-    its suit: the same game from here on.
-    """
-    lo = U0
-    hi = U0
-    for suit in range(4):
-        lane = held & suit_lane(suit)
-        while lane:
-            c = lowest_card(lane)
-            lane &= lane - U1
-            hi = (hi << np.uint64(3)) | (lo >> np.uint64(61))
-            lo = (lo << np.uint64(3)) | owner[c]
-        hi = (hi << np.uint64(3)) | (lo >> np.uint64(61))
-        lo = lo << np.uint64(3)
-    return lo, hi
 
 
 @njit(cache=True, inline="always")
@@ -314,55 +255,6 @@ def gen_moves(hands, n, cur, seat, pos, tlead, led, wcard, wseat, trump, follow,
     return count
 
 
-@njit(cache=True, inline="always")
-def _probe(lo, hi, tag, tt_keys, tt_infos, size_mask):
-    """Info word of the entry for this key and tag, or -1. Entries live in buckets of two slots."""
-    slot = _slot(lo, hi, tag & 0xFFFF, size_mask)
-    for _ in range(2):
-        info = tt_infos[slot]
-        if (info >> 8) == tag and tt_keys[slot, 0] == lo and tt_keys[slot, 1] == hi:
-            return info
-        slot ^= 1
-    return -1
-
-
-@njit(cache=True, inline="always")
-def _store(lo, hi, tag, left, need, result, tt_keys, tt_infos, size_mask):
-    """Record that MAX can (``result``) or cannot make ``need`` more tricks from this state.
-
-    ``tag``: stamp of the deal, tricks left and the trick in progress. A new
-    entry takes the slot of its bucket left by an earlier deal, else the one
-    with fewer tricks left (the cheaper state to search again).
-    """
-    slot = _slot(lo, hi, tag & 0xFFFF, size_mask)
-    lb = 0
-    ub = left
-    found = False
-    for _ in range(2):
-        info = tt_infos[slot]
-        if (info >> 8) == tag and tt_keys[slot, 0] == lo and tt_keys[slot, 1] == hi:
-            lb = (info >> 4) & 15
-            ub = info & 15
-            found = True
-            break
-        slot ^= 1
-    if not found:
-        # slot is back at the first of the pair
-        stamp = tag >> 19
-        first = tt_infos[slot]
-        second = tt_infos[slot ^ 1]
-        if (first >> 27) == stamp and ((second >> 27) != stamp or ((second >> 24) & 7) < ((first >> 24) & 7)):
-            slot ^= 1
-    if result:
-        if need > lb:
-            lb = need
-    elif need - 1 < ub:
-        ub = need - 1
-    tt_keys[slot, 0] = lo
-    tt_keys[slot, 1] = hi
-    tt_infos[slot] = (tag << 8) | (lb << 4) | ub
-
-
 @njit(cache=True)
 def can_make(hands, leader, trump, follow, seat, k, tt_keys, tt_infos, stamp, st, mv, um, owner):
     """Can ``seat`` make at least ``k`` tricks?
@@ -497,13 +389,13 @@ def can_make_from(hands, tlead, led, wcard, wseat, table, trump, follow, seat, k
             if probe:
                 meta = _meta(st, d)
                 if pos == 0:
-                    lo, hi = _shape_key(um[d, _HELD], owner)
+                    lo, hi = shape_key(um[d, _HELD], owner)
                 else:
                     lo = um[d, _HELD]
                     hi = U0
                 um[d, _KEY_LO] = lo
                 um[d, _KEY_HI] = hi
-                info = _probe(lo, hi, (stamp << 19) | (left << 16) | meta, tt_keys, tt_infos, size_mask)
+                info = probe_entry(lo, hi, (stamp << 19) | (left << 16) | meta, tt_keys, tt_infos, size_mask)
                 if info >= 0:
                     if ((info >> 4) & 15) >= need:
                         result = True
@@ -567,8 +459,8 @@ def can_make_from(hands, tlead, led, wcard, wseat, table, trump, follow, seat, k
         while True:
             if st[d, _STORE] == 1:
                 left = hsize - d // n
-                _store(um[d, _KEY_LO], um[d, _KEY_HI], (stamp << 19) | (left << 16) | _meta(st, d), left,
-                       k - st[d, _WON], result, tt_keys, tt_infos, size_mask)
+                store_bounds(um[d, _KEY_LO], um[d, _KEY_HI], (stamp << 19) | (left << 16) | _meta(st, d), left,
+                             k - st[d, _WON], result, tt_keys, tt_infos, size_mask)
             if d == d0:
                 return result
             d -= 1

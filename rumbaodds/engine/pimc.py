@@ -16,10 +16,11 @@ import numpy as np
 from numba import njit
 
 from .bits import U0, U1, bit, lowest_card, suit_lane
-from .dd import MAX_SEATS, TT_BITS, card_values, count_cards, new_stack, new_table
+from .dd import MAX_SEATS, card_values, count_cards, new_stack, new_table
 from .distilled import deck_ranks, distilled_card, shipped_trees
 from .play import expert_card
 from .rng import below, next_state, shuffle, stream_start
+from .transposition import TT_BITS
 from .tricks import FOLLOW_STECHZWANG, beaters, beats, legal_mask, strongest, weakest
 
 SEAT_GREEDY, SEAT_EXPERT, SEAT_PIMC, SEAT_DISTILLED = 0, 1, 2, 3  # per-seat card play of play_deal
