@@ -1,9 +1,11 @@
 """The trees of the ``distilled`` play (the Rumba caller's lead to the second trick, issue 17): kernel == twin,
-a hand-worked ensemble, the fit (a known chooser recovered, noise not) and the generated module."""
+only there (three players), a hand-worked ensemble, the fit (a known chooser recovered, noise not; a start
+corrected) and the generated module."""
 
 from __future__ import annotations
 
 import importlib.util
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -110,8 +112,6 @@ def test_trees_score_only_the_callers_second_lead():
     v = caller_second_leads(SWISS, 3, 60, 3)[0]
     assert twin.by_trees(v, trees)
     assert not twin.by_trees(v, (0,) + trees[1:])
-    from dataclasses import replace
-
     assert not twin.by_trees(replace(v, won=(0,) * v.players), trees)
     assert not twin.by_trees(replace(v, won=(1, 1) + (0,) * (v.players - 2)), trees)
     assert not twin.by_trees(replace(v, caller=1), trees)

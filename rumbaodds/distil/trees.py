@@ -7,9 +7,9 @@ often leads a trump or a low card and keeps his ace for later. Whether that
 pays depends on combinations (how many trumps are unseen, how many masters he
 holds, how many tricks he still needs) that a weighted sum cannot express;
 shallow trees on the same 32 numbers (16 of the card, 16 of the moment) can.
-At five and seven players they gained next to nothing on held-out deals and
-cost a fifth of the play's speed, so they play at three players only
-(``TREE_PLAYERS``).
+At five and seven players trees fitted to the 3- and 5-player Rumbas gained
+0.3 points or less on held-out deals and cost a fifth of the play's speed, so
+they play at three players only (``TREE_PLAYERS``), fitted to those Rumbas.
 
 The trees correct the weights rather than replace them: a card's score is
 its linear score plus the leaves its numbers reach. They are fitted by
