@@ -10,10 +10,10 @@ player knows: his hand, the cards he has not seen, the trick so far, the
 tricks won, and which players have shown a void in a suit (by not following it).
 
 One decision gets more: at the Rumba caller's lead to the second trick
-(:data:`TREE_TRICK`) with three players (:data:`TREE_PLAYERS`) an ensemble of shallow trees on the same numbers, the
-card's and the moment's, adds its score to the weights' (:func:`tree_score`,
-fitted by ``rumbaodds/distil/trees.py``), where the follow rule has one
-(swiss).
+(:data:`TREE_TRICK`) with three active players (:data:`TREE_PLAYERS`), an
+ensemble of shallow trees on the same numbers, the card's and the moment's,
+adds its score to the weights' (:func:`tree_score`, fitted by
+``rumbaodds/distil/trees.py``), where the follow rule has one (swiss).
 """
 
 from __future__ import annotations
