@@ -12,10 +12,11 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from distilled_views import mask, views_of_a_hand
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rumbaodds.cards import card_rank, cards_of
+from rumbaodds.cards import cards_of
 from rumbaodds.distil.fit import agreement, equivalent, fit_logit
 from rumbaodds.engine import pimc
 from rumbaodds.engine.distilled import (
@@ -36,7 +37,6 @@ from rumbaodds.engine.distilled import (
 )
 from rumbaodds.engine.play import POLICY_DISTILLED, play_tricks
 from rumbaodds.engine.rng import deal_batch
-from rumbaodds.game.tricks import card_beats, legal_cards, suit_of
 from rumbaodds.rules import FLEMISH, SWISS
 from rumbaodds.twins import distilled as twin
 
@@ -88,43 +88,6 @@ def test_the_table_engine_plays_the_twins_cards(name, players, caller):
                     rules.rumba_min_tricks)
         want = twin_tricks(rules, hands[i], int(leaders[i]), int(turned[i]), None if caller < 0 else caller, WEIGHTS)
         assert tricks.tolist() == want, i
-
-
-def views_of_a_hand(rules, hands_row, leader, turned, caller):
-    """Every View met while the twin plays a hand greedily (lowest legal card): states to compare features on."""
-    hands = [set(cards_of(int(m))) for m in hands_row]
-    n = len(hands)
-    ranks = [card_rank(c) for c in rules.deck]
-    outside = set(rules.deck) - {turned}
-    won = [0] * n
-    voids = [set() for _ in range(n)]
-    out = []
-    for _ in range(rules.hand_size):
-        led = win_card = win_seat = None
-        for pos in range(n):
-            p = (leader + pos) % n
-            legal = legal_cards(hands[p], led, win_card, turned >> 4, rules.follow_code)
-            out.append(twin.View(hand=frozenset(hands[p]), legal=frozenset(legal), unseen=frozenset(outside - hands[p]),
-                                 trump=turned >> 4, me=p, players=n, leader=leader, position=pos, win_card=win_card,
-                                 win_seat=win_seat, won=tuple(won), voids=tuple(frozenset(v) for v in voids),
-                                 caller=caller, need=rules.rumba_min_tricks, low_rank=min(ranks), top_rank=max(ranks)))
-            card = min(legal)
-            hands[p].discard(card)
-            outside.discard(card)
-            if led is None:
-                led, win_card, win_seat = suit_of(card), card, p
-                continue
-            if suit_of(card) != led:
-                voids[p].add(led)
-            if card_beats(card, win_card, turned >> 4):
-                win_card, win_seat = card, p
-        won[win_seat] += 1
-        leader = win_seat
-    return out
-
-
-def mask(cards) -> np.uint64:
-    return np.uint64(sum(1 << c for c in cards))
 
 
 @pytest.mark.parametrize("name,players,caller", [("swiss", 5, 0), ("flemish", 4, -1), ("swiss", 6, 3)])

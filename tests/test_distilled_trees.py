@@ -9,13 +9,12 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from distilled_views import mask, views_of_a_hand
 
-from rumbaodds.cards import card_rank, cards_of
 from rumbaodds.distil.trees import agreement, fit_trees, is_tree_decision
 from rumbaodds.distil.weights import write_trees
 from rumbaodds.engine import distilled as kernel
 from rumbaodds.engine.rng import deal_batch
-from rumbaodds.game.tricks import card_beats, legal_cards, suit_of
 from rumbaodds.rules import FLEMISH, SWISS
 from rumbaodds.twins import distilled as twin
 from rumbaodds.twins.common import strength
@@ -37,47 +36,20 @@ def caller_second_leads(rules, players: int, count: int, seed: int):
     """Views where the Rumba caller (seat 0) leads to the second trick: he plays his strongest card, the others
     their lowest."""
     hands, turned_cards, _ = deal_batch(rules.deck_array(), players, rules.hand_size, seed, 0, count)
-    ranks = [card_rank(c) for c in rules.deck]
     out = []
     for row, turned in zip(hands, turned_cards.astype(int), strict=True):
-        trump = turned >> 4
-        hs = [set(cards_of(int(m))) for m in row]
-        outside = set(rules.deck) - {turned}
-        won, voids, leader = [0] * players, [set() for _ in range(players)], 0
-        for trick in range(2):
-            led = win_card = win_seat = None
-            for pos in range(players):
-                p = (leader + pos) % players
-                legal = legal_cards(hs[p], led, win_card, trump, rules.follow_code)
-                v = twin.View(hand=frozenset(hs[p]), legal=frozenset(legal), unseen=frozenset(outside - hs[p]),
-                              trump=trump, me=p, players=players, leader=leader, position=pos, win_card=win_card,
-                              win_seat=win_seat, won=tuple(won), voids=tuple(frozenset(x) for x in voids), caller=0,
-                              need=rules.rumba_min_tricks, low_rank=min(ranks), top_rank=max(ranks))
-                if trick == 1 and p == 0 and pos == 0 and len(legal) > 1:
-                    out.append(v)
-                card = max(legal, key=lambda c: strength(c, trump)) if p == 0 else min(legal)  # he wins often
-                hs[p].discard(card)
-                outside.discard(card)
-                if led is None:
-                    led, win_card, win_seat = suit_of(card), card, p
-                    continue
-                if suit_of(card) != led:
-                    voids[p].add(led)
-                if card_beats(card, win_card, trump):
-                    win_card, win_seat = card, p
-            won[win_seat] += 1
-            leader = win_seat
+        def choose(v, trump=turned >> 4):
+            return max(v.legal, key=lambda c: strength(c, trump)) if v.me == 0 else min(v.legal)  # he wins often
+
+        out.extend(v for v in views_of_a_hand(rules, row, 0, turned, 0, choose, tricks=2)
+                   if sum(v.won) == 1 and v.me == 0 and v.position == 0 and len(v.legal) > 1)
     return out
-
-
-def _mask(cards) -> np.uint64:
-    return np.uint64(sum(1 << c for c in cards))
 
 
 def kernel_card(v, weights, trees) -> int:
     won_bits = sum(w << (4 * p) for p, w in enumerate(v.won))
     void_bits = sum(1 << (4 * p + s) for p in range(v.players) for s in v.voids[p])
-    return int(kernel.distilled_card(_mask(v.hand), _mask(v.legal), _mask(v.unseen), v.trump, v.me, v.players,
+    return int(kernel.distilled_card(mask(v.hand), mask(v.legal), mask(v.unseen), v.trump, v.me, v.players,
                                      v.leader, v.position, -1 if v.win_card is None else v.win_card,
                                      -1 if v.win_seat is None else v.win_seat, won_bits, void_bits,
                                      -1 if v.caller is None else v.caller, v.need, v.low_rank, v.top_rank, weights,
@@ -249,11 +221,11 @@ def test_the_tree_decisions_of_a_recording_are_the_twins():
     trees = random_trees(3)
     for v in caller_second_leads(SWISS, 3, 80, 5):
         record = {"caller": v.caller, "me": v.me, "pos": v.position, "won": list(v.won),
-                  "legal": int(_mask(v.legal))}
+                  "legal": int(mask(v.legal))}
         assert is_tree_decision(record) == twin.by_trees(v, trees)
         record["me"] = 1
         assert not is_tree_decision(record)
     for v in caller_second_leads(SWISS, 5, 40, 5):
         record = {"caller": v.caller, "me": v.me, "pos": v.position, "won": list(v.won),
-                  "legal": int(_mask(v.legal))}
+                  "legal": int(mask(v.legal))}
         assert not is_tree_decision(record) and not twin.by_trees(v, trees)
