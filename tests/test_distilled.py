@@ -75,8 +75,8 @@ def test_kernel_plays_the_twins_cards(name, players, caller, weights_seed):
         assert out[i].tolist() == want, i
 
 
-@pytest.mark.parametrize("name,players,caller", [("swiss", 5, 0), ("swiss", 3, 0), ("swiss", 4, -1),
-                                                  ("flemish", 5, 3)])
+@pytest.mark.parametrize("name,players,caller", [("swiss", 5, 0), ("swiss", 3, 0), ("swiss", 7, 1),
+                                                  ("swiss", 4, -1), ("flemish", 5, 3)])
 def test_the_table_engine_plays_the_twins_cards(name, players, caller):
     """play_tricks(POLICY_DISTILLED), the path of every table and ask, == the twin with the shipped weights."""
     rules = RULES[name]

@@ -1,6 +1,6 @@
-"""The trees of the ``distilled`` play (the Rumba caller's lead to the second trick, issue 17): kernel == twin,
-only there (three players), a hand-worked ensemble, the fit (a known chooser recovered, noise not; a start
-corrected) and the generated module."""
+"""The trees of the ``distilled`` play (some of the Rumba caller's leads, issue 17): kernel == twin, read only at
+their slot, a hand-worked ensemble, the fit (a known chooser recovered, noise not; a start corrected) and the
+generated module."""
 
 from __future__ import annotations
 
@@ -23,13 +23,24 @@ INNER, LEAVES = 15, 16
 
 
 def random_trees(seed: int, count: int = 12):
-    """Trees on every number (card and moment), thresholds inside their ranges, some nodes without a split."""
+    """An ensemble on every number (card and moment), thresholds inside their ranges, some nodes without a split."""
     rng = np.random.default_rng(seed)
     feature = rng.integers(0, 32, (count, INNER)).astype(np.int8)
     feature[rng.random((count, INNER)) < 0.15] = -1
     threshold = (rng.random((count, INNER)) * 0.9).astype(np.float32)
     leaf = rng.normal(size=(count, LEAVES)).astype(np.float32)
     return count, feature, threshold, leaf
+
+
+def placed(ensemble, players: int = 3, trick: int = 1):
+    """The trees of one follow rule with ``ensemble`` at the caller's lead to ``trick`` at ``players`` players."""
+    count, feature, threshold, leaf = ensemble
+    slot = np.full((8, 5), -1, dtype=np.int64)
+    slot[players, trick] = 0
+    return slot, np.array([count]), feature[None], threshold[None], leaf[None]
+
+
+NO_TREES = (np.full((8, 5), -1, dtype=np.int64),) + placed(random_trees(1))[1:]
 
 
 def caller_second_leads(rules, players: int, count: int, seed: int):
@@ -58,39 +69,39 @@ def kernel_card(v, weights, trees) -> int:
 
 @pytest.mark.parametrize("rules,players", [(SWISS, 3), (FLEMISH, 3), (SWISS, 5), (FLEMISH, 4)])
 def test_the_kernel_plays_the_twins_card_with_any_trees(rules, players):
-    """Random trees on all 32 numbers: the kernel's card at the caller's second lead is the twin's. At three
-    players the trees change it (negative control: without trees, i.e. count 0, the card differs somewhere); at
-    more players they are not read."""
+    """Random trees on all 32 numbers, placed at the caller's second lead at three players: the kernel's card
+    there is the twin's. At three players the trees change it (negative control: without trees the card differs
+    somewhere); at other player counts they are not read."""
     views = caller_second_leads(rules, players, 400, 17 + players)
     assert len(views) > 40
     weights = kernel.WEIGHTS[rules.follow_code]
-    no_trees = (0,) + random_trees(1)[1:]
-    used = players == twin.TREE_PLAYERS
+    used = players == 3
     differ = 0
     for seed in range(3):
-        trees = random_trees(seed)
+        trees = placed(random_trees(seed))
         for v in views:
-            assert twin.by_trees(v, trees) == used
+            assert (twin.tree_of(v, trees) == 0) == used
             card = kernel_card(v, weights, trees)
             assert card == twin.distilled_card(v, weights, trees), v
-            differ += card != twin.distilled_card(v, weights, no_trees)
+            differ += card != twin.distilled_card(v, weights, NO_TREES)
     assert (differ > 0) == used
 
 
-def test_trees_score_only_the_callers_second_lead():
-    """by_trees: the caller leading with one trick played at three players; not the first or third lead, a
-    defender, a follow, four players."""
-    trees = random_trees(2)
+def test_trees_are_read_only_at_the_callers_lead_of_their_slot():
+    """tree_of: the caller's lead to the slot's trick at the slot's player count; not another lead, a defender,
+    a follow, another player count."""
+    trees = placed(random_trees(2))
     v = caller_second_leads(SWISS, 3, 60, 3)[0]
-    assert twin.by_trees(v, trees)
-    assert not twin.by_trees(v, (0,) + trees[1:])
-    assert not twin.by_trees(replace(v, won=(0,) * v.players), trees)
-    assert not twin.by_trees(replace(v, won=(1, 1) + (0,) * (v.players - 2)), trees)
-    assert not twin.by_trees(replace(v, caller=1), trees)
-    assert not twin.by_trees(replace(v, caller=None), trees)
-    assert not twin.by_trees(replace(v, position=1), trees)
-    assert not twin.by_trees(replace(v, players=4, won=v.won + (0,)), trees)
-    assert kernel.TREE_TRICK == twin.TREE_TRICK and kernel.TREE_PLAYERS == twin.TREE_PLAYERS
+    assert twin.tree_of(v, trees) == 0
+    assert twin.tree_of(v, NO_TREES) == -1
+    assert twin.tree_of(v, None) == -1
+    assert twin.tree_of(replace(v, won=(0,) * v.players), trees) == -1
+    assert twin.tree_of(replace(v, won=(1, 1) + (0,) * (v.players - 2)), trees) == -1
+    assert twin.tree_of(replace(v, caller=1), trees) == -1
+    assert twin.tree_of(replace(v, caller=None), trees) == -1
+    assert twin.tree_of(replace(v, position=1), trees) == -1
+    assert twin.tree_of(replace(v, players=4, won=v.won + (0,)), trees) == -1
+    assert twin.tree_of(replace(v, won=(0,) * v.players), placed(random_trees(2), 3, 0)) == 0
 
 
 def test_a_tree_scores_as_worked_by_hand():
@@ -115,7 +126,7 @@ def test_a_tree_scores_as_worked_by_hand():
     two = (2, np.repeat(feature, 2, 0), np.repeat(threshold, 2, 0), np.repeat(leaf, 2, 0))
     assert twin.tree_score(two, row) == 0.0 and twin.tree_score(two, [1.0] * 32) == 2 * 130.0
     feat, ctx = tuple(row[:16]), tuple(row[16:])
-    assert kernel.tree_score(trees, feat, ctx) == twin.tree_score(trees, row)
+    assert kernel.tree_score(placed(trees), 0, feat, ctx) == twin.tree_score(trees, row)
 
 
 def test_the_fit_recovers_a_known_chooser_and_not_noise():
@@ -189,43 +200,42 @@ def test_the_fits_start_is_the_plays_linear_score():
 
 def test_the_trees_module_round_trips_every_bit(tmp_path):
     """write_trees writes a module whose arrays equal the fitted ones exactly."""
-    t = random_trees(6)
-    count = np.array([t[0], 0])
-    feature, threshold, leaf = (np.stack([a, np.zeros_like(a)]) for a in t[1:])
-    path = write_trees(count, feature, threshold, leaf, "a test", tmp_path / "t.py")
+    slot, count, feature, threshold, leaf = placed(random_trees(6))
+    slots = np.stack([slot, np.full_like(slot, -1)])
+    path = write_trees(slots, count, feature, threshold, leaf, "a test", tmp_path / "t.py")
     spec = importlib.util.spec_from_file_location("t", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    for got, want in zip(module.TREES, (count, feature, threshold, leaf), strict=True):
+    for got, want in zip(module.TREES, (slots, count, feature, threshold, leaf), strict=True):
         assert np.array_equal(got, want) and got.dtype == np.asarray(want).dtype
-    with pytest.raises(ValueError, match="follow rule"):
-        write_trees(count[:1], feature[:1], threshold[:1], leaf[:1], "one rule", tmp_path / "bad.py")
+    with pytest.raises(ValueError, match="slots"):
+        write_trees(slot, count, feature, threshold, leaf, "one rule", tmp_path / "bad.py")
+    with pytest.raises(ValueError, match="per ensemble"):
+        write_trees(slots + 1, count, feature, threshold, leaf, "slot 1 of one ensemble", tmp_path / "bad.py")
 
 
-def test_the_shipped_trees_are_swiss_only_and_name_their_recordings():
-    """Swiss has trees, flemish none (its weights matched search at that lead, issue 17); the provenance lists
-    every configuration `python -m rumbaodds.distil` records, as the weights', and one of them holds the Rumbas
-    the trees are fitted to."""
-    from rumbaodds.distil.__main__ import CONFIGS, TREE_RULES, config_name
+def test_the_shipped_trees_sit_where_search_gained_and_name_their_recordings():
+    """Swiss: the second lead at 3 players and the first at 7 (issue 17); flemish none. The provenance lists
+    every configuration `python -m rumbaodds.distil` records, and each ensemble's Rumbas are among them."""
+    from rumbaodds.distil.__main__ import CONFIGS, TREE_CONFIGS, TREE_SPECS, config_name
     from rumbaodds.engine import distilled_trees
 
-    assert [r.name for r in TREE_RULES] == ["swiss"]
-    assert kernel.TREES[0][SWISS.follow_code] > 0 and kernel.TREES[0][FLEMISH.follow_code] == 0
-    for config in CONFIGS:
+    slot = kernel.TREES[0]
+    placed_at = {(int(f), int(p), int(t)) for f, p, t in zip(*np.nonzero(slot >= 0), strict=True)}
+    assert placed_at == {(SWISS.follow_code, 3, 1), (SWISS.follow_code, 7, 0)}
+    assert {(r.follow_code, p, t) for r, p, t, _, _ in TREE_SPECS} == placed_at
+    for config in CONFIGS + TREE_CONFIGS:
         assert config_name(*config) in distilled_trees.__doc__
-    assert any(r is SWISS and players == twin.TREE_PLAYERS and rumba for r, players, _, rumba, _ in CONFIGS)
+    assert all(spec[4] in CONFIGS + TREE_CONFIGS for spec in TREE_SPECS)
 
 
 def test_the_tree_decisions_of_a_recording_are_the_twins():
-    """is_tree_decision (which rows the fit sees) agrees with the twin's by_trees on recorded-like decisions."""
-    trees = random_trees(3)
+    """is_tree_decision (which rows the fit sees) agrees with the twin's tree_of on recorded-like decisions."""
+    trees = placed(random_trees(3))
     for v in caller_second_leads(SWISS, 3, 80, 5):
         record = {"caller": v.caller, "me": v.me, "pos": v.position, "won": list(v.won),
                   "legal": int(mask(v.legal))}
-        assert is_tree_decision(record) == twin.by_trees(v, trees)
+        assert is_tree_decision(record, 3, 1) == (twin.tree_of(v, trees) == 0)
+        assert not is_tree_decision(record, 3, 0) and not is_tree_decision(record, 4, 1)
         record["me"] = 1
-        assert not is_tree_decision(record)
-    for v in caller_second_leads(SWISS, 5, 40, 5):
-        record = {"caller": v.caller, "me": v.me, "pos": v.position, "won": list(v.won),
-                  "legal": int(mask(v.legal))}
-        assert not is_tree_decision(record) and not twin.by_trees(v, trees)
+        assert not is_tree_decision(record, 3, 1)

@@ -20,7 +20,7 @@ import numpy as np
 from ..rules import FLEMISH, SWISS
 from .fit import design, fit_all
 from .record import record_deals
-from .trees import DEPTH, TREE_PLAYERS, TREES, fit_trees, tree_rows
+from .trees import DEPTH, TREES, fit_trees, tree_rows
 from .trees import agreement as tree_agreement
 from .weights import write_trees, write_weights
 
@@ -32,9 +32,15 @@ CONFIGS = (
     (FLEMISH, 4, 3000, True, 21), (FLEMISH, 4, 3000, False, 22),
     (SWISS, 3, 3000, True, 31), (SWISS, 3, 3000, False, 32),
 )
-# follow rules whose caller's second lead at three players the trees score (distil/trees.py), fitted to the
-# Rumbas of that many players: in flemish the weights did as well as search already (issue 17)
-TREE_RULES = (SWISS,)
+# Recorded for the trees alone (the weights stay those of CONFIGS).
+TREE_CONFIGS = ((SWISS, 7, 3000, True, 71),)
+# The caller's leads that trees score (distil/trees.py): (rule set, active players, trick, trees, the Rumbas fitted
+# to). Where search gained most against the weights (issue 17, bench_cardplay --where): the second lead at 3
+# players, the first at 7. In flemish the weights did as well as search already.
+TREE_SPECS = (
+    (SWISS, 3, 1, 80, (SWISS, 3, 3000, True, 31)),
+    (SWISS, 7, 0, 40, (SWISS, 7, 3000, True, 71)),
+)
 
 
 def config_name(rules, players: int, count: int, rumba: bool, seed: int) -> str:
@@ -70,14 +76,18 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     groups: dict = {}
-    names = []
+    names, tree_names = [], []
     tree_data: dict = {}
-    for rules, players, count, rumba, seed in CONFIGS:
+    wanted = [spec[4] for spec in TREE_SPECS]
+    for config in CONFIGS + TREE_CONFIGS:
+        rules, players, count, rumba, seed = config
         count = max(1, int(count * args.scale))
-        names.append(config_name(rules, players, count, rumba, seed))
+        (tree_names if config in TREE_CONFIGS else names).append(config_name(rules, players, count, rumba, seed))
         records = recording(args.out, rules, players, count, rumba, seed)
-        if rules in TREE_RULES and rumba and players == TREE_PLAYERS:
-            tree_data.setdefault(rules.follow_code, []).append((rules, records))
+        if config in wanted:
+            tree_data[config] = records
+        if config in TREE_CONFIGS:
+            continue
         for key, (xs, ys, vs) in design(records, rules, args.labels).items():
             gx, gy, gv = groups.setdefault(key, ([], [], []))
             gx.extend(xs)
@@ -96,29 +106,29 @@ def main(argv=None) -> None:
                       "in:\n"
                       + "\n".join(f"- {n}" for n in names))
         print(f"  wrote {write_weights(weights, provenance)}")
-        print(f"  wrote {write_trees(*trees, provenance)}")
+        tree_provenance = provenance + "".join(f"\n- {n} (for the trees only)" for n in tree_names)
+        print(f"  wrote {write_trees(*trees, tree_provenance)}")
 
 
 def fit_tree_rules(tree_data: dict, weights: np.ndarray) -> tuple[np.ndarray, ...]:
-    """(count, feature, threshold, leaf) by follow rule: the trees of the rules in TREE_RULES, none elsewhere.
-    ``tree_data``: by follow rule, (rule set, records) of each configuration; ``weights``: the fitted ones, whose
-    scores the trees correct."""
-    count = np.zeros(2, dtype=np.int64)
-    feature = np.full((2, TREES, 2 ** DEPTH - 1), -1, dtype=np.int8)
-    threshold = np.zeros((2, TREES, 2 ** DEPTH - 1), dtype=np.float32)
-    leaf = np.zeros((2, TREES, 2 ** DEPTH), dtype=np.float32)
-    for follow, recorded in sorted(tree_data.items()):
-        parts = [tree_rows(records, rules, weights[follow]) for rules, records in recorded]
-        x, y, start = (np.concatenate([p[k] for p in parts]) for k in (0, 1, 3))
-        groups = np.concatenate([p[2] + 1_000_000 * i for i, p in enumerate(parts)])  # decisions apart by file
-        feature[follow], threshold[follow], leaf[follow] = fit_trees(x, y, groups, start)
-        count[follow] = TREES
-        before = tree_agreement(feature[follow], threshold[follow], np.zeros_like(leaf[follow]), x, y, groups, start)
-        after = tree_agreement(feature[follow], threshold[follow], leaf[follow], x, y, groups, start)
-        print(f"  {('swiss', 'flemish')[follow]:7s} caller   2nd lead {len(np.unique(groups)):6d} decisions at "
-              f"{TREE_PLAYERS} players, agrees with PIMC on {before:.1%} by the weights, {after:.1%} with the trees")
-    return count, feature, threshold, leaf
-
+    """(slot, count, feature, threshold, leaf): an ensemble per TREE_SPECS entry, fitted to its Rumbas'
+    decisions there (``tree_data``: records by configuration), correcting the fitted ``weights``."""
+    slot = np.full((2, 8, 5), -1, dtype=np.int64)
+    count = np.zeros(len(TREE_SPECS), dtype=np.int64)
+    feature = np.full((len(TREE_SPECS), TREES, 2 ** DEPTH - 1), -1, dtype=np.int8)
+    threshold = np.zeros((len(TREE_SPECS), TREES, 2 ** DEPTH - 1), dtype=np.float32)
+    leaf = np.zeros((len(TREE_SPECS), TREES, 2 ** DEPTH), dtype=np.float32)
+    for e, (rules, players, trick, trees, config) in enumerate(TREE_SPECS):
+        x, y, groups, start = tree_rows(tree_data[config], rules, weights[rules.follow_code], players, trick)
+        f, t, lf = fit_trees(x, y, groups, start, trees=trees)
+        feature[e, :trees], threshold[e, :trees], leaf[e, :trees] = f, t, lf
+        count[e] = trees
+        slot[rules.follow_code, players, trick] = e
+        before = tree_agreement(f, t, np.zeros_like(lf), x, y, groups, start)
+        after = tree_agreement(f, t, lf, x, y, groups, start)
+        print(f"  {rules.name:7s} caller   lead {trick + 1} at {players} players {len(np.unique(groups)):6d} "
+              f"decisions, agrees with PIMC on {before:.1%} by the weights, {after:.1%} with {trees} trees")
+    return slot, count, feature, threshold, leaf
 
 if __name__ == "__main__":
     main()

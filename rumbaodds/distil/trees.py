@@ -1,15 +1,17 @@
-"""Fitting the caller's second lead: gradient-boosted trees on top of the weights (docs/SIMULATION.md "Card play").
+"""Fitting trees for some of the caller's leads, on top of the weights (docs/SIMULATION.md "Card play").
 
-The linear score of ``distilled`` misses one decision that matters most near
-the Rumba threshold at three players (issue 17, ``benchmarks/bench_cardplay.py
---where``): which card the Rumba caller leads to the second trick, where PIMC
-often leads a trump or a low card and keeps his ace for later. Whether that
-pays depends on combinations (how many trumps are unseen, how many masters he
-holds, how many tricks he still needs) that a weighted sum cannot express;
-shallow trees on the same 32 numbers (16 of the card, 16 of the moment) can.
-At five and seven players trees fitted to the 3- and 5-player Rumbas gained
-0.3 points or less on held-out deals and cost a fifth of the play's speed, so
-they play at three players only (``TREE_PLAYERS``), fitted to those Rumbas.
+The linear score of ``distilled`` misses some decisions that matter most near
+the Rumba threshold (issue 17, ``benchmarks/bench_cardplay.py --where``):
+which card the Rumba caller leads to the second trick at three players,
+where PIMC often leads a trump or a low card and keeps his ace for later,
+and his first lead at seven. What pays there depends on combinations (how
+many trumps are unseen, how many masters he holds, how many tricks he still
+needs) that a weighted sum cannot express; shallow trees on the same 32
+numbers (16 of the card, 16 of the moment) can. Each such decision (follow
+rule, active players, trick) gets an ensemble of its own, fitted to PIMC's
+decisions there (``distil/__main__.py`` TREE_SPECS): trees fitted to the 3-
+and 5-player Rumbas gained 0.3 points or less at 5 players and cost a fifth of
+the play's speed, so they play only where they were shown to help.
 
 The trees correct the weights rather than replace them: a card's score is
 its linear score plus the leaves its numbers reach. They are fitted by
@@ -28,18 +30,18 @@ from __future__ import annotations
 import numpy as np
 
 from ..rules import RuleSet
-from ..twins.distilled import TREE_PLAYERS, TREE_TRICK, card_features, card_weights, context, moment, tree_score
+from ..twins.distilled import card_features, card_weights, context, moment, tree_score
 from .fit import equivalent, view_of
 
 TREES, DEPTH, RATE, MIN_LEAF, L2 = 80, 4, 0.3, 20, 1.0
 
 
-def is_tree_decision(record: dict) -> bool:
-    """A recorded decision the trees play: the caller leads to trick TREE_TRICK at TREE_PLAYERS players with a
+def is_tree_decision(record: dict, players: int, trick: int) -> bool:
+    """A recorded decision of the caller's lead to ``trick`` (0: the first) at ``players`` active players, with a
     choice."""
     legal = record["legal"]
     return (record["caller"] >= 0 and record["me"] == record["caller"] and record["pos"] == 0
-            and sum(record["won"]) == TREE_TRICK and len(record["won"]) == TREE_PLAYERS and legal & (legal - 1) != 0)
+            and sum(record["won"]) == trick and len(record["won"]) == players and legal & (legal - 1) != 0)
 
 
 def linear_score(w, row) -> float:
@@ -50,13 +52,14 @@ def linear_score(w, row) -> float:
     return score
 
 
-def tree_rows(records: list[dict], rules: RuleSet, weights) -> tuple[np.ndarray, ...]:
-    """(rows, labels, decision of each row, linear score of each row): each legal card of each tree decision, as
-    the twin's 32 numbers; ``weights``: the follow rule's (role, moment, feature)."""
+def tree_rows(records: list[dict], rules: RuleSet, weights, players: int, trick: int) -> tuple[np.ndarray, ...]:
+    """(rows, labels, decision of each row, linear score of each row): each legal card of each decision
+    :func:`is_tree_decision` picks, as the twin's 32 numbers; ``weights``: the follow rule's (role, moment,
+    feature)."""
     xs, ys, groups, start = [], [], [], []
     decision = 0
     for record in records:
-        if not is_tree_decision(record):
+        if not is_tree_decision(record, players, trick):
             continue
         decision += 1
         v = view_of(record, rules)
@@ -155,4 +158,4 @@ def agreement(feature, threshold, leaf, x, y, groups, start=None) -> float:
 
 
 __all__ = ["fit_trees", "tree_rows", "is_tree_decision", "linear_score", "agreement", "TREES", "DEPTH", "RATE",
-           "MIN_LEAF", "TREE_TRICK", "TREE_PLAYERS"]
+           "MIN_LEAF"]

@@ -16,11 +16,10 @@ folded weight summed ahead of time (:data:`PREFIX`, the same additions in the
 same order) and its last five, the masters', too (:data:`TAIL`);
 ``benchmarks/bench_hand`` measures it.
 
-At the Rumba caller's lead to the second trick (:data:`TREE_TRICK`) with three
-players (:data:`TREE_PLAYERS`) the trees of ``distilled_trees.py`` add their
-score, where the follow rule has some
-(:func:`tree_score`; twins/distilled.py ``tree_score``, the same sums in the
-same order).
+At some of the Rumba caller's leads (by follow rule, active players and trick:
+the second lead at 3 swiss players, the first at 7) an ensemble of trees of
+``distilled_trees.py`` adds its score (:func:`tree_slot`, :func:`tree_score`;
+twins/distilled.py, the same sums in the same order).
 """
 
 import numpy as np
@@ -93,22 +92,34 @@ def _shipped_prefix_cpu(follow):
     return lambda follow: (PREFIX[follow], TAIL[follow])
 
 
-TREE_TRICK = 1  # the trees score the caller's lead to this trick (0: the first), as twins/distilled.py
-TREE_PLAYERS = 3  # ... at this many active players
-
-
 @njit(cache=True, inline="always")
 def shipped_trees(follow):
-    """(count, feature, threshold, leaf) of follow rule ``follow``: the shipped trees (count 0: none)."""
-    return TREES[0][follow], TREES[1][follow], TREES[2][follow], TREES[3][follow]
+    """The shipped trees of follow rule ``follow``: (slot, count, feature, threshold, leaf), ``slot[players,
+    trick]`` the ensemble that scores the caller's lead there (-1: none), the rest by ensemble."""
+    return TREES[0][follow], TREES[1], TREES[2], TREES[3], TREES[4]
 
 
 @njit(cache=True, inline="always")
-def tree_score(trees, feat, ctx):
-    """The trees' score of a card: ``feat`` its N_CARD numbers, ``ctx`` the moment's N_CONTEXT; the leaves reached
-    summed tree by tree in float64 (node i's children 2i+1 and 2i+2; left where the number is at most the
+def tree_slot(trees, role, pos, won_bits, m):
+    """The ensemble that scores this decision (-1: none): only the Rumba caller's leads, by the active players and
+    the trick (tricks played so far)."""
+    if role != ROLE_CALLER or pos != 0:
+        return -1
+    played = 0
+    for p in range(m):
+        played += won_of(won_bits, p)
+    return trees[0][m, played]
+
+
+@njit(cache=True, inline="always")
+def tree_score(trees, e, feat, ctx):
+    """Ensemble ``e``'s score of a card: ``feat`` its N_CARD numbers, ``ctx`` the moment's N_CONTEXT; the leaves
+    reached summed tree by tree in float64 (node i's children 2i+1 and 2i+2; left where the number is at most the
     threshold, a float32 compared as float64)."""
-    count, feature, threshold, leaf = trees
+    count = trees[1][e]
+    feature = trees[2][e]
+    threshold = trees[3][e]
+    leaf = trees[4][e]
     inner = feature.shape[1]
     total = 0.0
     for t in range(count):
@@ -122,18 +133,6 @@ def tree_score(trees, feat, ctx):
             node = 2 * node + (1 if left else 2)
         total += leaf[t, node - inner]
     return total
-
-
-@njit(cache=True, inline="always")
-def by_trees(trees, role, pos, won_bits, m):
-    """Whether the trees score this decision: the caller leads to trick TREE_TRICK at TREE_PLAYERS players, and
-    there are trees."""
-    if trees[0] == 0 or role != ROLE_CALLER or pos != 0 or m != TREE_PLAYERS:
-        return False
-    played = 0
-    for p in range(m):
-        played += won_of(won_bits, p)
-    return played == TREE_TRICK
 
 
 @njit(cache=True, inline="always")
@@ -410,9 +409,9 @@ def distilled_card(hand, legal, unseen, trump, me, m, leader, pos, win_card, win
 
     ``won_bits`` / ``void_bits``: per active player 4 bits, his tricks so far and the suits he has shown he lacks
     (:func:`won_of`, :func:`voids_of`). ``weights``: (role, moment, feature), :data:`WEIGHTS` of the rule set's
-    follow rule (or another fit, for research); ``trees``: (count, feature, threshold, leaf), :func:`shipped_trees`
-    (or count 0: none). A single legal card is played at once; ties go to the weakest card in the §6 order.
-    Allocates nothing (the GPU engine compiles it too).
+    follow rule (or another fit, for research); ``trees``: (slot, count, feature, threshold, leaf),
+    :func:`shipped_trees` (or a slot of -1 everywhere: none). A single legal card is played at once; ties go to
+    the weakest card in the §6 order. Allocates nothing (the GPU engine compiles it too).
     """
     return _distilled_choice(hand, legal, unseen, trump, me, m, leader, pos, win_card, win_idx, won_bits, void_bits,
                              caller, need, low_rank, top_rank, weights, None, trees)
@@ -443,7 +442,7 @@ def _distilled_choice(hand, legal, unseen, trump, me, m, leader, pos, win_card, 
     min_winner_key = strength(weakest(winners, trump), trump) if winners else -1
     unseen_trumps = popcount(unseen & suit_lane(trump))
     count = popcount(legal)
-    use_trees = by_trees(trees, role, pos, won_bits, m)
+    ensemble = tree_slot(trees, role, pos, won_bits, m)
     best = -1
     best_score = 0.0
     rest = legal
@@ -455,15 +454,15 @@ def _distilled_choice(hand, legal, unseen, trump, me, m, leader, pos, win_card, 
         score = 0.0
         for i in range(N_CARD):
             score += folded[i] * feat[i]
-        if use_trees:
-            score += tree_score(trees, feat, ctx)
+        if ensemble >= 0:
+            score += tree_score(trees, ensemble, feat, ctx)
         if best < 0 or score > best_score:
             best = c
             best_score = score
     return best
 
 
-__all__ = ["WEIGHTS", "TREES", "TREE_TRICK", "TREE_PLAYERS", "shipped_trees", "tree_score", "by_trees", "QUOTIENT",
+__all__ = ["WEIGHTS", "TREES", "shipped_trees", "tree_score", "tree_slot", "QUOTIENT",
            "PREFIX", "PREFIX_TERMS", "TAIL", "MASTER_TERMS", "master_tail", "needed_of", "NEEDED_TERM",
            "moment_counts", "context_of", "context_prefix", "folded_from_prefix", "folded_at", "shipped_prefix",
            "trump_counts", "master_counts", "distilled_card", "shipped_distilled_card", "card_weights",

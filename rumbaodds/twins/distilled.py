@@ -9,11 +9,11 @@ follow). Everything a feature reads is what the
 player knows: his hand, the cards he has not seen, the trick so far, the
 tricks won, and which players have shown a void in a suit (by not following it).
 
-One decision gets more: at the Rumba caller's lead to the second trick
-(:data:`TREE_TRICK`) with three active players (:data:`TREE_PLAYERS`), an
-ensemble of shallow trees on the same numbers, the card's and the moment's,
-adds its score to the weights' (:func:`tree_score`, fitted by
-``rumbaodds/distil/trees.py``), where the follow rule has one (swiss).
+Some decisions get more: at some of the Rumba caller's leads (by follow
+rule, active players and trick: in swiss the second lead at 3 players and
+the first at 7), an ensemble of shallow trees on the same numbers, the
+card's and the moment's, adds its score to the weights' (:func:`tree_of`,
+:func:`tree_score`, fitted by ``rumbaodds/distil/trees.py``).
 """
 
 from __future__ import annotations
@@ -173,16 +173,12 @@ def card_weights(w, ctx: list[float]) -> list[float]:
     return out
 
 
-TREE_TRICK = 1  # the trees score the caller's lead to this trick (0: the first)
-TREE_PLAYERS = 3  # ... at this many players: there the weights fell short of search (issue 17)
-
-
-def tree_score(trees, row: list[float]) -> float:
-    """The score of one card by the ensemble ``trees`` = (count, feature, threshold, leaf): ``row`` is the card's
-    numbers then the moment's (32). Each tree is ``feature.shape[1]`` inner nodes in heap order (node i's children
-    2i+1 and 2i+2); a row goes left where its number is at most the node's threshold (feature -1: always left).
-    The leaves reached are summed, tree by tree."""
-    count, feature, threshold, leaf = trees
+def tree_score(ensemble, row: list[float]) -> float:
+    """The score of one card by ``ensemble`` = (count, feature, threshold, leaf): ``row`` is the card's numbers
+    then the moment's (32). Each tree is ``feature.shape[1]`` inner nodes in heap order (node i's children 2i+1
+    and 2i+2); a row goes left where its number is at most the node's threshold (feature -1: always left). The
+    leaves reached are summed, tree by tree."""
+    count, feature, threshold, leaf = ensemble
     inner = len(feature[0])
     total = 0.0
     for t in range(count):
@@ -194,26 +190,32 @@ def tree_score(trees, row: list[float]) -> float:
     return total
 
 
-def by_trees(v: View, trees) -> bool:
-    """Whether the trees score this decision: the Rumba caller leads to trick TREE_TRICK at TREE_PLAYERS players,
-    and there are trees."""
-    return trees is not None and trees[0] > 0 and v.role == ROLE_CALLER and v.position == 0 \
-        and sum(v.won) == TREE_TRICK and v.players == TREE_PLAYERS
+def tree_of(v: View, trees) -> int:
+    """The ensemble of ``trees`` = (slot, count, feature, threshold, leaf) that scores this decision, -1 if none:
+    only the Rumba caller's leads, by the players (active) and the trick (``slot[players][tricks played]``)."""
+    if trees is None or v.role != ROLE_CALLER or v.position != 0:
+        return -1
+    return int(trees[0][v.players][sum(v.won)])
+
+
+def ensemble_of(trees, e: int):
+    """(count, feature, threshold, leaf) of ensemble ``e``."""
+    return trees[1][e], trees[2][e], trees[3][e], trees[4][e]
 
 
 def distilled_card(v: View, weights, trees=None) -> int:
-    """The card with the highest score ``weights[role][moment] . features`` (plus :func:`tree_score`, where
-    :func:`by_trees`); ties: the weakest (§6 order). ``trees``: (count, feature, threshold, leaf) of the follow
-    rule, or None."""
+    """The card with the highest score ``weights[role][moment] . features`` (plus :func:`tree_score` of the
+    ensemble :func:`tree_of` names); ties: the weakest (§6 order). ``trees``: (slot, count, feature, threshold,
+    leaf) of the follow rule, or None."""
     folded = card_weights(weights[v.role][moment(v)], context(v))
-    use_trees = by_trees(v, trees)
+    e = tree_of(v, trees)
     best, best_score = None, None
     for card in sorted(v.legal, key=lambda c: strength(c, v.trump)):  # weakest first: a later card must score more
         score = 0.0
         for wi, fi in zip(folded, card_features(v, card), strict=True):
             score += wi * fi
-        if use_trees:
-            score += tree_score(trees, card_features(v, card) + context(v))
+        if e >= 0:
+            score += tree_score(ensemble_of(trees, e), card_features(v, card) + context(v))
         if best is None or score > best_score:
             best, best_score = card, score
     return best
@@ -224,10 +226,10 @@ def play_hand(hands, leader: int, trump: int, follow: int, caller: int | None, n
     """Tricks per player: ``hands`` (active players in seat order) played to the end, everybody ``distilled``.
 
     ``turned``: the card face up on the table, seen by all; ``deck``: the rule set's cards; ``weights``:
-    (follow rule, role, moment, feature); ``trees``: (counts, features, thresholds, leaves), each by follow rule
-    (engine/distilled_trees.py ``TREES``), or None.
+    (follow rule, role, moment, feature); ``trees``: engine/distilled_trees.py ``TREES`` (slots by follow rule,
+    then the ensembles), or None.
     """
-    trees = None if trees is None else tuple(part[follow] for part in trees)
+    trees = None if trees is None else (trees[0][follow], *trees[1:])
     hands = [set(h) for h in hands]
     n = len(hands)
     ranks = [rank_of(c) for c in deck]
@@ -263,4 +265,4 @@ def play_hand(hands, leader: int, trump: int, follow: int, caller: int | None, n
 __all__ = ["play_hand", "View", "ROLE_CALLER", "ROLE_DEFENDER", "ROLE_NORMAL", "LEAD", "FOLLOW", "N_FEATURES",
            "CONTEXT_NAMES",
            "CARD_NAMES", "context", "card_features", "card_weights", "features", "distilled_card", "tree_score",
-           "by_trees", "TREE_TRICK", "TREE_PLAYERS"]
+           "tree_of", "ensemble_of"]
