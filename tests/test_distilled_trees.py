@@ -116,17 +116,19 @@ def test_a_tree_scores_as_worked_by_hand():
     feature[0, 13], threshold[0, 13] = 1, 0.5
     leaf = np.arange(LEAVES, dtype=np.float32)[None, :] * 10
     trees = (1, feature, threshold, leaf)
-    row = [0.0] * 32
-    row[0], row[1], row[16] = 1.0, 1.0, 0.4
-    assert twin.tree_score(trees, row) == 130.0
-    row[16] = 0.2
-    assert twin.tree_score(trees, row) == 80.0  # node 2 -> left: node 5, 11, 23: leaf 8
-    row[0] = 0.0
-    assert twin.tree_score(trees, row) == 0.0  # all left: leaf 0
     two = (2, np.repeat(feature, 2, 0), np.repeat(threshold, 2, 0), np.repeat(leaf, 2, 0))
-    assert twin.tree_score(two, row) == 0.0 and twin.tree_score(two, [1.0] * 32) == 2 * 130.0
-    feat, ctx = tuple(row[:16]), tuple(row[16:])
-    assert kernel.tree_score(placed(trees), 0, feat, ctx) == twin.tree_score(trees, row)
+    master = [0.0] * 32
+    master[0], master[1], master[16] = 1.0, 1.0, 0.4
+    one_trump = list(master)
+    one_trump[16] = 0.2  # node 2 -> left: node 5, 11, 23: leaf 8
+    side = list(one_trump)
+    side[0] = 0.0  # all left: leaf 0
+    for row, want in ((master, 130.0), (one_trump, 80.0), (side, 0.0), ([1.0] * 32, 130.0)):
+        assert twin.tree_score(trees, row) == want
+        assert twin.tree_score(two, row) == 2 * want
+        feat, ctx = tuple(row[:16]), tuple(row[16:])
+        assert kernel.tree_score(placed(trees), 0, feat, ctx) == want
+        assert kernel.tree_score(placed(two), 0, feat, ctx) == 2 * want
 
 
 def test_the_fit_recovers_a_known_chooser_and_not_noise():
