@@ -15,6 +15,7 @@ import pytest
 from distilled_views import mask, views_of_a_hand
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from numba import njit
 
 from rumbaodds.cards import cards_of
 from rumbaodds.distil.fit import agreement, equivalent, fit_logit
@@ -31,6 +32,7 @@ from rumbaodds.engine.distilled import (
     card_weights,
     context_features,
     context_prefix,
+    divided,
     folded_from_prefix,
     folded_weights,
     master_tail,
@@ -167,6 +169,16 @@ def test_distilled_play_is_legal_and_deals_every_trick(seed, players, caller, na
     won = twin_tricks(rules, hands[0], int(leaders[0]), int(turned[0]), None if caller < 0 else caller,
                       random_weights(seed % 1000))
     assert sum(won) == rules.hand_size
+
+
+def test_the_gpus_division_is_the_cpus_table():
+    """The GPU divides where the CPU reads QUOTIENT (engine/gpu.py, to keep its 64 KB of constants): the same
+    float64 for every entry, compiled and plain. The control: float32 division differs somewhere."""
+    compiled = njit(divided)
+    for d in range(16):
+        for k in range(16):
+            assert compiled(k, d) == divided(k, d) == QUOTIENT[d, k], (k, d)
+    assert any(float(np.float32(k) / np.float32(d)) != QUOTIENT[d, k] for d in range(1, 16) for k in range(16))
 
 
 def test_equivalent_cards_have_no_unseen_card_between_them():

@@ -126,9 +126,8 @@ def test_a_tree_scores_as_worked_by_hand():
     for row, want in ((master, 130.0), (one_trump, 80.0), (side, 0.0), ([1.0] * 32, 130.0)):
         assert twin.tree_score(trees, row) == want
         assert twin.tree_score(two, row) == 2 * want
-        feat, ctx = tuple(row[:16]), tuple(row[16:])
-        assert kernel.tree_score(placed(trees), 0, feat, ctx) == want
-        assert kernel.tree_score(placed(two), 0, feat, ctx) == 2 * want
+        assert kernel.tree_score(placed(trees), 0, np.array(row)) == want
+        assert kernel.tree_score(placed(two), 0, np.array(row)) == 2 * want
 
 
 def test_the_fit_recovers_a_known_chooser_and_not_noise():

@@ -38,6 +38,25 @@ N_FEATURES = N_CARD * (1 + N_CONTEXT)
 # QUOTIENT[d, k] = k / d, the very float division of the twin, read instead of divided (a division costs as much
 # as a dozen additions); every numerator and denominator of the features is below 16 (hand size <= 5, <= 13 ranks)
 QUOTIENT = np.array([[k / d if d else 0.0 for k in range(16)] for d in range(16)])
+
+
+def quotient(k, d):
+    """``k / d`` (0 where ``d`` is 0) in compiled code: on the CPU read from :data:`QUOTIENT`; on the GPU divided
+    (engine/gpu.py: IEEE division rounds as Python's, and every function that reads a table gets its own copy of
+    it in the 64 KB of constants)."""
+    return QUOTIENT[d, k]
+
+
+@overload(quotient, target="cpu")
+def _quotient_cpu(k, d):
+    return lambda k, d: QUOTIENT[d, k]
+
+
+def divided(k, d):
+    """:func:`quotient` as the GPU computes it (tests/test_distilled.py: every entry of :data:`QUOTIENT`)."""
+    return k / d if d else 0.0
+
+
 PREFIX_TERMS = 3  # the moment's numbers summed ahead of time: trumps, sure trump tricks, unseen trumps (up to 6)
 
 
@@ -112,26 +131,49 @@ def tree_slot(trees, role, pos, won_bits, m):
 
 
 @njit(cache=True, inline="always")
-def tree_score(trees, e, feat, ctx):
-    """Ensemble ``e``'s score of a card: ``feat`` its N_CARD numbers, ``ctx`` the moment's N_CONTEXT; the leaves
-    reached summed tree by tree in float64 (node i's children 2i+1 and 2i+2; left where the number is at most the
-    threshold, a float32 compared as float64)."""
+def _descend(feature, threshold, row, t, node):
+    """Tree ``t``'s next node from ``node``: left (2i+1) where the number is at most the threshold or the node has
+    no feature (-1), else right (2i+2); the side added as 0 or 1, without a branch on the numbers."""
+    j = feature[t, node]
+    left = (j < 0) | (row[j if j >= 0 else 0] <= threshold[t, node])
+    return 2 * node + 2 - (1 if left else 0)
+
+
+@njit(cache=True, inline="always")
+def tree_score(trees, e, row):
+    """Ensemble ``e``'s score of a card: ``row`` its N_CARD numbers then the moment's N_CONTEXT, an array; the
+    leaves reached summed tree by tree in float64 (a float32 threshold compared as float64).
+
+    Four trees descend side by side (their loads overlap; alone each waits on its last), and their leaves are
+    added in the trees' order, so the sum is the plain one's, bit for bit (the twin's ``tree_score``)."""
     count = trees[1][e]
     feature = trees[2][e]
     threshold = trees[3][e]
     leaf = trees[4][e]
     inner = feature.shape[1]
+    depth = 0
+    while (1 << depth) - 1 < inner:
+        depth += 1
     total = 0.0
-    for t in range(count):
+    t = 0
+    while t + 4 <= count:
+        n0 = n1 = n2 = n3 = 0
+        for _ in range(depth):
+            n0 = _descend(feature, threshold, row, t, n0)
+            n1 = _descend(feature, threshold, row, t + 1, n1)
+            n2 = _descend(feature, threshold, row, t + 2, n2)
+            n3 = _descend(feature, threshold, row, t + 3, n3)
+        total += leaf[t, n0 - inner]
+        total += leaf[t + 1, n1 - inner]
+        total += leaf[t + 2, n2 - inner]
+        total += leaf[t + 3, n3 - inner]
+        t += 4
+    while t < count:
         node = 0
-        while node < inner:
-            j = feature[t, node]
-            left = True
-            if j >= 0:
-                x = feat[j] if j < N_CARD else ctx[j - N_CARD]
-                left = x <= threshold[t, node]
-            node = 2 * node + (1 if left else 2)
+        for _ in range(depth):
+            node = _descend(feature, threshold, row, t, node)
         total += leaf[t, node - inner]
+        t += 1
     return total
 
 
@@ -226,9 +268,9 @@ def context_of(counts, hand, me, m, leader, pos, win_idx, caller):
         caller_winning = 1.0 if (pos > 0 and win_idx == caller) else 0.0
         caller_after = 1.0 if (me != caller and not caller_played) else 0.0
         safe = 1.0 if (me != caller and caller_played and win_idx != caller) else 0.0
-    q = QUOTIENT
-    return (q[5, n_trumps], q[5, sure], q[6, n_unseen], q[3, needed], q[5, cards_left], q[6, m - 1 - pos], q[7, m],
-            caller_winning, caller_after, safe, all_needed, q[5, masters], q[5, sure_tricks],
+    q = quotient
+    return (q(n_trumps, 5), q(sure, 5), q(n_unseen, 6), q(needed, 3), q(cards_left, 5), q(m - 1 - pos, 6), q(m, 7),
+            caller_winning, caller_after, safe, all_needed, q(masters, 5), q(sure_tricks, 5),
             1.0 if masters >= needed else 0.0, 1.0 if masters > needed else 0.0, (masters - needed) / 5)
 
 
@@ -272,15 +314,15 @@ def features_of(card, place, count, min_winner_key, hand, unseen, trump, followi
     return (1.0 if is_trump else 0.0,
             1.0 if above == 0 else 0.0,
             min(above, 4) / 4,
-            QUOTIENT[6, min(below, 6)],
+            quotient(min(below, 6), 6),
             1.0 if length == 1 else 0.0,
-            QUOTIENT[5, length],
+            quotient(length, 5),
             min(popcount(unseen & lane), 8) / 8,
             1.0 if (not is_trump and unseen_trumps > 0) else 0.0,
             1.0 if (following and wins) else 0.0,
             1.0 if (following and sure_win) else 0.0,
-            QUOTIENT[span, rank - low_rank],
-            QUOTIENT[count - 1, place],
+            quotient(rank - low_rank, span),
+            quotient(place, count - 1),
             1.0 if (following and wins and strength(card, trump) == min_winner_key) else 0.0,
             1.0 if place == 0 else 0.0,
             1.0 if place == count - 1 else 0.0,
@@ -443,6 +485,9 @@ def _distilled_choice(hand, legal, unseen, trump, me, m, leader, pos, win_card, 
     unseen_trumps = popcount(unseen & suit_lane(trump))
     count = popcount(legal)
     ensemble = tree_slot(trees, role, pos, won_bits, m)
+    if ensemble >= 0:
+        return choice_with_trees(legal, count, folded, ctx, trees, ensemble, min_winner_key, hand, unseen, trump,
+                                 following, beat, unseen_trumps, opponent_voids, low_rank, top_rank)
     best = -1
     best_score = 0.0
     rest = legal
@@ -454,15 +499,60 @@ def _distilled_choice(hand, legal, unseen, trump, me, m, leader, pos, win_card, 
         score = 0.0
         for i in range(N_CARD):
             score += folded[i] * feat[i]
-        if ensemble >= 0:
-            score += tree_score(trees, ensemble, feat, ctx)
         if best < 0 or score > best_score:
             best = c
             best_score = score
     return best
 
 
-__all__ = ["WEIGHTS", "TREES", "shipped_trees", "tree_score", "tree_slot", "QUOTIENT",
+def choice_with_trees(legal, count, folded, ctx, trees, ensemble, min_winner_key, hand, unseen, trump, following,
+                      beat, unseen_trumps, opponent_voids, low_rank, top_rank):
+    """The loop of :func:`_distilled_choice` with ensemble ``ensemble``'s score added to each card's, in compiled
+    code: :func:`choice_on_row` on a scratch row, on the CPU an array (one a hand at most), on the GPU the
+    thread's local array (engine/gpu.py)."""
+    raise NotImplementedError("compiled code only")
+
+
+@overload(choice_with_trees, target="cpu")
+def _choice_with_trees_cpu(legal, count, folded, ctx, trees, ensemble, min_winner_key, hand, unseen, trump,
+                           following, beat, unseen_trumps, opponent_voids, low_rank, top_rank):
+    def on_the_cpu(legal, count, folded, ctx, trees, ensemble, min_winner_key, hand, unseen, trump, following, beat,
+                   unseen_trumps, opponent_voids, low_rank, top_rank):
+        return choice_on_row(np.empty(N_CARD + N_CONTEXT), legal, count, folded, ctx, trees, ensemble,
+                             min_winner_key, hand, unseen, trump, following, beat, unseen_trumps, opponent_voids,
+                             low_rank, top_rank)
+    return on_the_cpu
+
+
+@njit(cache=True, inline="always")
+def choice_on_row(row, legal, count, folded, ctx, trees, ensemble, min_winner_key, hand, unseen, trump, following,
+                  beat, unseen_trumps, opponent_voids, low_rank, top_rank):
+    """:func:`choice_with_trees` with ``row`` its scratch. Apart from the common loop, and on an array: read by a
+    computed index, tuples of numbers cost a branch a read, and inlined in the common loop the trees slowed every
+    decision, though they score one a hand (``benchmarks/bench_hand.py``)."""
+    for i in range(N_CONTEXT):
+        row[N_CARD + i] = ctx[i]
+    best = -1
+    best_score = 0.0
+    rest = legal
+    for place in range(count):
+        c = weakest(rest, trump)
+        rest &= ~bit(c)
+        feat = features_of(c, place, count, min_winner_key, hand, unseen, trump, following, beat, unseen_trumps,
+                           opponent_voids, low_rank, top_rank)
+        score = 0.0
+        for i in range(N_CARD):
+            score += folded[i] * feat[i]
+            row[i] = feat[i]
+        score += tree_score(trees, ensemble, row)
+        if best < 0 or score > best_score:
+            best = c
+            best_score = score
+    return best
+
+
+__all__ = ["WEIGHTS", "TREES", "shipped_trees", "tree_score", "tree_slot", "choice_with_trees", "choice_on_row",
+           "QUOTIENT", "quotient", "divided",
            "PREFIX", "PREFIX_TERMS", "TAIL", "MASTER_TERMS", "master_tail", "needed_of", "NEEDED_TERM",
            "moment_counts", "context_of", "context_prefix", "folded_from_prefix", "folded_at", "shipped_prefix",
            "trump_counts", "master_counts", "distilled_card", "shipped_distilled_card", "card_weights",
