@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from distilled_views import mask, views_of_a_hand
 
+from rumbaodds.cards import cards_of
 from rumbaodds.distil.trees import agreement, fit_trees, is_tree_decision
 from rumbaodds.distil.weights import write_trees
 from rumbaodds.engine import distilled as kernel
@@ -240,3 +241,31 @@ def test_the_tree_decisions_of_a_recording_are_the_twins():
         assert not is_tree_decision(record, 3, 0) and not is_tree_decision(record, 4, 1)
         record["me"] = 1
         assert not is_tree_decision(record, 3, 1)
+
+
+def test_play_batch_takes_other_trees_for_research():
+    """``pimc.play_batch(..., trees)`` (bench_cardplay --held-out): ``None`` plays the shipped trees, the shipped
+    ``TREES`` passed in play the same tricks; with every slot emptied some 3-player Rumbas are played otherwise,
+    and in the twin so are they, deal by deal."""
+    from rumbaodds.engine import pimc
+
+    hands, turned_cards, _ = deal_batch(SWISS.deck_array(), 3, SWISS.hand_size, 5, 0, 300)
+    turned = turned_cards.astype(np.int64)
+    trumps = turned >> 4
+    leaders = np.zeros(len(hands), dtype=np.int64)
+    seats = np.full(3, pimc.SEAT_DISTILLED, dtype=np.int64)
+    util_caller, util_normal = pimc.utility_tables(SWISS)
+    args = (leaders, trumps, turned, SWISS.follow_code, np.uint64(SWISS.deck_mask), 0, seats, util_caller,
+            util_normal, SWISS.rumba_min_tricks, kernel.WEIGHTS, 8, 1, np.arange(len(hands), dtype=np.int64))
+    shipped = pimc.play_batch(hands, *args)[0]
+    assert np.array_equal(pimc.play_batch(hands, *args, kernel.TREES)[0], shipped)
+    empty = (np.full_like(kernel.TREES[0], -1),) + tuple(kernel.TREES[1:])
+    without = pimc.play_batch(hands, *args, empty)[0]
+    differ = np.flatnonzero((without != shipped).any(axis=1))
+    assert len(differ) > 0
+    for i in differ[:3]:
+        for trees, tricks in ((None, without[i]), (kernel.TREES, shipped[i])):
+            got = twin.play_hand([cards_of(int(m)) for m in hands[i]], 0, int(trumps[i]), SWISS.follow_code, 0,
+                                 SWISS.rumba_min_tricks, SWISS.deck, kernel.WEIGHTS, turned=int(turned[i]),
+                                 trees=trees)
+            assert list(got) == list(tricks), (i, trees is None)
