@@ -23,8 +23,9 @@ def best_time(func, repeat: int = 3) -> float:
 
 def cpu_ratio(funcs: dict, reference: str, pairs: int = 6) -> dict:
     """Per name: the reference's CPU seconds over its own, the median over ``pairs`` rounds that call each function
-    once in turn, on one thread. CPU time, not wall time: a busy machine's other work then barely moves it (wall
-    ratios of the same build wandered between 0.29 and 0.57 while a table build ran; these stayed within 0.01)."""
+    once in turn, on one thread. CPU time, not wall time: a busy machine's other work moves it less (while a table
+    build ran, wall-time ratios of distilled to expert wandered between 0.29 and 0.57 within one run; CPU-time
+    medians of separate runs stayed between 0.45 and 0.49)."""
     def one_round():
         spent = {}
         for name, func in funcs.items():
