@@ -488,10 +488,20 @@ def _distilled_choice(hand, legal, unseen, trump, me, m, leader, pos, win_card, 
     if ensemble >= 0:
         return choice_with_trees(legal, count, folded, ctx, trees, ensemble, min_winner_key, hand, unseen, trump,
                                  following, beat, unseen_trumps, opponent_voids, low_rank, top_rank)
+    return best_scored(None, legal, count, folded, trees, ensemble, min_winner_key, hand, unseen, trump, following,
+                       beat, unseen_trumps, opponent_voids, low_rank, top_rank)
+
+
+@njit(cache=True, inline="always")
+def best_scored(row, legal, count, folded, trees, ensemble, min_winner_key, hand, unseen, trump, following, beat,
+                unseen_trumps, opponent_voids, low_rank, top_rank):
+    """The legal card of the highest score, weakest first (§6 order: a later card must score strictly more).
+    ``row``: ``None`` (the weights alone; compiled without the trees) or the trees' scratch, its moment's part
+    filled, and ensemble ``ensemble``'s score is added."""
     best = -1
     best_score = 0.0
     rest = legal
-    for place in range(count):  # weakest first (§6 order): a later card must score strictly more
+    for place in range(count):
         c = weakest(rest, trump)
         rest &= ~bit(c)
         feat = features_of(c, place, count, min_winner_key, hand, unseen, trump, following, beat, unseen_trumps,
@@ -499,6 +509,10 @@ def _distilled_choice(hand, legal, unseen, trump, me, m, leader, pos, win_card, 
         score = 0.0
         for i in range(N_CARD):
             score += folded[i] * feat[i]
+        if row is not None:
+            for i in range(N_CARD):
+                row[i] = feat[i]
+            score += tree_score(trees, ensemble, row)
         if best < 0 or score > best_score:
             best = c
             best_score = score
@@ -532,26 +546,12 @@ def choice_on_row(row, legal, count, folded, ctx, trees, ensemble, min_winner_ke
     decision, though they score one a hand (``benchmarks/bench_hand.py``)."""
     for i in range(N_CONTEXT):
         row[N_CARD + i] = ctx[i]
-    best = -1
-    best_score = 0.0
-    rest = legal
-    for place in range(count):
-        c = weakest(rest, trump)
-        rest &= ~bit(c)
-        feat = features_of(c, place, count, min_winner_key, hand, unseen, trump, following, beat, unseen_trumps,
-                           opponent_voids, low_rank, top_rank)
-        score = 0.0
-        for i in range(N_CARD):
-            score += folded[i] * feat[i]
-            row[i] = feat[i]
-        score += tree_score(trees, ensemble, row)
-        if best < 0 or score > best_score:
-            best = c
-            best_score = score
-    return best
+    return best_scored(row, legal, count, folded, trees, ensemble, min_winner_key, hand, unseen, trump, following,
+                       beat, unseen_trumps, opponent_voids, low_rank, top_rank)
 
 
 __all__ = ["WEIGHTS", "TREES", "shipped_trees", "tree_score", "tree_slot", "choice_with_trees", "choice_on_row",
+           "best_scored",
            "QUOTIENT", "quotient", "divided",
            "PREFIX", "PREFIX_TERMS", "TAIL", "MASTER_TERMS", "master_tail", "needed_of", "NEEDED_TERM",
            "moment_counts", "context_of", "context_prefix", "folded_from_prefix", "folded_at", "shipped_prefix",
