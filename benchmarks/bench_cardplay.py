@@ -20,6 +20,9 @@ decision only (his lead of trick t, or every card he follows with), distilled el
 defenders, on the threshold deals (swiss 5 and flemish 4, default 10,000; swiss 3 half and swiss 7 a quarter
 as many).
 
+`--held-out [--deals N]`: what the distilled play's trees gain (the caller by the weights alone, with the
+trees, by PIMC) on threshold deals of a seed of their own, swiss 3 (default 5,000) and 7 (2,000) players.
+
 `--exploitability [--deals N]` measures only what search gains against the default card play near the
 threshold, on more deals (default 10,000; swiss 3 and 7 a quarter): everybody distilled, a PIMC caller
 against distilled defenders, a distilled caller against PIMC defenders, everybody PIMC; and the same four
@@ -36,7 +39,7 @@ import numpy as np
 
 from rumbaodds.distil.record import play_deals
 from rumbaodds.engine import pimc
-from rumbaodds.engine.distilled import WEIGHTS
+from rumbaodds.engine.distilled import TREES, WEIGHTS
 from rumbaodds.engine.keep import hand_points
 from rumbaodds.engine.policy import CTX_OPEN, hand_score
 from rumbaodds.engine.rng import deal_batch
@@ -86,19 +89,20 @@ def threshold_rumbas(count: int, rules=SWISS, players: int = PLAYERS, seed: int 
 
 
 def play(deals, caller_play: int, defence_play: int, worlds: int = pimc.DEFAULT_WORLDS, rules=SWISS,
-         rumba: bool = True):
+         rumba: bool = True, trees=None):
     """(hand 0's tricks per deal, seconds, worlds used per PIMC decision); hand 0 plays ``caller_play``.
 
-    ``rumba``: hand 0 called a Rumba, else a normal game."""
+    ``rumba``: hand 0 called a Rumba, else a normal game. ``trees``: the distilled play's (engine/pimc.py
+    ``play_deal``; ``None``: the shipped ones)."""
     hands, leaders, trumps, turned = deals
     seats = np.full(hands.shape[1], defence_play, dtype=np.int64)
     seats[0] = caller_play
     util_caller, util_normal = pimc.utility_tables(rules)
     args = (leaders, trumps, turned, rules.follow_code, np.uint64(rules.deck_mask), 0 if rumba else -1, seats,
             util_caller, util_normal, rules.rumba_min_tricks, WEIGHTS, worlds, SEED)
-    pimc.play_batch(hands[:2], *args, np.arange(2, dtype=np.int64))  # compile / load from cache
+    pimc.play_batch(hands[:2], *args, np.arange(2, dtype=np.int64), trees)  # compile / load from cache
     start = time.perf_counter()
-    tricks, stats = pimc.play_batch(hands, *args, np.arange(len(hands), dtype=np.int64))
+    tricks, stats = pimc.play_batch(hands, *args, np.arange(len(hands), dtype=np.int64), trees)
     seconds = time.perf_counter() - start
     return tricks[:, 0], seconds, (stats[1] / stats[0] if stats[0] else float("nan"))
 
@@ -218,6 +222,34 @@ def main_where(count: int | None = None) -> None:
                     run_where(n, rules, players))
 
 
+HELD_OUT_SEED = SEED + 100  # not the seed of any deals above, nor of the recordings the play was fitted to
+
+
+def run_held_out(count: int, rules=SWISS, players: int = 3) -> list[dict]:
+    """What the distilled play's trees gain, on threshold deals of their own seed: the caller distilled with
+    the weights alone, with the shipped trees, and by PIMC, against distilled defenders; paired against the
+    weights alone. The figures by which the trees were chosen (docs/SIMULATION.md, "Trees for two decisions")."""
+    deals = threshold_rumbas(count, rules, players, seed=HELD_OUT_SEED)
+    none = (np.full_like(TREES[0], -1),) + tuple(TREES[1:])
+    base = play(deals, D, D, rules=rules, trees=none)[0] >= rules.rumba_min_tricks
+    rows = []
+    for name, caller, trees in (("distilled, the weights alone", D, none), ("distilled, with its trees", D, None),
+                                ("PIMC", P, None)):
+        made = base if trees is none else play(deals, caller, D, rules=rules, trees=trees)[0] >= rules.rumba_min_tricks
+        p, half = share(made)
+        d, dhalf = paired(made.astype(np.int64), base.astype(np.int64))
+        rows.append({"caller": name, "deals": len(made), "P(makes it) %": f"{100 * p:.1f} ± {100 * half:.1f}",
+                     "vs the weights alone (pp)": f"{100 * d:+.1f} ± {100 * dhalf:.1f}"})
+    return rows
+
+
+def main_held_out(count: int | None = None) -> None:
+    count = count or 5_000
+    for players, n in ((3, count), (7, count * 2 // 5)):
+        print_table(f"What the trees gain: swiss {players} players, Rumba by a hand near the threshold (seed "
+                    f"{HELD_OUT_SEED}), distilled defenders", run_held_out(n, SWISS, players))
+
+
 def main_exploitability(count: int | None = None) -> None:
     count = count or 10_000
     for rules, players, n in ((SWISS, 5, count), (FLEMISH, 4, count), (SWISS, 3, count // 4), (SWISS, 7, count // 4)):
@@ -235,10 +267,15 @@ if __name__ == "__main__":
     parser.add_argument("--deals", type=int, default=None, help="Rumba deals per pairing (default 2000, --quick 40)")
     parser.add_argument("--exploitability", action="store_true",
                         help="only search against distilled near the threshold, on more deals (default 10,000)")
+    parser.add_argument("--held-out", action="store_true",
+                        help="only what the distilled play's trees gain, on deals of their own seed (swiss 3: "
+                             "default 5,000; swiss 7: 2 in 5 of them)")
     parser.add_argument("--where", action="store_true",
                         help="only where a PIMC caller's gain comes from (default 10,000 deals)")
     args = parser.parse_args()
-    if args.where:
+    if args.held_out:
+        main_held_out(args.deals)
+    elif args.where:
         main_where(args.deals)
     elif args.exploitability:
         main_exploitability(args.deals)

@@ -13,7 +13,7 @@ import pytest
 from rumbaodds.distil.fit import card_values, decision_weights, design, fit_logit, view_of
 from rumbaodds.distil.record import play_deals, record_deals
 from rumbaodds.engine import pimc
-from rumbaodds.engine.distilled import N_FEATURES
+from rumbaodds.engine.distilled import N_FEATURES, TREES
 from rumbaodds.engine.tricks import strength
 from rumbaodds.rules import FLEMISH, SWISS
 from rumbaodds.twins import distilled as twin
@@ -51,7 +51,8 @@ def test_a_distilled_rollout_plays_its_own_card_and_pimc_still_labels_it():
     differ = 0
     for r in records:
         v = view_of(r, SWISS)
-        assert r["played"] == twin.distilled_card(v, weights[SWISS.follow_code])
+        trees = (TREES[0][SWISS.follow_code], *TREES[1:])
+        assert r["played"] == twin.distilled_card(v, weights[SWISS.follow_code], trees)
         assert _pimc_choice_is_best(r)
         differ += r["played"] != r["card"]
     assert differ > 0

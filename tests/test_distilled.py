@@ -8,30 +8,37 @@ mismatch in a feature the shipped weights barely use still shows).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
+from distilled_views import mask, views_of_a_hand
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from numba import njit
 
-from rumbaodds.cards import card_rank, cards_of
+from rumbaodds.cards import cards_of
 from rumbaodds.distil.fit import agreement, equivalent, fit_logit
 from rumbaodds.engine import pimc
 from rumbaodds.engine.distilled import (
+    MASTER_TERMS,
     N_CARD,
     N_CONTEXT,
     N_FEATURES,
     QUOTIENT,
+    TREES,
     WEIGHTS,
     card_features,
     card_weights,
     context_features,
     context_prefix,
+    divided,
     folded_from_prefix,
     folded_weights,
+    master_tail,
 )
 from rumbaodds.engine.play import POLICY_DISTILLED, play_tricks
 from rumbaodds.engine.rng import deal_batch
-from rumbaodds.game.tricks import card_beats, legal_cards, suit_of
 from rumbaodds.rules import FLEMISH, SWISS
 from rumbaodds.twins import distilled as twin
 
@@ -47,12 +54,12 @@ def random_weights(seed: int) -> np.ndarray:
     return np.random.default_rng(seed).normal(size=(2, 3, 2, N_FEATURES))
 
 
-def twin_tricks(rules, hands_row, leader, turned, caller, weights):
+def twin_tricks(rules, hands_row, leader, turned, caller, weights, trees=TREES):
     return twin.play_hand([cards_of(int(m)) for m in hands_row], leader, turned >> 4, rules.follow_code, caller,
-                          rules.rumba_min_tricks, rules.deck, weights, turned=turned)
+                          rules.rumba_min_tricks, rules.deck, weights, turned=turned, trees=trees)
 
 
-@pytest.mark.parametrize("name,players,caller", [("swiss", 5, 0), ("swiss", 3, -1), ("swiss", 7, 2),
+@pytest.mark.parametrize("name,players,caller", [("swiss", 5, 0), ("swiss", 3, -1), ("swiss", 3, 1), ("swiss", 7, 2),
                                                   ("flemish", 4, 1), ("flemish", 6, -1)])
 @pytest.mark.parametrize("weights_seed", [None, 11])
 def test_kernel_plays_the_twins_cards(name, players, caller, weights_seed):
@@ -70,7 +77,8 @@ def test_kernel_plays_the_twins_cards(name, players, caller, weights_seed):
         assert out[i].tolist() == want, i
 
 
-@pytest.mark.parametrize("name,players,caller", [("swiss", 5, 0), ("swiss", 4, -1), ("flemish", 5, 3)])
+@pytest.mark.parametrize("name,players,caller", [("swiss", 5, 0), ("swiss", 3, 0), ("swiss", 7, 1),
+                                                  ("swiss", 4, -1), ("flemish", 5, 3)])
 def test_the_table_engine_plays_the_twins_cards(name, players, caller):
     """play_tricks(POLICY_DISTILLED), the path of every table and ask, == the twin with the shipped weights."""
     rules = RULES[name]
@@ -82,43 +90,6 @@ def test_the_table_engine_plays_the_twins_cards(name, players, caller):
                     rules.rumba_min_tricks)
         want = twin_tricks(rules, hands[i], int(leaders[i]), int(turned[i]), None if caller < 0 else caller, WEIGHTS)
         assert tricks.tolist() == want, i
-
-
-def views_of_a_hand(rules, hands_row, leader, turned, caller):
-    """Every View met while the twin plays a hand greedily (lowest legal card): states to compare features on."""
-    hands = [set(cards_of(int(m))) for m in hands_row]
-    n = len(hands)
-    ranks = [card_rank(c) for c in rules.deck]
-    outside = set(rules.deck) - {turned}
-    won = [0] * n
-    voids = [set() for _ in range(n)]
-    out = []
-    for _ in range(rules.hand_size):
-        led = win_card = win_seat = None
-        for pos in range(n):
-            p = (leader + pos) % n
-            legal = legal_cards(hands[p], led, win_card, turned >> 4, rules.follow_code)
-            out.append(twin.View(hand=frozenset(hands[p]), legal=frozenset(legal), unseen=frozenset(outside - hands[p]),
-                                 trump=turned >> 4, me=p, players=n, leader=leader, position=pos, win_card=win_card,
-                                 win_seat=win_seat, won=tuple(won), voids=tuple(frozenset(v) for v in voids),
-                                 caller=caller, need=rules.rumba_min_tricks, low_rank=min(ranks), top_rank=max(ranks)))
-            card = min(legal)
-            hands[p].discard(card)
-            outside.discard(card)
-            if led is None:
-                led, win_card, win_seat = suit_of(card), card, p
-                continue
-            if suit_of(card) != led:
-                voids[p].add(led)
-            if card_beats(card, win_card, turned >> 4):
-                win_card, win_seat = card, p
-        won[win_seat] += 1
-        leader = win_seat
-    return out
-
-
-def mask(cards) -> np.uint64:
-    return np.uint64(sum(1 << c for c in cards))
 
 
 @pytest.mark.parametrize("name,players,caller", [("swiss", 5, 0), ("flemish", 4, -1), ("swiss", 6, 3)])
@@ -164,21 +135,27 @@ def _prefix_in_another_order(weights):
 
 @pytest.mark.parametrize("weights_seed", [None, 3])
 def test_the_prefix_folds_bit_for_bit_as_the_whole_sum(weights_seed):
-    """folded_from_prefix == folded_weights, every bit, at every trump count the tables meet; a prefix summed in
-    another order does not (so the check sees the order)."""
+    """folded_from_prefix == folded_weights, every bit, at every trump count the tables meet (and masters, tricks
+    needed and sure tricks drawn at random for the tail); a prefix summed in another order does not (so the check
+    sees the order)."""
     weights = WEIGHTS if weights_seed is None else random_weights(weights_seed)
     prefix = context_prefix(weights)
+    tail = master_tail(weights)
     other = _prefix_in_another_order(weights)
     rng = np.random.default_rng(5)
     differs = 0
     for f, role, moment in np.ndindex(*weights.shape[:3]):
         w = weights[f, role, moment]
         for t, s, u in np.ndindex(6, 6, 7):
-            rest = tuple(rng.integers(0, 7, 8) / 6)  # the moment's other numbers
-            ctx = (QUOTIENT[5, t], QUOTIENT[5, s], QUOTIENT[6, u]) + rest
+            rest = tuple(rng.integers(0, 7, N_CONTEXT - 4 - MASTER_TERMS) / 6)  # the moment's middle numbers
+            m, n, sure = (int(x) for x in rng.integers(0, 6, 3))
+            masters = (m / 5, sure / 5, float(m >= n), float(m > n), (m - n) / 5)
+            ctx = (QUOTIENT[5, t], QUOTIENT[5, s], QUOTIENT[6, u], QUOTIENT[3, n]) + rest + masters
             want = folded_weights(w, ctx)
-            assert folded_from_prefix(prefix[f, role, moment, t, s, u], w, ctx) == want
-            differs += folded_from_prefix(other[f, role, moment, t, s, u], w, ctx) != want
+            assert folded_from_prefix(prefix[f, role, moment, t, s, u], tail[f, role, moment, m, n, sure], w,
+                                      ctx) == want
+            differs += folded_from_prefix(other[f, role, moment, t, s, u], tail[f, role, moment, m, n, sure], w,
+                                          ctx) != want
     assert differs > 0
 
 
@@ -192,6 +169,16 @@ def test_distilled_play_is_legal_and_deals_every_trick(seed, players, caller, na
     won = twin_tricks(rules, hands[0], int(leaders[0]), int(turned[0]), None if caller < 0 else caller,
                       random_weights(seed % 1000))
     assert sum(won) == rules.hand_size
+
+
+def test_the_gpus_division_is_the_cpus_table():
+    """The GPU divides where the CPU reads QUOTIENT (engine/gpu.py, to keep its 64 KB of constants): the same
+    float64 for every entry, compiled and plain. The control: float32 division differs somewhere."""
+    compiled = njit(divided)
+    for d in range(16):
+        for k in range(16):
+            assert compiled(k, d) == divided(k, d) == QUOTIENT[d, k], (k, d)
+    assert any(float(np.float32(k) / np.float32(d)) != QUOTIENT[d, k] for d in range(1, 16) for k in range(16))
 
 
 def test_equivalent_cards_have_no_unseen_card_between_them():
@@ -243,3 +230,29 @@ def test_the_shipped_weights_name_the_recordings_they_were_fitted_to():
 
     for config in CONFIGS:
         assert config_name(*config) in distilled_weights.__doc__
+
+
+def test_the_masters_of_the_moment_hand_worked():
+    """Masters: cards with no unseen card of their suit above; sure: masters nobody can trump (swiss, hearts
+    trump). HA, SA and SK (SA is his own) are masters, H9 (HT unseen) and D6 (D7 unseen) are not; while a heart
+    is unseen only HA is sure; the Rumba still needs 3 tricks. Kernel and twin both."""
+    from rumbaodds.cards import parse_card
+
+    hand = frozenset(parse_card(c) for c in ("HA", "H9", "SA", "SK", "D6"))
+    unseen = frozenset(c for c in SWISS.deck if c not in hand and c != parse_card("HQ"))
+    v = twin.View(hand=hand, legal=hand, unseen=unseen, trump=2, me=0, players=5, leader=0, position=0,
+                  win_card=None, win_seat=None, won=(0,) * 5, voids=(frozenset(),) * 5, caller=0, need=3,
+                  low_rank=6, top_rank=14)
+    tail = twin.CONTEXT_NAMES.index("masters held")
+    assert twin.context(v)[tail:] == [3 / 5, 1 / 5, 1.0, 0.0, 0.0]
+    no_trumps_out = frozenset(c for c in unseen if c >> 4 != 2)
+    assert twin.context(replace(v, unseen=no_trumps_out))[tail:] == [4 / 5, 4 / 5, 1.0, 1.0, 1 / 5]  # H9 too
+    one_trick_won = replace(v, won=(2, 0, 0, 0, 0))  # needs 1 more: masters beyond what he needs
+    assert twin.context(one_trick_won)[tail:] == [3 / 5, 1 / 5, 1.0, 1.0, 2 / 5]
+    normal = replace(v, caller=None)  # a normal player needs 1 trick until he has one
+    assert twin.context(normal)[tail:] == [3 / 5, 1 / 5, 1.0, 1.0, 2 / 5]
+    ctx = np.empty(N_CONTEXT)
+    for view in (v, replace(v, unseen=no_trumps_out), one_trick_won, normal):
+        context_features(mask(view.hand), mask(view.unseen), view.trump, 0, 5, 0, 0, -1,
+                         np.array(view.won, dtype=np.int64), -1 if view.caller is None else 0, 3, ctx)
+        assert ctx.tolist() == twin.context(view)

@@ -1,4 +1,5 @@
-"""``python -m rumbaodds.distil [--out DIR] [--scale S]``: record PIMC, fit, write engine/distilled_weights.py.
+"""``python -m rumbaodds.distil [--out DIR] [--scale S]``: record PIMC, fit, write engine/distilled_weights.py
+and engine/distilled_trees.py.
 
 The recordings (one gzipped JSON Lines file per configuration, under
 ``--out``, default ``build/distil``) are kept, so a run killed midway starts
@@ -14,10 +15,14 @@ import json
 import time
 from pathlib import Path
 
+import numpy as np
+
 from ..rules import FLEMISH, SWISS
 from .fit import design, fit_all
 from .record import record_deals
-from .weights import write_weights
+from .trees import DEPTH, TREES, fit_trees, tree_rows
+from .trees import agreement as tree_agreement
+from .weights import write_trees, write_weights
 
 # (rule set, players, deals, Rumba?, seed): Rumbas and normal games. Each follow rule gets weights of its own
 # (pooling swiss and flemish cost the swiss 5-player caller 6 points of Rumba success); the player count is a
@@ -26,6 +31,15 @@ CONFIGS = (
     (SWISS, 5, 4000, True, 11), (SWISS, 5, 4000, False, 12),
     (FLEMISH, 4, 3000, True, 21), (FLEMISH, 4, 3000, False, 22),
     (SWISS, 3, 3000, True, 31), (SWISS, 3, 3000, False, 32),
+)
+# Recorded for the trees alone (the weights stay those of CONFIGS).
+TREE_CONFIGS = ((SWISS, 7, 3000, True, 71),)
+# The caller's leads that trees score (distil/trees.py): (rule set, active players, trick, trees, the Rumbas fitted
+# to). Where search gained most against the weights (issue 17, bench_cardplay --where): the second lead at 3
+# players, the first at 7. In flemish the weights did as well as search already.
+TREE_SPECS = (
+    (SWISS, 3, 1, 80, (SWISS, 3, 3000, True, 31)),
+    (SWISS, 7, 0, 40, (SWISS, 7, 3000, True, 71)),
 )
 
 
@@ -62,11 +76,18 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     groups: dict = {}
-    names = []
-    for rules, players, count, rumba, seed in CONFIGS:
+    names, tree_names = [], []
+    tree_data: dict = {}
+    wanted = [spec[4] for spec in TREE_SPECS]
+    for config in CONFIGS + TREE_CONFIGS:
+        rules, players, count, rumba, seed = config
         count = max(1, int(count * args.scale))
-        names.append(config_name(rules, players, count, rumba, seed))
+        (tree_names if config in TREE_CONFIGS else names).append(config_name(rules, players, count, rumba, seed))
         records = recording(args.out, rules, players, count, rumba, seed)
+        if config in wanted:
+            tree_data[config] = records
+        if config in TREE_CONFIGS:
+            continue
         for key, (xs, ys, vs) in design(records, rules, args.labels).items():
             gx, gy, gv = groups.setdefault(key, ([], [], []))
             gx.extend(xs)
@@ -77,6 +98,7 @@ def main(argv=None) -> None:
         print(f"  {('swiss', 'flemish')[follow]:7s} {('caller', 'defender', 'normal')[role]:8s} "
               f"{('lead', 'follow')[when]:6s} "
               f"{row['decisions']:6d} decisions, agrees with PIMC on {row['agreement']:.1%}")
+    trees = fit_tree_rules(tree_data, weights)
     if not args.dry_run:
         options = "" if (args.labels, args.weighting) == ("equivalent", "none") else \
             f" --labels {args.labels} --weighting {args.weighting}"
@@ -84,7 +106,29 @@ def main(argv=None) -> None:
                       "in:\n"
                       + "\n".join(f"- {n}" for n in names))
         print(f"  wrote {write_weights(weights, provenance)}")
+        tree_provenance = provenance + "".join(f"\n- {n} (for the trees only)" for n in tree_names)
+        print(f"  wrote {write_trees(*trees, tree_provenance)}")
 
+
+def fit_tree_rules(tree_data: dict, weights: np.ndarray) -> tuple[np.ndarray, ...]:
+    """(slot, count, feature, threshold, leaf): an ensemble per TREE_SPECS entry, fitted to its Rumbas'
+    decisions there (``tree_data``: records by configuration), correcting the fitted ``weights``."""
+    slot = np.full((2, 8, 5), -1, dtype=np.int64)
+    count = np.zeros(len(TREE_SPECS), dtype=np.int64)
+    feature = np.full((len(TREE_SPECS), TREES, 2 ** DEPTH - 1), -1, dtype=np.int8)
+    threshold = np.zeros((len(TREE_SPECS), TREES, 2 ** DEPTH - 1), dtype=np.float32)
+    leaf = np.zeros((len(TREE_SPECS), TREES, 2 ** DEPTH), dtype=np.float32)
+    for e, (rules, players, trick, trees, config) in enumerate(TREE_SPECS):
+        x, y, groups, start = tree_rows(tree_data[config], rules, weights[rules.follow_code], players, trick)
+        f, t, lf = fit_trees(x, y, groups, start, trees=trees)
+        feature[e, :trees], threshold[e, :trees], leaf[e, :trees] = f, t, lf
+        count[e] = trees
+        slot[rules.follow_code, players, trick] = e
+        before = tree_agreement(f, t, np.zeros_like(lf), x, y, groups, start)
+        after = tree_agreement(f, t, lf, x, y, groups, start)
+        print(f"  {rules.name:7s} caller   lead {trick + 1} at {players} players {len(np.unique(groups)):6d} "
+              f"decisions, agrees with PIMC on {before:.1%} by the weights, {after:.1%} with {trees} trees")
+    return slot, count, feature, threshold, leaf
 
 if __name__ == "__main__":
     main()

@@ -22,7 +22,7 @@ import numpy as np
 from ..engine import pimc
 from ..engine.bits import lowest_card, popcount
 from ..engine.dd import new_stack
-from ..engine.distilled import deck_ranks
+from ..engine.distilled import deck_ranks, shipped_trees
 from ..engine.keep import hand_points
 from ..engine.rng import deal_batch, stream_start
 from ..engine.tricks import beats, legal_mask
@@ -143,7 +143,8 @@ def play_deals(rules: RuleSet, deals, seed: int, caller: int, plays, weights=Non
                     else:
                         card = int(pimc.distilled_seat_card(
                             hand, _u64(legal), _u64(unseen), trump, p, leader, pos, wcard, wseat, won, forbidden,
-                            caller, rules.rumba_min_tricks, low_rank, top_rank, weights[follow]))
+                            caller, rules.rumba_min_tricks, low_rank, top_rank, weights[follow],
+                            shipped_trees(follow)))
                     if label >= 0:
                         out.append({"players": players, "follow": follow, "trump": trump, "me": p, "pos": pos,
                                     "trick": trick, "leader": leader, "led": led, "wcard": wcard, "wseat": wseat,

@@ -91,6 +91,24 @@ else:
     def _shipped_prefix_gpu(follow):
         return lambda follow: None
 
+    # read from a table on the CPU, divided here: IEEE division, the same numbers (constant memory is 64 KB)
+    @_cuda_overload(_distilled.quotient, target="cuda")
+    def _quotient_gpu(k, d):
+        return _distilled.divided
+
+    _TREE_ROW = _distilled.N_CARD + _distilled.N_CONTEXT
+
+    # the trees read a card's numbers from an array: the thread's own local array here
+    @_cuda_overload(_distilled.choice_with_trees, target="cuda")
+    def _choice_with_trees_gpu(legal, count, folded, ctx, trees, ensemble, min_winner_key, hand, unseen, trump,
+                               following, beat, unseen_trumps, opponent_voids, low_rank, top_rank):
+        def on_the_gpu(legal, count, folded, ctx, trees, ensemble, min_winner_key, hand, unseen, trump, following,
+                       beat, unseen_trumps, opponent_voids, low_rank, top_rank):
+            return _distilled.choice_on_row(cuda.local.array(_TREE_ROW, np.float64), legal, count, folded, ctx,
+                                            trees, ensemble, min_winner_key, hand, unseen, trump, following, beat,
+                                            unseen_trumps, opponent_voids, low_rank, top_rank)
+        return on_the_gpu
+
     @cuda.jit(device=True, inline=True)
     def _plain(array):
         return array

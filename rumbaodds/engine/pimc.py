@@ -17,7 +17,7 @@ from numba import njit
 
 from .bits import U0, U1, bit, lowest_card, suit_lane
 from .dd import MAX_SEATS, card_values, count_cards, new_stack, new_table
-from .distilled import deck_ranks, distilled_card
+from .distilled import deck_ranks, distilled_card, shipped_trees
 from .play import expert_card
 from .rng import below, next_state, shuffle, stream_start
 from .transposition import TT_BITS
@@ -209,9 +209,10 @@ def pimc_card(hands, me, tlead, led, wcard, wseat, table, deck_mask, played, see
 
 @njit(cache=True)
 def distilled_seat_card(hand, legal, unseen, trump, me, leader, pos, wcard, wseat, won, forbidden, caller, need,
-                        low_rank, top_rank, weights):
+                        low_rank, top_rank, weights, trees):
     """The ``distilled`` card of seat ``me``, from the tricks per seat and the cards the play forbids each seat
-    (``observe``): packed as the kernel reads them (4 bits a seat; a void is a whole suit forbidden)."""
+    (``observe``): packed as the kernel reads them (4 bits a seat; a void is a whole suit forbidden). ``trees``:
+    engine/distilled.py ``shipped_trees`` of the follow rule (the weights may be another fit's)."""
     won_bits = 0
     void_bits = 0
     for q in range(won.shape[0]):
@@ -220,12 +221,12 @@ def distilled_seat_card(hand, legal, unseen, trump, me, leader, pos, wcard, wsea
             if forbidden[q] & suit_lane(s) == suit_lane(s):
                 void_bits |= 1 << (4 * q + s)
     return distilled_card(hand, legal, unseen, trump, me, won.shape[0], leader, pos, wcard, wseat, won_bits,
-                          void_bits, caller, need, low_rank, top_rank, weights)
+                          void_bits, caller, need, low_rank, top_rank, weights, trees)
 
 
 @njit(cache=True)
 def play_deal(hands, leader, trump, follow, deck_mask, turned, caller, seats, util_caller, util_normal, need, weights,
-              worlds, seed, index, tricks, tables, stats):
+              worlds, seed, index, tricks, tables, stats, trees=None):
     """Play ``hands`` (the active seats, clockwise) to the end, each seat by ``seats[p]``; add tricks per seat.
 
     ``turned``: the card face up on the table (-1: none), seen by expert,
@@ -234,8 +235,13 @@ def play_deal(hands, leader, trump, follow, deck_mask, turned, caller, seats, ut
     follow rule (engine/distilled.py WEIGHTS, or another fit). The random numbers
     of deal ``index`` under ``seed`` come from their own stream. ``tables``:
     (tt_keys, tt_infos, stamp) reused across deals. ``stats[0]`` += pimc's
-    decisions with a choice (more than one legal card), ``stats[1]`` += worlds used.
+    decisions with a choice (more than one legal card), ``stats[1]`` += worlds used. ``trees``: the distilled
+    play's trees as engine/distilled_trees.py ``TREES`` (slots by follow rule), ``None``: the shipped ones.
     """
+    if trees is None:
+        seat_trees = shipped_trees(follow)
+    else:
+        seat_trees = (trees[0][follow], trees[1], trees[2], trees[3], trees[4])
     n = hands.shape[0]
     tt_keys, tt_infos, stamp_arr = tables
     stamp = stamp_arr[0]
@@ -273,7 +279,8 @@ def play_deal(hands, leader, trump, follow, deck_mask, turned, caller, seats, ut
                                    caller, caller_played, outside & ~hand, trump)
             elif seats[p] == SEAT_DISTILLED:
                 card = distilled_seat_card(hand, legal, outside & ~hand, trump, p, leader, pos, wcard, wseat, won,
-                                           forbidden, caller, need, low_rank, top_rank, weights[follow])
+                                           forbidden, caller, need, low_rank, top_rank, weights[follow],
+                                           seat_trees)
             else:
                 max_seat = caller if caller >= 0 else p
                 util = util_caller if caller >= 0 else util_normal
@@ -316,10 +323,10 @@ def new_tables():
 
 @njit(cache=True)
 def play_batch(hands, leaders, trumps, turned, follow, deck_mask, caller, seats, util_caller, util_normal, need,
-               weights, worlds, seed, indices):
+               weights, worlds, seed, indices, trees=None):
     """Tricks per seat for each deal: ``hands`` (count, n) uint64 -> (count, n) int64; stats (decisions, worlds).
 
-    Deal ``i`` draws from the stream ``indices[i]`` of ``seed``.
+    Deal ``i`` draws from the stream ``indices[i]`` of ``seed``. ``trees``: as :func:`play_deal`.
     """
     count, n = hands.shape
     if n > MAX_SEATS:
@@ -331,7 +338,7 @@ def play_batch(hands, leaders, trumps, turned, follow, deck_mask, caller, seats,
     for i in range(count):
         work[:] = hands[i]
         play_deal(work, leaders[i], trumps[i], follow, deck_mask, turned[i], caller, seats, util_caller, util_normal,
-                  need, weights, worlds, seed, indices[i], out[i], tables, stats)
+                  need, weights, worlds, seed, indices[i], out[i], tables, stats, trees)
     return out, stats
 
 

