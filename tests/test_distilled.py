@@ -33,6 +33,7 @@ from rumbaodds.engine.distilled import (
     context_features,
     context_prefix,
     divided,
+    dot_in_order,
     folded_from_prefix,
     folded_weights,
     master_tail,
@@ -179,6 +180,31 @@ def test_the_gpus_division_is_the_cpus_table():
         for k in range(16):
             assert compiled(k, d) == divided(k, d) == QUOTIENT[d, k], (k, d)
     assert any(float(np.float32(k) / np.float32(d)) != QUOTIENT[d, k] for d in range(1, 16) for k in range(16))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.floats(-1e3, 1e3), min_size=2 * N_CARD, max_size=2 * N_CARD))
+def test_a_cards_score_is_the_twins_sum_bit_for_bit(numbers):
+    """dot_in_order (the score written out, engine/distilled.py) adds as the twin's loop: from 0.0, index by index;
+    compiled, on any numbers. The control: the same terms added last to first differ somewhere."""
+    a, b = tuple(numbers[:N_CARD]), tuple(numbers[N_CARD:])
+    in_order = 0.0
+    for ai, bi in zip(a, b, strict=True):
+        in_order += ai * bi
+    assert dot_in_order(a, b) == in_order
+
+
+def test_the_order_of_a_cards_score_is_seen():
+    """The control of the test above: an order other than the twin's gives other bits on some numbers."""
+    rng = np.random.default_rng(5)
+    differs = 0
+    for _ in range(200):
+        a, b = tuple(rng.normal(size=N_CARD)), tuple(rng.normal(size=N_CARD))
+        backwards = 0.0
+        for ai, bi in zip(reversed(a), reversed(b), strict=True):
+            backwards += ai * bi
+        differs += dot_in_order(a, b) != backwards
+    assert differs > 0
 
 
 def test_equivalent_cards_have_no_unseen_card_between_them():

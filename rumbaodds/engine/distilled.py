@@ -13,7 +13,8 @@ quotients from :data:`QUOTIENT` instead of dividing, counts sure trumps in
 constant time, and the card play of the tables reads the shipped weights as
 constants (:func:`shipped_distilled_card`), with the first three terms of each
 folded weight summed ahead of time (:data:`PREFIX`, the same additions in the
-same order) and its last five, the masters', too (:data:`TAIL`);
+same order) and its last five, the masters', too (:data:`TAIL`), and each
+card's score is summed written out (:func:`dot_in_order`);
 ``benchmarks/bench_hand`` measures it.
 
 At some of the Rumba caller's leads (by follow rule, active players and trick:
@@ -493,6 +494,31 @@ def _distilled_choice(hand, legal, unseen, trump, me, m, leader, pos, win_card, 
 
 
 @njit(cache=True, inline="always")
+def dot_in_order(a, b):
+    """``sum(a[i] * b[i])`` of two tuples of N_CARD floats, from 0.0 and index by index as the twin adds them,
+    written out: indexed in a loop, a tuple costs a jump through a table for each number (a quarter of the
+    distilled play's time, by ``perf``)."""
+    score = 0.0
+    score += a[0] * b[0]
+    score += a[1] * b[1]
+    score += a[2] * b[2]
+    score += a[3] * b[3]
+    score += a[4] * b[4]
+    score += a[5] * b[5]
+    score += a[6] * b[6]
+    score += a[7] * b[7]
+    score += a[8] * b[8]
+    score += a[9] * b[9]
+    score += a[10] * b[10]
+    score += a[11] * b[11]
+    score += a[12] * b[12]
+    score += a[13] * b[13]
+    score += a[14] * b[14]
+    score += a[15] * b[15]
+    return score
+
+
+@njit(cache=True, inline="always")
 def best_scored(row, legal, count, folded, trees, ensemble, min_winner_key, hand, unseen, trump, following, beat,
                 unseen_trumps, opponent_voids, low_rank, top_rank):
     """The legal card of the highest score, weakest first (§6 order: a later card must score strictly more).
@@ -506,9 +532,7 @@ def best_scored(row, legal, count, folded, trees, ensemble, min_winner_key, hand
         rest &= ~bit(c)
         feat = features_of(c, place, count, min_winner_key, hand, unseen, trump, following, beat, unseen_trumps,
                            opponent_voids, low_rank, top_rank)
-        score = 0.0
-        for i in range(N_CARD):
-            score += folded[i] * feat[i]
+        score = dot_in_order(folded, feat)
         if row is not None:
             for i in range(N_CARD):
                 row[i] = feat[i]
@@ -551,7 +575,7 @@ def choice_on_row(row, legal, count, folded, ctx, trees, ensemble, min_winner_ke
 
 
 __all__ = ["WEIGHTS", "TREES", "shipped_trees", "tree_score", "tree_slot", "choice_with_trees", "choice_on_row",
-           "best_scored",
+           "best_scored", "dot_in_order",
            "QUOTIENT", "quotient", "divided",
            "PREFIX", "PREFIX_TERMS", "TAIL", "MASTER_TERMS", "master_tail", "needed_of", "NEEDED_TERM",
            "moment_counts", "context_of", "context_prefix", "folded_from_prefix", "folded_at", "shipped_prefix",
