@@ -22,7 +22,9 @@ from .conditioning import Plan, make_plan
 from .engine import exact as exact_kernel
 from .engine import hand as kernel
 from .engine.devices import Device, ask_batch, resolve_device
+from .engine.pimc import DEFAULT_WORLDS
 from .engine.play import POLICY_CODES
+from .engine.searched_play import POLICY_PIMC
 from .game import Choice
 from .opponents import opponent_policy
 from .policies import Policy
@@ -34,11 +36,13 @@ from .situation import Situation, make_situation
 from .stats import Z95, Estimate
 
 POLICIES = {name: POLICY_CODES[name] for name in CARD_PLAYS}  # the kernel code of each card play
+SEARCHED = "pimc"  # everybody plays by search (engine/searched_play.py): asked for, never a table's play
+ASK_PLAYS = {**POLICIES, SEARCHED: POLICY_PIMC}  # the card plays a question may name
 BATCH = 50_000  # stopping.BATCH
 MAX_SAMPLES = limits.MAX_DEALS  # the most deals one run simulates (limits: the door's caps)
 
 __all__ = ["ask", "simulate", "exact_ask", "knock", "make_situation", "Situation", "AskResult", "ChoiceResult", "Job",
-           "POLICIES", "SCORE_SIGN"]
+           "POLICIES", "ASK_PLAYS", "SEARCHED", "SCORE_SIGN"]
 
 
 def _choice_code(name: str) -> int:
@@ -61,10 +65,10 @@ def discard_cards(hand: Sequence[int], k: int, trump: int, rules: RuleSet) -> tu
     return tuple(c for c in hand if (int(mask) >> c) & 1)
 
 
-def _check_play(play: str) -> int:
-    if play not in POLICIES:
-        raise RulesError(f"unknown card play {play!r} (use {' or '.join(POLICIES)})")
-    return POLICIES[play]
+def _check_play(play: str, plays: dict = ASK_PLAYS) -> int:
+    if play not in plays:
+        raise RulesError(f"unknown card play {play!r} (use {' or '.join(plays)})")
+    return plays[play]
 
 
 @dataclass(frozen=True)
@@ -76,6 +80,8 @@ class Job:
     play: str
     names: tuple[str, ...]
     plan: Plan
+    # with play by search: decisions with a choice and the worlds they used, over every batch so far
+    searched: np.ndarray = field(default_factory=lambda: np.zeros(2, dtype=np.int64), compare=False, repr=False)
 
     @classmethod
     def of(cls, situation: Situation, opponents=None, play: str = DEFAULT_PLAY) -> Job:
@@ -95,13 +101,19 @@ class Job:
         s = self.situation
         codes = np.array([_choice_code(n) for n in self.names], dtype=np.int64)
         return (np.uint64(s.rules.deck_mask), self.unknown(), np.uint64(mask_of(s.hand)), s.trump_card, s.players,
-                s.seat, kernel.rules_array(s.rules), self.policy.as_tuple(), self.plan.as_tuple(), POLICIES[self.play],
+                s.seat, kernel.rules_array(s.rules), self.policy.as_tuple(), self.plan.as_tuple(), ASK_PLAYS[self.play],
                 s.passes_in_a_row, s.dealer_knocked, -1 if s.swapped_by is None else s.swapped_by, codes)
 
     def batch(self, seed: int, start: int, count: int, device: Device | None = None):
         """(results (count, choices, 4) int8, tries, weights) of samples ``start .. start+count-1``.
 
-        ``device`` (engine/devices.py): where they are simulated; the same numbers on the CPU and a GPU."""
+        ``device`` (engine/devices.py): where they are simulated; the same numbers on the CPU and a GPU. Play by
+        search (``pimc``) runs on the CPU and counts its decisions and worlds in :attr:`searched`."""
+        if self.play == SEARCHED:
+            args = self.args()
+            *batch, counters = kernel.ask_batch_searched(*args[:9], *args[10:], np.uint64(seed), start, count)
+            self.searched[:] += counters  # the array in place: the Job is frozen
+            return tuple(batch)
         if device is not None:
             return ask_batch(device, *self.args(), np.uint64(seed), start, count)
         return kernel.ask_batch(*self.args(), np.uint64(seed), start, count)
@@ -136,11 +148,17 @@ def simulate(question: Question, progress: Callable[[int, int], None] | None = N
     job = Job.of(situation, question.opponents, question.play)
     seed = check_seed(question.seed)
     engine = resolve_device(question.device)
+    if question.play == SEARCHED and engine.name != "cpu":
+        raise RulesError(f"--play {SEARCHED} runs on the CPU only: drop --device")
     rule = rule or stopping.rule_for(question, BATCH)
     acc, reason, _seconds = stopping.run(job, seed, engine, rule, progress, result_of=result_of)
     result = result_of(job, seed, acc)
     result.meta = {"kind": "simulation", "deals": acc.n, "effective_deals": acc.effective_samples, "seed": seed,
                    "stopped": reason}
+    if question.play == SEARCHED:
+        decisions, worlds = (int(x) for x in job.searched)
+        result.meta["search"] = {"worlds_asked": DEFAULT_WORLDS, "decisions": decisions, "worlds": worlds,
+                                 "worlds_per_decision": worlds / decisions if decisions else None}
     return result
 
 
@@ -366,7 +384,7 @@ def knock(trump, players: int, rules="swiss", opponents=None, play=DEFAULT_PLAY,
     trump_card = parse_card(trump) if isinstance(trump, str) else int(trump)
     rules_.check_cards([trump_card])
     policy = opponent_policy(opponents, rules_, players)
-    code = _check_play(play)
+    code = _check_play(play, POLICIES)  # the dealer's inner deals would multiply a search's cost by hundreds
     if inner_samples <= 0:
         raise RulesError(f"--inner-samples must be positive, got {inner_samples}")
     if budget is None:

@@ -345,8 +345,12 @@ def source_lines(result: AskResult) -> list[str]:
         ess = meta.get("effective_deals")
         effective = f" (effective {ess:,.0f})" if ess is not None and ess < meta["deals"] - 0.5 else ""
         why = stopping.STOP_TEXT.get(meta.get("stopped"), "")
+        search = meta.get("search")
+        searched = "" if not search else (
+            f"; every card by search: {search['decisions']:,} decisions with a choice, "
+            f"{search['worlds_per_decision'] or 0:.1f} worlds each ({search['worlds_asked']} asked)")
         return [f"Simulated now: {meta['deals']:,} deals{effective}, seed {meta['seed']}"
-                + (f"; stopped at {why}" if why else "") + "."]
+                + (f"; stopped at {why}" if why else "") + searched + "."]
     if meta["kind"] == "table":
         packed = meta["source"] == "packed table"
         head = f"From the {meta['source']} {meta['table']} (no simulation run" + \

@@ -116,6 +116,7 @@ class Settled:
     budget: float = TIME_BUDGET_S
     precision: float | None = DEFAULT_PRECISION
     judge: Callable | None = None  # result -> bool: settled (default: decision, exchange, precision)
+    chunk: int = CHUNK  # deals per kernel call
     looks: list[int] = field(default_factory=list)
     planned: int | None = None
     reason: str = "cap"
@@ -126,7 +127,7 @@ class Settled:
         self.planned = self.looks[0]
 
     def next_count(self, done: int) -> int:
-        return min(CHUNK, self.cap - done)
+        return min(self.chunk, self.cap - done)
 
     def check(self, done: int, view, elapsed: float) -> str | None:
         if done in self.looks:
@@ -136,7 +137,7 @@ class Settled:
         if done >= self.cap:
             return "cap"
         rate = elapsed / max(1, done)
-        if elapsed + rate * min(CHUNK, self.cap - done) > self.budget:
+        if elapsed + rate * min(self.chunk, self.cap - done) > self.budget:
             return "time"
         return None
 
@@ -151,7 +152,10 @@ class Settled:
 
 def rule_for(question, batch: int = BATCH) -> FixedDeals | Precision | Settled:
     """The stopping rule of a question: its --samples, its --precision (``batch`` deals per kernel call), else the
-    default (:class:`Settled`, without a time budget when the question names its seed)."""
+    default (:class:`Settled`, without a time budget when the question names its seed). Play by search
+    (``--play pimc``, thousands of times the work a deal) has its own sizes: :func:`searched_rule`."""
+    if question.play == "pimc":
+        return searched_rule(question)
     if question.samples is not None:
         return FixedDeals(question.samples, batch)
     if question.precision is not None:
@@ -159,6 +163,23 @@ def rule_for(question, batch: int = BATCH) -> FixedDeals | Precision | Settled:
     if question.seed is not None:  # --seed alone: reproducible, so no clock decides where it stops
         return Settled(budget=math.inf)
     return Settled()
+
+
+SEARCH_CHUNK = 250  # deals per kernel call with play by search: a progress step about every second
+SEARCH_FIRST_LOOK = 1_000
+SEARCH_CAP = 16_000  # a default answer by search: under a minute on two cores (README)
+SEARCH_BUDGET_S = 45.0
+
+
+def searched_rule(question) -> FixedDeals | Precision | Settled:
+    """:func:`rule_for` with play by search: the same three rules in small steps, and a default that looks from
+    1,000 deals, stops at 16,000 and, unseeded, within 45 s."""
+    if question.samples is not None:
+        return FixedDeals(question.samples, SEARCH_CHUNK)
+    if question.precision is not None:
+        return Precision(question.precision, SEARCH_CHUNK)
+    budget = math.inf if question.seed is not None else SEARCH_BUDGET_S
+    return Settled(cap=SEARCH_CAP, first=SEARCH_FIRST_LOOK, budget=budget, chunk=SEARCH_CHUNK)
 
 
 class Clock:

@@ -43,8 +43,9 @@ def _with_seat_models(ctx, _param, value):
     return ",".join([value or "", *seats]) if seats else value  # "" names no base: the default opponents
 
 
-def common_options(samples: limits.Limit, precision: limits.Limit, samples_help: str):
-    """Options shared by `ask` and `knock` (their run lengths have their own caps)."""
+def common_options(samples: limits.Limit, precision: limits.Limit, samples_help: str, plays=analysis.POLICIES,
+                   play_help: str = "Card play of every player."):
+    """Options shared by `ask` and `knock` (their run lengths have their own caps, ``plays`` their card plays)."""
     options = [
         rules_option(),
         samples_option(samples, help=samples_help),
@@ -57,8 +58,8 @@ def common_options(samples: limits.Limit, precision: limits.Limit, samples_help:
         click.option("--seat-model", "seat_models", multiple=True, is_eager=True, expose_value=False,
                      callback=_remember_seat_models, metavar="SEAT=STYLE",
                      help="One seat plays another style than the rest, e.g. 3=bold (repeatable)."),
-        click.option("--play", "play", type=click.Choice(sorted(analysis.POLICIES)), default=DEFAULT_PLAY,
-                     show_default=True, help="Card play of every player."),
+        click.option("--play", "play", type=click.Choice(sorted(plays)), default=DEFAULT_PLAY,
+                     show_default=True, help=play_help),
         json_option(),
         progress_option(),
     ]
@@ -95,7 +96,11 @@ def _check_exclusive(samples, precision):
 @click.option("--simulate", is_flag=True, help="Always simulate, even when a table covers the situation.")
 @click.option("--device", type=click.Choice(DEVICE_CHOICES), default="cpu", show_default=True,
               help="Simulate on the CPU or a CUDA GPU (auto: the GPU if one works); the same numbers.")
-@common_options(limits.ASK_SAMPLES, limits.ASK_PRECISION, "Number of simulated deals [default: 200,000].")
+@common_options(limits.ASK_SAMPLES, limits.ASK_PRECISION, "Number of simulated deals [default: 200,000].",
+                plays=analysis.ASK_PLAYS,
+                play_help="Card play of every player: distilled (PIMC's choices, learned), expert, greedy, or pimc "
+                          "(the search itself: 32 worlds a decision, on the CPU; by default at most 16,000 deals, "
+                          "under a minute).")
 @friendly_errors
 def ask(hand, trump, players, seat, passes_in_a_row, before, dealer_knocked, swapped_by, scores, passes, tables_root,
         simulate, device, rules, samples, opponents, precision, seed, play, as_json, progress):
@@ -108,6 +113,8 @@ def ask(hand, trump, players, seat, passes_in_a_row, before, dealer_knocked, swa
     follow --play.
     """
     _check_exclusive(samples, precision)
+    if play == analysis.SEARCHED and (scores is not None or passes is not None):
+        raise UserError(f"--play {analysis.SEARCHED} values the hand, not the game: drop --scores/--passes")
     if scores is not None or passes is not None:  # the whole-game simulator loads only when asked for
         from ..match.ask import check_scores
 

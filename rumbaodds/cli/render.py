@@ -13,7 +13,7 @@ from contextlib import contextmanager
 
 import click
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
 from ..answer import document
@@ -32,7 +32,8 @@ def progress_bar(enabled: bool | None, label: str):
     if not enabled:
         yield None
         return
-    columns = [TextColumn(label), BarColumn(), TextColumn("{task.completed:,}/{task.total:,} deals"),
+    # MofNCompleteColumn: the planned deals are unknown (None) until the first batch says them
+    columns = [TextColumn(label), BarColumn(), MofNCompleteColumn(), TextColumn("deals"),
                TimeElapsedColumn(), TimeRemainingColumn()]
     with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task(label, total=None)

@@ -41,7 +41,7 @@ except ImportError:  # numba-cuda before its own copy of numba's core shared num
     _cuda_config = _numba_config
 
 from .condition import KMAX, NGROUPS
-from .hand import OUT_FIELDS, PERM_AT, R_HAND, ask_sample
+from .hand import OUT_FIELDS, R_HAND, STATS, STATS_AT, ask_sample
 from .policy import NSCORE, W_NONE
 from .table import COL_PLAY, N_COUNTERS, SUM_ROWS, new_outputs, simulate_cell, table_choices
 
@@ -108,6 +108,15 @@ else:
                                             trees, ensemble, min_winner_key, hand, unseen, trump, following, beat,
                                             unseen_trumps, opponent_voids, low_rank, top_rank)
         return on_the_gpu
+
+    from . import searched_play as _searched
+
+    # play by search is the CPU's alone (analysis refuses --device gpu with it): compiled away here
+    @_cuda_overload(_searched.searched_tricks, target="cuda")
+    def _searched_tricks_gpu(in_play, m, lead, trump, follow, rumba_idx, deck_mask, table_mask, tricks, need, rp,
+                             state, counters, at):
+        return lambda in_play, m, lead, trump, follow, rumba_idx, deck_mask, table_mask, tricks, need, rp, state, \
+            counters, at: None
 
     @cuda.jit(device=True, inline=True)
     def _plain(array):
@@ -184,7 +193,7 @@ def _scratch(threads: int, n: int, unknown_size: int, choices: int, hard: bool) 
     return (np.zeros((threads, unknown_size), dtype=np.int64),  # deck
             np.zeros((threads, 4, n), dtype=np.uint64),  # hands
             np.zeros((threads, 4, n), dtype=np.int64),  # ints
-            np.zeros((threads, PERM_AT + 4), dtype=np.int64),  # cards
+            np.zeros((threads, STATS_AT + STATS), dtype=np.int64),  # cards
             np.zeros((threads, n, 4), dtype=np.float64),  # us
             np.zeros((threads, NGROUPS), dtype=np.int64),  # condition: counts
             np.zeros((threads, NGROUPS, 64), dtype=np.int64),  # members

@@ -63,6 +63,7 @@ from .rules_layout import (
     R_WIN_FLAT,
     R_WIN_PER_TRICK,
 )
+from .searched_play import POLICY_PIMC, STATS, searched_tricks
 from .speak import C_PASS, C_PLAY, C_RUMBA, C_SKIP, C_THROW_IN, JACK, hero_swaps_two, speak_rest, two_of  # noqa: F401
 from .tricks import strength, weakest
 
@@ -70,6 +71,7 @@ from .tricks import strength, weakest
 # hero passed), his Rumba was not allowed so he plays alone (flemish lone dealer), the hand was void
 NO_TRICKS, LONE_PLAY, VOID = -1, -2, -3
 PERM_AT = 64  # where the side-suit renaming lives in the ``cards`` scratch array
+STATS_AT = PERM_AT + 4  # then the searched play's counters (engine/searched_play.py STATS)
 OUT_FIELDS = 4  # score, tricks (or a code above), contested, the round-one Rumba caller (-1: none)
 
 
@@ -147,7 +149,8 @@ def finish_hand(hands, n, words, rumba_seat, hero, discard_k, passes, trump, tab
     if rumba_seat < 0 and rp[R_EXCHANGE] > 0:
         exchange_step(hands, n, words, hero, discard_k, trump, rp, pol, us, stock, stock_len, state, scratch_tricks,
                       scratch_cards)
-    play_step(hands, n, words, rumba_seat, trump, table_mask, rp, policy, deck_mask, scratch_hands, scratch_tricks)
+    play_step(hands, n, words, rumba_seat, trump, table_mask, rp, policy, deck_mask, scratch_hands, scratch_tricks,
+              state, scratch_cards)
     hero_idx = 0  # his index among the active seats, which play in seat order
     for s in range(hero):
         if words[s] == W_PLAY or words[s] == W_RUMBA:
@@ -197,9 +200,11 @@ def exchange_step(hands, n, words, hero, discard_k, trump, rp, pol, us, stock, s
 
 
 @njit(cache=True)
-def play_step(hands, n, words, rumba_seat, trump, table_mask, rp, policy, deck_mask, in_play, tricks):
+def play_step(hands, n, words, rumba_seat, trump, table_mask, rp, policy, deck_mask, in_play, tricks, state, cards):
     """Steps 7-8: the active seats' hands in seat order (play index ``k`` is the ``k``-th active seat), the lead
-    ([D-8], [D-10]), the five tricks; returns how many play, with each one's tricks in ``tricks``."""
+    ([D-8], [D-10]), the five tricks; returns how many play, with each one's tricks in ``tricks``. ``state``
+    and ``cards``: the deal's stream and scratch, which the searched play (``pimc``) draws its worlds from and
+    counts them in (``cards[STATS_AT:]``)."""
     m = 0
     rumba_idx = -1
     dealer_idx = -1
@@ -213,8 +218,12 @@ def play_step(hands, n, words, rumba_seat, trump, table_mask, rp, policy, deck_m
                 dealer_idx = m
             m += 1
     lead = lead_index(rumba_idx, dealer_idx, rp)
-    play_tricks(in_play, m, lead, trump, rp[R_FOLLOW], policy, rumba_idx, deck_mask, table_mask, tricks,
-                rp[R_MIN_TRICKS])
+    if policy == POLICY_PIMC:
+        searched_tricks(in_play, m, lead, trump, rp[R_FOLLOW], rumba_idx, deck_mask, table_mask, tricks,
+                        rp[R_MIN_TRICKS], rp, state, cards, STATS_AT)
+    else:
+        play_tricks(in_play, m, lead, trump, rp[R_FOLLOW], policy, rumba_idx, deck_mask, table_mask, tricks,
+                    rp[R_MIN_TRICKS])
     return m
 
 
@@ -362,7 +371,7 @@ def new_scratch(n, unknown_size):
     deck = np.empty(unknown_size, dtype=np.int64)
     hands = np.zeros((4, n), dtype=np.uint64)  # dealt, per-choice copy, active seats in play, spare
     ints = np.zeros((4, n), dtype=np.int64)  # earlier words, per-choice words, tricks, spare
-    cards = np.zeros(PERM_AT + 4, dtype=np.int64)  # the stock during the exchange, then the side-suit order
+    cards = np.zeros(STATS_AT + STATS, dtype=np.int64)  # the stock during the exchange, the side-suit order, counters
     us = np.zeros((n, 4), dtype=np.float64)  # decision numbers per seat
     forced = np.full(n, -1, dtype=np.int64)  # no forced outcomes (exact enumeration forces them)
     probs = np.ones(16, dtype=np.float64)  # per choice: the probability of the forced outcomes
@@ -459,3 +468,27 @@ def ask_batch(deck_mask, unknown, hero_hand, trump_card, n, hero, rp, pol, plan,
                 for f in range(OUT_FIELDS):
                     results[i, c, f] = out[c, f]
     return results, tries, weights
+
+
+@njit(cache=True, parallel=True)
+def ask_batch_searched(deck_mask, unknown, hero_hand, trump_card, n, hero, rp, pol, plan, passes, knocked,
+                       swapped_by, choices, seed, start, count):
+    """:func:`ask_batch` with everybody playing by search (``pimc``), and its counters: (results, tries, weights,
+    [decisions with a choice, worlds they used]). Few samples a call: each is thousands of fast ones."""
+    results = np.zeros((count, choices.shape[0], OUT_FIELDS), dtype=np.int8)
+    tries = np.zeros(count, dtype=np.int32)
+    weights = np.zeros(count, dtype=np.float64)
+    counters = np.zeros((count, STATS), dtype=np.int64)
+    for i in prange(count):  # one sample a task: their costs differ a hundredfold
+        out = np.zeros((choices.shape[0], OUT_FIELDS), dtype=np.int64)
+        scratch = new_scratch(n, unknown.shape[0])
+        t, w = ask_sample(deck_mask, unknown, hero_hand, trump_card, n, hero, rp, pol, plan, POLICY_PIMC, passes,
+                          knocked, swapped_by, choices, seed, start + i, out, scratch)
+        tries[i] = t
+        weights[i] = w
+        for c in range(choices.shape[0]):
+            for f in range(OUT_FIELDS):
+                results[i, c, f] = out[c, f]
+        for k in range(STATS):
+            counters[i, k] = scratch[3][STATS_AT + k]
+    return results, tries, weights, counters.sum(axis=0)

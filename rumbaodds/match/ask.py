@@ -140,6 +140,8 @@ def ask_game(hand, trump, players: int, seat: int, scores, passes=None, rules="s
     the 95% half-width of every choice's expected payout is below it (stake units). The rest of the game: every
     player by the opponents' policy (the shipped equilibrium by default, its knock too) and the card play ``play``.
     """
+    if play == analysis.SEARCHED:  # thousands of times the work of a hand, by the games' many hands
+        raise RulesError(f"the game value has no --play {analysis.SEARCHED}: ask without --scores for it")
     rules_ = get_rules(rules)
     state = scores_in_seats(rules_, players, scores, passes)
     situation = make_situation(hand, trump, players, seat, rules_, state.passes[seat], dealer_knocked, before,

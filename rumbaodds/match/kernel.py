@@ -129,7 +129,8 @@ def play_spoken(hands, n, words, rumba_seat, turned, trump, rp, pol, play, deck_
         exchange_step(hands, n, words, hero, discard_k, trump, rp, pol, us, stock, stock_len, state, ints[1], cards)
     tricks = ints[2]
     table_mask = bit(turned) if turned >= 0 else U0
-    play_step(hands, n, words, rumba_seat, trump, table_mask, rp, play, deck_mask, hands2[1], tricks)
+    play_step(hands, n, words, rumba_seat, trump, table_mask, rp, play, deck_mask, hands2[1], tricks, state,
+              cards)  # never the search here (match/ask.py refuses it): ``cards`` has no room for its counters
     k = 0
     for s in range(n):
         if passed[s] == 0:  # the active seats play in seat order

@@ -1,0 +1,60 @@
+"""PIMC as the card play of a whole simulated hand (``ask --play pimc``; docs/SIMULATION.md ``pimc``).
+
+Every active player plays by search (engine/pimc.py ``play_deal``: K worlds a decision, each valued by the
+mid-trick double-dummy search). It is thousands of times slower than the fast plays, so it is the yardstick a
+player can ask for, not an engine of tables: the CPU only (the GPU engine compiles the hand without it, and
+``analysis`` refuses ``--device gpu`` with it).
+"""
+
+import numpy as np
+from numba import njit
+from numba.extending import overload
+
+from .bits import U0, lowest_card
+from .distilled_weights import WEIGHTS
+from .pimc import DEFAULT_WORLDS, SEAT_PIMC, new_tables, play_deal
+from .rules_layout import R_FAIL, R_MIN_TRICKS, R_NORMAL_NO_TRICK, R_NORMAL_PER_TRICK, R_WIN_FLAT, R_WIN_PER_TRICK
+
+POLICY_PIMC = 5  # engine/play.py's policy codes go up to 4
+STATS = 2  # what a searched hand adds to its counters: decisions with a choice, worlds those used
+
+
+def searched_tricks(in_play, m, lead, trump, follow, rumba_idx, deck_mask, table_mask, tricks, need, rp, state,
+                    counters, at):
+    """Play ``in_play[:m]`` (the active seats in seat order, ``lead`` leads) by PIMC for everybody; add the tricks
+    of each to ``tricks``, and the decisions with a choice and the worlds they used to ``counters[at]`` and
+    ``counters[at + 1]``. The worlds come from the deal's own stream ``state``, so every choice of one deal
+    meets the same worlds' randomness and ``--seed`` repeats them. In compiled code only."""
+    raise NotImplementedError("compiled code only")
+
+
+@njit(cache=True)
+def utilities(rp):
+    """(the Rumba caller's, a normal player's) utility of his tricks 0..5 from the rules array: minus his score
+    change (pimc.utility_tables from a RuleSet; tests compare the two)."""
+    caller = np.empty(6, dtype=np.int64)
+    normal = np.empty(6, dtype=np.int64)
+    for t in range(6):
+        caller[t] = -(rp[R_WIN_FLAT] + rp[R_WIN_PER_TRICK] * t) if t >= rp[R_MIN_TRICKS] else -rp[R_FAIL]
+        normal[t] = -(rp[R_NORMAL_PER_TRICK] * t) if t >= 1 else -rp[R_NORMAL_NO_TRICK]
+    return caller, normal
+
+
+@overload(searched_tricks, target="cpu")
+def _searched_tricks_cpu(in_play, m, lead, trump, follow, rumba_idx, deck_mask, table_mask, tricks, need, rp, state,
+                         counters, at):
+    def on_the_cpu(in_play, m, lead, trump, follow, rumba_idx, deck_mask, table_mask, tricks, need, rp, state,
+                   counters, at):
+        hands = in_play[:m].copy()
+        seats = np.full(m, SEAT_PIMC, dtype=np.int64)
+        util_caller, util_normal = utilities(rp)
+        turned = lowest_card(table_mask) if table_mask != U0 else -1
+        made = np.zeros(STATS, dtype=np.int64)
+        play_deal(hands, lead, trump, follow, deck_mask, turned, rumba_idx, seats, util_caller, util_normal, need,
+                  WEIGHTS, DEFAULT_WORLDS, state, np.uint64(0), tricks, new_tables(), made)
+        counters[at] += made[0]
+        counters[at + 1] += made[1]
+    return on_the_cpu
+
+
+__all__ = ["POLICY_PIMC", "STATS", "searched_tricks", "utilities"]
