@@ -462,12 +462,18 @@ def ask_batch(deck_mask, unknown, hero_hand, trump_card, n, hero, rp, pol, plan,
         for i in range(chunk * count // chunks, (chunk + 1) * count // chunks):
             t, w = ask_sample(deck_mask, unknown, hero_hand, trump_card, n, hero, rp, pol, plan, policy, passes,
                               knocked, swapped_by, choices, seed, start + i, out, scratch)
-            tries[i] = t
-            weights[i] = w
-            for c in range(choices.shape[0]):
-                for f in range(OUT_FIELDS):
-                    results[i, c, f] = out[c, f]
+            keep_sample(results, tries, weights, i, t, w, out)
     return results, tries, weights
+
+
+@njit(cache=True, inline="always")
+def keep_sample(results, tries, weights, i, t, w, out):
+    """Sample ``i``'s row of a batch: its tries, its weight, each choice's results (int8)."""
+    tries[i] = t
+    weights[i] = w
+    for c in range(out.shape[0]):
+        for f in range(OUT_FIELDS):
+            results[i, c, f] = out[c, f]
 
 
 @njit(cache=True, parallel=True)
@@ -484,11 +490,7 @@ def ask_batch_searched(deck_mask, unknown, hero_hand, trump_card, n, hero, rp, p
         scratch = new_scratch(n, unknown.shape[0])
         t, w = ask_sample(deck_mask, unknown, hero_hand, trump_card, n, hero, rp, pol, plan, POLICY_PIMC, passes,
                           knocked, swapped_by, choices, seed, start + i, out, scratch)
-        tries[i] = t
-        weights[i] = w
-        for c in range(choices.shape[0]):
-            for f in range(OUT_FIELDS):
-                results[i, c, f] = out[c, f]
+        keep_sample(results, tries, weights, i, t, w, out)
         for k in range(STATS):
             counters[i, k] = scratch[3][STATS_AT + k]
     return results, tries, weights, counters.sum(axis=0)
