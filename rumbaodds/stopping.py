@@ -153,7 +153,7 @@ class Settled:
 def rule_for(question, batch: int = BATCH) -> FixedDeals | Precision | Settled:
     """The stopping rule of a question: its --samples, its --precision (``batch`` deals per kernel call), else the
     default (:class:`Settled`, without a time budget when the question names its seed). Play by search
-    (``--play pimc``, thousands of times the work a deal) has its own sizes: :func:`searched_rule`."""
+    (``--play pimc``, some hundreds of times the work a deal) has its own sizes: :func:`searched_rule`."""
     if question.play == "pimc":
         return searched_rule(question)
     if question.samples is not None:

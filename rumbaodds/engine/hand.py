@@ -480,12 +480,12 @@ def keep_sample(results, tries, weights, i, t, w, out):
 def ask_batch_searched(deck_mask, unknown, hero_hand, trump_card, n, hero, rp, pol, plan, passes, knocked,
                        swapped_by, choices, seed, start, count):
     """:func:`ask_batch` with everybody playing by search (``pimc``), and its counters: (results, tries, weights,
-    [decisions with a choice, worlds they used]). Few samples a call: each is thousands of fast ones."""
+    [decisions with a choice, worlds they used]). Few samples a call: each costs hundreds of fast ones."""
     results = np.zeros((count, choices.shape[0], OUT_FIELDS), dtype=np.int8)
     tries = np.zeros(count, dtype=np.int32)
     weights = np.zeros(count, dtype=np.float64)
     counters = np.zeros((count, STATS), dtype=np.int64)
-    for i in prange(count):  # one sample a task: their costs differ a hundredfold
+    for i in prange(count):  # one sample a task: a few hundred a call, and their costs differ
         out = np.zeros((choices.shape[0], OUT_FIELDS), dtype=np.int64)
         scratch = new_scratch(n, unknown.shape[0])
         t, w = ask_sample(deck_mask, unknown, hero_hand, trump_card, n, hero, rp, pol, plan, POLICY_PIMC, passes,
