@@ -37,6 +37,7 @@ import time
 
 import numpy as np
 
+from rumbaodds.call_belief import call_belief
 from rumbaodds.distil.record import play_deals
 from rumbaodds.engine import pimc
 from rumbaodds.engine.distilled import TREES, WEIGHTS
@@ -89,22 +90,43 @@ def threshold_rumbas(count: int, rules=SWISS, players: int = PLAYERS, seed: int 
 
 
 def play(deals, caller_play: int, defence_play: int, worlds: int = pimc.DEFAULT_WORLDS, rules=SWISS,
-         rumba: bool = True, trees=None):
+         rumba: bool = True, trees=None, belief=None):
     """(hand 0's tricks per deal, seconds, worlds used per PIMC decision); hand 0 plays ``caller_play``.
 
     ``rumba``: hand 0 called a Rumba, else a normal game. ``trees``: the distilled play's (engine/pimc.py
-    ``play_deal``; ``None``: the shipped ones)."""
+    ``play_deal``; ``None``: the shipped ones). ``belief``: PIMC defenders infer the caller's hand from his call
+    (rumbaodds/call_belief.py)."""
     hands, leaders, trumps, turned = deals
     seats = np.full(hands.shape[1], defence_play, dtype=np.int64)
     seats[0] = caller_play
     util_caller, util_normal = pimc.utility_tables(rules)
     args = (leaders, trumps, turned, rules.follow_code, np.uint64(rules.deck_mask), 0 if rumba else -1, seats,
             util_caller, util_normal, rules.rumba_min_tricks, WEIGHTS, worlds, SEED)
-    pimc.play_batch(hands[:2], *args, np.arange(2, dtype=np.int64), trees)  # compile / load from cache
+    pimc.play_batch(hands[:2], *args, np.arange(2, dtype=np.int64), trees, belief)  # compile / load from cache
     start = time.perf_counter()
-    tricks, stats = pimc.play_batch(hands, *args, np.arange(len(hands), dtype=np.int64), trees)
+    tricks, stats = pimc.play_batch(hands, *args, np.arange(len(hands), dtype=np.int64), trees, belief)
     seconds = time.perf_counter() - start
     return tricks[:, 0], seconds, (stats[1] / stats[0] if stats[0] else float("nan"))
+
+
+def run_inferred(count: int, rules=SWISS, players: int = PLAYERS) -> list[dict]:
+    """Near the threshold: PIMC defenders who infer the caller's hand from his call, against the distilled caller
+    and the PIMC caller, paired against everybody distilled (and the defenders who do not infer)."""
+    deals = threshold_rumbas(count, rules, players)
+    belief = call_belief(rules, players, 0)  # hand 0 speaks first: the threshold deals' own table
+    pairings = ((D, D, None), (D, P, None), (D, P, belief), (P, P, None), (P, P, belief))
+    results = [play(deals, caller, defence, rules=rules, belief=b) for caller, defence, b in pairings]
+    base = results[0][0] >= rules.rumba_min_tricks
+    rows = []
+    for (caller, defence, b), (tricks, seconds, per) in zip(pairings, results, strict=True):
+        made = tricks >= rules.rumba_min_tricks
+        p, half = share(made)
+        d, dhalf = paired(made.astype(np.int64), base.astype(np.int64))
+        rows.append({"caller": NAMES[caller], "defenders": NAMES[defence] + (", infer the call" if b else ""),
+                     "deals": len(made), "P(makes it) %": f"{100 * p:.1f} ± {100 * half:.1f}",
+                     "vs all distilled (pp)": f"{100 * d:+.1f} ± {100 * dhalf:.1f}", "deals/s": len(made) / seconds,
+                     "worlds/decision": per})
+    return rows
 
 
 def share(made: np.ndarray) -> tuple[float, float]:
@@ -256,6 +278,9 @@ def main_exploitability(count: int | None = None) -> None:
         print_table(f"Can search gain against distilled? {rules.name} {players} players, Rumba by a hand near the "
                     f"threshold, K = {pimc.DEFAULT_WORLDS}",
                     run(False, n, rules, players, SEARCH_PAIRINGS, callers="threshold"))
+    for rules, players, n in ((SWISS, 5, count), (FLEMISH, 4, count), (SWISS, 3, count // 4), (SWISS, 7, count // 4)):
+        print_table(f"Defenders who infer the caller's hand from his call: {rules.name} {players} players, Rumba by "
+                    f"a hand near the threshold, K = {pimc.DEFAULT_WORLDS}", run_inferred(n, rules, players))
     for rules, players in ((SWISS, 5), (FLEMISH, 4)):
         print_table(f"Can search gain against distilled? normal games, {rules.name} {players} players, hand 0's score "
                     f"change (down is good)", run_normal(False, count * 3 // 10, rules, players, SEARCH_PAIRINGS))

@@ -380,7 +380,7 @@ def _arrays(deals: Sequence[Deal], index: list[int]):
 
 
 def play_deals(deals: Sequence[Deal], policy: str = "greedy", rumba: int | None = None,
-               worlds: int | None = None, seed: int = 0, first: int = 0) -> np.ndarray:
+               worlds: int | None = None, seed: int = 0, first: int = 0, infer: bool = False) -> np.ndarray:
     """Tricks each hand makes when every hand plays ``policy`` (RULES.md §6; docs/SIMULATION.md "Card play").
 
     ``rumba``: the deals are Rumbas called by hand ``rumba`` (the others
@@ -389,6 +389,8 @@ def play_deals(deals: Sequence[Deal], policy: str = "greedy", rumba: int | None 
     ``pimc`` deals ``worlds`` worlds per decision (default
     ``engine.pimc.DEFAULT_WORLDS``), its random numbers from ``seed`` and the
     deal's index ``first + i``, so the answer does not depend on batching.
+    ``infer`` (with ``rumba``): its defenders draw the caller's hand from those that call Rumba at his seat under
+    the equilibrium (rumbaodds/call_belief.py).
     Returns int64 of shape ``(len(deals), most players)``: row ``i`` holds deal
     ``i``'s tricks per seat, padded with -1 beyond its own number of hands.
     """
@@ -412,12 +414,17 @@ def play_deals(deals: Sequence[Deal], policy: str = "greedy", rumba: int | None 
         rules = deals[index[0]].rules
         turned = np.array([-1 if deals[i].trump_card is None else deals[i].trump_card for i in index], dtype=np.int64)
         code = {"expert": pimc.SEAT_EXPERT, "distilled": pimc.SEAT_DISTILLED, "pimc": pimc.SEAT_PIMC}[policy]
+        belief = None
+        if infer and rumba is not None:
+            from .call_belief import call_belief
+
+            belief = call_belief(rules, n, rumba)
         util_caller, util_normal = pimc.utility_tables(rules)
         tricks, _ = pimc.play_batch(hands, leaders, trumps, turned, follow, np.uint64(rules.deck_mask),
                                     -1 if rumba is None else rumba, np.full(n, code, dtype=np.int64), util_caller,
                                     util_normal, rules.rumba_min_tricks, distilled.WEIGHTS,
                                     pimc.DEFAULT_WORLDS if worlds is None else worlds, seed,
-                                    np.array(index, dtype=np.int64) + first)
+                                    np.array(index, dtype=np.int64) + first, None, belief)
         out[np.array(index), :n] = tricks
     return out
 

@@ -98,15 +98,20 @@ def _stream(path: str, rules, skip_invalid: bool, process: Callable[[list[Deal]]
                    "Default: a normal game.")
 @click.option("--worlds", type=click.IntRange(1, 1024), default=None, metavar="K",
               help="pimc: worlds dealt per decision (default 32).")
+@click.option("--infer-call", "infer", is_flag=True,
+              help="pimc with --rumba K: the defenders draw hand K from the hands that call Rumba at seat K "
+                   "under the equilibrium (docs/SIMULATION.md, pimc).")
 @rules_option(_RULES_HELP + " Used for lines without a \"rules\" field.")
 @skip_option
 @friendly_errors
-def play_cmd(file: str, policy: str, rumba: int | None, worlds: int | None, rules_name: str,
+def play_cmd(file: str, policy: str, rumba: int | None, worlds: int | None, infer: bool, rules_name: str,
              skip_invalid: bool) -> None:
     """Play each deal of FILE out; print {"tricks": [...]} per deal, tricks per hand.
 
     A deal's "turned" (or "trump_card") card is seen by expert and pimc.
     """
+    if infer and (policy != "pimc" or rumba is None):
+        raise UserError("--infer-call is what PIMC defenders hear: it goes with --policy pimc --rumba K")
     rules = get_rules(rules_name)
     done = 0
 
@@ -114,7 +119,7 @@ def play_cmd(file: str, policy: str, rumba: int | None, worlds: int | None, rule
         nonlocal done
         if not batch:
             return []
-        tricks = play_deals(batch, policy, rumba=rumba, worlds=worlds, first=done)
+        tricks = play_deals(batch, policy, rumba=rumba, worlds=worlds, first=done, infer=infer)
         done += len(batch)
         return [json.dumps({"tricks": row[: d.players].tolist()}) for d, row in zip(batch, tricks, strict=False)]
 

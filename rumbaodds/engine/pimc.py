@@ -19,6 +19,7 @@ from .bits import U0, U1, bit, lowest_card, suit_lane
 from .dd import MAX_SEATS, card_values, count_cards, new_stack, new_table
 from .distilled import deck_ranks, distilled_card, shipped_trees
 from .play import expert_card
+from .policy import hand_score, uniform
 from .rng import below, next_state, shuffle, stream_start
 from .transposition import TT_BITS
 from .tricks import FOLLOW_STECHZWANG, beaters, beats, legal_mask, strongest, weakest
@@ -26,6 +27,7 @@ from .tricks import FOLLOW_STECHZWANG, beaters, beats, legal_mask, strongest, we
 SEAT_GREEDY, SEAT_EXPERT, SEAT_PIMC, SEAT_DISTILLED = 0, 1, 2, 3  # per-seat card play of play_deal
 DEFAULT_WORLDS = 32
 TRIES = 50  # rejection tries per world, then as many tries of the constrained deal
+BELIEF_TRIES = 64  # consistent worlds drawn until the caller's hand in one would call Rumba (then the last one)
 
 
 @njit(cache=True)
@@ -137,13 +139,34 @@ def sample_world(unseen, counts, forbidden, me, state, scratch, world):
 
 
 @njit(cache=True)
+def believed_world(unseen, counts, forbidden, me, state, scratch, world, belief, caller, caller_shown, trump):
+    """:func:`sample_world`, the caller's hand drawn from the hands that call Rumba (docs/SIMULATION.md ``pimc``):
+    each consistent world is kept with the probability that the caller's whole hand in it (his cards there and
+    those he has played, ``caller_shown``) calls Rumba, ``belief`` = (that probability by hand score, the
+    caller's card values, the deck's top rank), engine/policy.py ``hand_score``; rejection on the world's own
+    stream, so the kept worlds follow the hands' posterior given the call. After :data:`BELIEF_TRIES`
+    consistent worlds none kept: the last one. Returns (state, ok) as :func:`sample_world`."""
+    probs, values, top = belief
+    for _ in range(BELIEF_TRIES):
+        state, ok = sample_world(unseen, counts, forbidden, me, state, scratch, world)
+        if not ok:
+            return state, False
+        state = next_state(state)
+        if uniform(state) < probs[hand_score(world[caller] | caller_shown, trump, top, values)]:
+            return state, True
+    return state, True
+
+
+@njit(cache=True)
 def pimc_sums(hands, me, tlead, led, wcard, wseat, table, deck_mask, played, seen, forbidden, won, trump, follow,
               max_seat, util, worlds, state, tt_keys, tt_infos, stamp, st, mv, um, owner, scratch, world, cards,
-              values, sums):
+              values, sums, belief=None, caller=-1, caller_shown=U0):
     """``sums[i]``: the utility of ``me``'s ``i``-th legal card (low to high) summed over the sampled worlds.
 
     The arguments are :func:`pimc_card`'s. Returns (state, stamp, worlds used). Apart, so that the
     distillation (distil/record.py) can record how much better PIMC finds one card than another.
+    ``belief`` (None: the worlds ignore the words): a Rumba defender draws the caller's hand by
+    :func:`believed_world`.
     """
     n = hands.shape[0]
     hand = hands[me]
@@ -154,7 +177,13 @@ def pimc_sums(hands, me, tlead, led, wcard, wseat, table, deck_mask, played, see
     sums[:] = 0
     used = 0
     for _ in range(worlds):
-        state, ok = sample_world(unseen, counts, forbidden, me, state, scratch, world)
+        if belief is None:  # (pruned when compiled without a belief)
+            state, ok = sample_world(unseen, counts, forbidden, me, state, scratch, world)
+        elif caller < 0 or me == caller:
+            state, ok = sample_world(unseen, counts, forbidden, me, state, scratch, world)
+        else:
+            state, ok = believed_world(unseen, counts, forbidden, me, state, scratch, world, belief, caller,
+                                       caller_shown, trump)
         if not ok:
             continue
         world[me] = hand
@@ -188,13 +217,14 @@ def best_summed(legal, sums, trump, maximise):
 @njit(cache=True)
 def pimc_card(hands, me, tlead, led, wcard, wseat, table, deck_mask, played, seen, forbidden, won, trump, follow,
               max_seat, util, worlds, state, tt_keys, tt_infos, stamp, st, mv, um, owner, scratch, world, cards,
-              values):
+              values, belief=None, caller=-1, caller_shown=U0):
     """The PIMC card of ``me`` (``hands`` are the true hands: only ``me``'s and the counts are read).
 
     ``deck_mask``: the rule set's deck; ``played``: cards played so far (the current trick included); ``seen``:
     other cards seen (the turned card); ``won``: tricks per seat so far;
     ``max_seat``: whose tricks count (``util[t]``, t his total tricks); ``me``
     maximises the summed utility when he is ``max_seat``, else minimises it.
+    ``belief``, ``caller``, ``caller_shown``: as :func:`pimc_sums`.
     Returns (card, state, stamp, worlds used).
     """
     legal = legal_mask(hands[me], led, wcard, trump, follow)
@@ -203,7 +233,7 @@ def pimc_card(hands, me, tlead, led, wcard, wseat, table, deck_mask, played, see
     sums = np.zeros(8, dtype=np.int64)
     state, stamp, used = pimc_sums(hands, me, tlead, led, wcard, wseat, table, deck_mask, played, seen, forbidden,
                                    won, trump, follow, max_seat, util, worlds, state, tt_keys, tt_infos, stamp, st,
-                                   mv, um, owner, scratch, world, cards, values, sums)
+                                   mv, um, owner, scratch, world, cards, values, sums, belief, caller, caller_shown)
     return best_summed(legal, sums, trump, me == max_seat), state, stamp, used
 
 
@@ -226,7 +256,7 @@ def distilled_seat_card(hand, legal, unseen, trump, me, leader, pos, wcard, wsea
 
 @njit(cache=True)
 def play_deal(hands, leader, trump, follow, deck_mask, turned, caller, seats, util_caller, util_normal, need, weights,
-              worlds, seed, index, tricks, tables, stats, trees=None):
+              worlds, seed, index, tricks, tables, stats, trees=None, belief=None):
     """Play ``hands`` (the active seats, clockwise) to the end, each seat by ``seats[p]``; add tricks per seat.
 
     ``turned``: the card face up on the table (-1: none), seen by expert,
@@ -237,6 +267,8 @@ def play_deal(hands, leader, trump, follow, deck_mask, turned, caller, seats, ut
     (tt_keys, tt_infos, stamp) reused across deals. ``stats[0]`` += pimc's
     decisions with a choice (more than one legal card), ``stats[1]`` += worlds used. ``trees``: the distilled
     play's trees as engine/distilled_trees.py ``TREES`` (slots by follow rule), ``None``: the shipped ones.
+    ``belief``: what the call says of the caller's hand, for the PIMC defenders' worlds (:func:`believed_world`;
+    None: nothing).
     """
     if trees is None:
         seat_trees = shipped_trees(follow)
@@ -252,6 +284,7 @@ def play_deal(hands, leader, trump, follow, deck_mask, turned, caller, seats, ut
     values = np.zeros(8, dtype=np.int64)
     forbidden = np.zeros(n, dtype=np.uint64)
     won = np.zeros(n, dtype=np.int64)
+    shown = np.zeros(n, dtype=np.uint64)  # each seat's cards played so far
     low_rank, top_rank = deck_ranks(deck_mask)
     state = stream_start(seed, index)
     seen = bit(turned) if turned >= 0 else U0
@@ -284,14 +317,16 @@ def play_deal(hands, leader, trump, follow, deck_mask, turned, caller, seats, ut
             else:
                 max_seat = caller if caller >= 0 else p
                 util = util_caller if caller >= 0 else util_normal
+                caller_shown = shown[caller] if caller >= 0 else U0
                 card, state, stamp, used = pimc_card(
                     hands, p, leader, led, wcard, wseat, table, deck_mask, played, seen, forbidden, won, trump, follow,
                     max_seat, util, worlds, state, tt_keys, tt_infos, stamp, st, mv, um, owner, scratch, world,
-                    cards, values)
+                    cards, values, belief, caller, caller_shown)
                 if used > 0:
                     stats[0] += 1
                     stats[1] += used
             forbidden[p] |= observe(card, led, wcard, trump, follow)
+            shown[p] |= bit(card)
             hands[p] = hand & ~bit(card)
             played |= bit(card)
             outside &= ~bit(card)
@@ -323,10 +358,10 @@ def new_tables():
 
 @njit(cache=True)
 def play_batch(hands, leaders, trumps, turned, follow, deck_mask, caller, seats, util_caller, util_normal, need,
-               weights, worlds, seed, indices, trees=None):
+               weights, worlds, seed, indices, trees=None, belief=None):
     """Tricks per seat for each deal: ``hands`` (count, n) uint64 -> (count, n) int64; stats (decisions, worlds).
 
-    Deal ``i`` draws from the stream ``indices[i]`` of ``seed``. ``trees``: as :func:`play_deal`.
+    Deal ``i`` draws from the stream ``indices[i]`` of ``seed``. ``trees``, ``belief``: as :func:`play_deal`.
     """
     count, n = hands.shape
     if n > MAX_SEATS:
@@ -338,7 +373,7 @@ def play_batch(hands, leaders, trumps, turned, follow, deck_mask, caller, seats,
     for i in range(count):
         work[:] = hands[i]
         play_deal(work, leaders[i], trumps[i], follow, deck_mask, turned[i], caller, seats, util_caller, util_normal,
-                  need, weights, worlds, seed, indices[i], out[i], tables, stats, trees)
+                  need, weights, worlds, seed, indices[i], out[i], tables, stats, trees, belief)
     return out, stats
 
 
@@ -356,6 +391,7 @@ def utility_tables(rules):
     return np.array(caller, dtype=np.int64), np.array(normal, dtype=np.int64)
 
 
-__all__ = ["SEAT_GREEDY", "SEAT_EXPERT", "SEAT_PIMC", "SEAT_DISTILLED", "DEFAULT_WORLDS", "observe", "sample_world",
+__all__ = ["SEAT_GREEDY", "SEAT_EXPERT", "SEAT_PIMC", "SEAT_DISTILLED", "DEFAULT_WORLDS", "BELIEF_TRIES", "observe",
+           "sample_world", "believed_world",
            "pimc_card", "pimc_sums", "best_summed", "distilled_seat_card", "play_deal", "play_batch", "new_tables",
            "utility_tables"]

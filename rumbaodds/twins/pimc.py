@@ -16,6 +16,8 @@ from .hand import expert_card
 
 GREEDY, EXPERT, PIMC = 0, 1, 2
 TRIES = 50
+BELIEF_TRIES = 64
+NSCORE = 64  # engine/policy.py: hand scores are clipped below it
 
 
 def _winning(trick: list[int], trump: int) -> tuple[int | None, int | None]:
@@ -114,12 +116,41 @@ def sample_world(unseen: set[int], counts: list[int], forbidden: list[set[int]],
     return None
 
 
+def hand_score(cards, trump: int, top: int, values) -> int:
+    """The strategy's strength index of a hand (engine/policy.py): each card's value by trump or side suit and
+    distance from the top rank, summed, clipped to NSCORE - 1."""
+    total = 0
+    for c in cards:
+        distance = top - (c & 15)
+        if 0 <= distance <= 15:
+            total += int(values[1 if c >> 4 == trump else 0][distance])
+    return min(total, NSCORE - 1)
+
+
+def believed_world(unseen, counts, forbidden, me: int, stream: Stream, belief, caller: int, caller_shown: set[int],
+                   trump: int):
+    """A world in which the caller's whole hand would call Rumba: consistent worlds drawn one after another, each
+    kept with that hand's probability of calling (``belief`` = (by hand score, card values, top rank)); after
+    BELIEF_TRIES, the last consistent one. None when no consistent world is found."""
+    probs, values, top = belief
+    for _ in range(BELIEF_TRIES):
+        world = sample_world(unseen, counts, forbidden, me, stream)
+        if world is None:
+            return None
+        if stream.uniform() < probs[hand_score(world[caller] | caller_shown, trump, top, values)]:
+            return world
+    return world
+
+
 def pimc_card(hands, me: int, tlead: int, trick: list[int], deck, played: set[int], seen: set[int],
               forbidden: list[set[int]], won: list[int], trump: int, follow: int, max_seat: int, util,
-              worlds: int, stream: Stream) -> tuple[int, int]:
+              worlds: int, stream: Stream, belief=None, caller: int | None = None,
+              caller_shown: frozenset[int] = frozenset()) -> tuple[int, int]:
     """(card, worlds used): the legal card with the best summed ``util[tricks of max_seat]`` over sampled worlds.
 
     ``me`` maximises when he is ``max_seat``, else minimises; ties go to the weakest card (§6 order).
+    ``belief``: a Rumba defender (not the ``caller``) draws the caller's hand from those that call
+    (:func:`believed_world`).
     """
     hand = set(hands[me])
     legal = _legal(hand, trick, trump, follow)
@@ -130,7 +161,10 @@ def pimc_card(hands, me: int, tlead: int, trick: list[int], deck, played: set[in
     sums = dict.fromkeys(legal, 0)
     used = 0
     for _ in range(worlds):
-        world = sample_world(unseen, counts, forbidden, me, stream)
+        if belief is None or caller is None or me == caller:
+            world = sample_world(unseen, counts, forbidden, me, stream)
+        else:
+            world = believed_world(unseen, counts, forbidden, me, stream, belief, caller, set(caller_shown), trump)
         if world is None:
             continue
         world[me] = hand
@@ -146,14 +180,16 @@ def pimc_card(hands, me: int, tlead: int, trick: list[int], deck, played: set[in
 
 
 def play_deal(hands, leader: int, trump: int, follow: int, deck, turned: int | None, caller: int | None, seats,
-              util_caller, util_normal, worlds: int, seed: int, index: int) -> tuple[list[int], int]:
-    """(tricks per seat, worlds used): ``hands`` played to the end, seat ``p`` by ``seats[p]`` (GREEDY/EXPERT/PIMC)."""
+              util_caller, util_normal, worlds: int, seed: int, index: int, belief=None) -> tuple[list[int], int]:
+    """(tricks per seat, worlds used): ``hands`` played to the end, seat ``p`` by ``seats[p]`` (GREEDY/EXPERT/PIMC);
+    ``belief``: what the call says of the caller's hand, for the PIMC defenders (:func:`believed_world`)."""
     hands = [set(h) for h in hands]
     n = len(hands)
     stream = Stream(seed, index)
     seen = set() if turned is None else {turned}
     played: set[int] = set()
     forbidden = [set() for _ in range(n)]
+    shown = [set() for _ in range(n)]  # each seat's cards played so far
     won = [0] * n
     used_total = 0
     while hands[leader]:
@@ -175,9 +211,11 @@ def play_deal(hands, leader: int, trump: int, follow: int, deck, turned: int | N
                 max_seat = p if caller is None else caller
                 util = util_normal if caller is None else util_caller
                 card, used = pimc_card(hands, p, leader, trick, deck, played, seen, forbidden, won, trump, follow,
-                                       max_seat, util, worlds, stream)
+                                       max_seat, util, worlds, stream, belief, caller,
+                                       frozenset(shown[caller]) if caller is not None else frozenset())
                 used_total += used
             forbidden[p] |= observe(card, led, win, trump, follow, deck)
+            shown[p].add(card)
             hands[p].discard(card)
             played.add(card)
             trick.append(card)
