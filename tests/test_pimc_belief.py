@@ -143,9 +143,9 @@ def test_a_deal_with_belief_kernel_equals_twin():
 
 
 def test_deals_play_infers_the_call_when_asked():
-    """`deals play --policy pimc --rumba K --infer-call` plays play_batch with hand K's call belief; the plain
-    command is today's (the control: on these deals the belief changes some hand's tricks or none, but the
-    command must equal the kernel called with the same belief)."""
+    """`deals play --policy pimc --rumba K --infer-call` prints what play_deals gives with the belief of hand K's
+    seat (rumbaodds/call_belief.py, a probability by hand score); the flag without --policy pimc --rumba K is a
+    one-line error."""
     import json
 
     from click.testing import CliRunner
