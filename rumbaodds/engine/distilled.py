@@ -496,8 +496,8 @@ def _distilled_choice(hand, legal, unseen, trump, me, m, leader, pos, win_card, 
 @njit(cache=True, inline="always")
 def dot_in_order(a, b):
     """``sum(a[i] * b[i])`` of two tuples of N_CARD floats, from 0.0 and index by index as the twin adds them,
-    written out: indexed in a loop, a tuple costs a jump through a table for each number (a quarter of the
-    distilled play's time, by ``perf``)."""
+    written out: indexed in a loop, a tuple costs a jump through a table for each number (a fifth of the
+    distilled play's time: whole hands took 0.321 CPU seconds per 40,000 deals with the loop, 0.284 without)."""
     score = 0.0
     score += a[0] * b[0]
     score += a[1] * b[1]
