@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import limits
-from .cardplay import CARD_PLAYS, DEFAULT_PLAY
+from .cardplay import CARD_PLAYS, DEFAULT_PLAY, SEARCHED_PLAY
 from .cards import format_card, mask_of
 from .conditioning import Plan, make_plan
 from .engine import exact as exact_kernel
@@ -36,7 +36,7 @@ from .situation import Situation, make_situation
 from .stats import Z95, Estimate
 
 POLICIES = {name: POLICY_CODES[name] for name in CARD_PLAYS}  # the kernel code of each card play
-SEARCHED = "pimc"  # everybody plays by search (engine/searched_play.py): asked for, never a table's play
+SEARCHED = SEARCHED_PLAY  # everybody plays by search (engine/searched_play.py)
 ASK_PLAYS = {**POLICIES, SEARCHED: POLICY_PIMC}  # the card plays a question may name
 BATCH = 50_000  # stopping.BATCH
 MAX_SAMPLES = limits.MAX_DEALS  # the most deals one run simulates (limits: the door's caps)

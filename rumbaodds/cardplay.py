@@ -8,5 +8,6 @@ means rebuilding them (their stamps say which card play they used).
 
 CARD_PLAYS = ("greedy", "expert", "distilled")
 DEFAULT_PLAY = "distilled"
+SEARCHED_PLAY = "pimc"  # the search itself: a question may ask for it (``ask --play pimc``), never a table
 
-__all__ = ["CARD_PLAYS", "DEFAULT_PLAY"]
+__all__ = ["CARD_PLAYS", "DEFAULT_PLAY", "SEARCHED_PLAY"]

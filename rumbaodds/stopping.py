@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from statistics import NormalDist
 
 from . import limits
+from .cardplay import SEARCHED_PLAY
 from .stats import Z95
 
 BATCH = 50_000  # deals per kernel call of a fixed or precision run (unchanged: their sums add in this order)
@@ -154,7 +155,7 @@ def rule_for(question, batch: int = BATCH) -> FixedDeals | Precision | Settled:
     """The stopping rule of a question: its --samples, its --precision (``batch`` deals per kernel call), else the
     default (:class:`Settled`, without a time budget when the question names its seed). Play by search
     (``--play pimc``, some hundreds of times the work a deal) has its own sizes: :func:`searched_rule`."""
-    if question.play == "pimc":
+    if question.play == SEARCHED_PLAY:
         return searched_rule(question)
     if question.samples is not None:
         return FixedDeals(question.samples, batch)
