@@ -161,9 +161,7 @@ def simulate(question: Question, progress: Callable[[int, int], None] | None = N
     result.meta = {"kind": "simulation", "deals": acc.n, "effective_deals": acc.effective_samples, "seed": seed,
                    "stopped": reason}
     if question.play == SEARCHED:
-        decisions, worlds = (int(x) for x in job.searched)
-        result.meta["search"] = {"worlds_asked": DEFAULT_WORLDS, "decisions": decisions, "worlds": worlds,
-                                 "worlds_per_decision": worlds / decisions if decisions else None}
+        result.meta["search"] = search_meta(*job.searched)
     return result
 
 
@@ -375,11 +373,13 @@ def knock(trump, players: int, rules="swiss", opponents=None, play=DEFAULT_PLAY,
     settled: at 500, 1,000, 2,000 or 4,000 deals, the first where the difference is more than the Bonferroni ``z``
     of a 5% error over those four looks (2.50) standard errors from 0, or known to within KNOCK_TIE points, or
     when the next deals would end after ``budget`` seconds (default stopping.TIME_BUDGET_S; none when ``seed`` is
-    given, so a seeded answer is the same on any machine).
+    given, so a seeded answer is the same on any machine). ``play`` ``pimc``: the knocked hand and the dealer's
+    chosen one are played by search, his inner deals (which choice is best) by the default card play; a default
+    answer then stops within stopping.SEARCH_BUDGET_S, unseeded.
     """
     from . import stopping
     from .cards import parse_card
-    from .engine.knock import knock_batch
+    from .engine.knock import knock_batch, knock_batch_searched
     from .rules import get_rules
 
     rules_ = get_rules(rules)
@@ -389,14 +389,30 @@ def knock(trump, players: int, rules="swiss", opponents=None, play=DEFAULT_PLAY,
     trump_card = parse_card(trump) if isinstance(trump, str) else int(trump)
     rules_.check_cards([trump_card])
     policy = opponent_policy(opponents, rules_, players)
-    code = _check_play(play, POLICIES)  # the dealer's inner deals would multiply a search's cost by hundreds
+    code = _check_play(play)
     if inner_samples <= 0:
         raise RulesError(f"--inner-samples must be positive, got {inner_samples}")
+    searched = play == SEARCHED
     if budget is None:
-        budget = stopping.TIME_BUDGET_S if seed is None else math.inf
+        budget = math.inf if seed is not None else stopping.SEARCH_BUDGET_S if searched else stopping.TIME_BUDGET_S
     seed = check_seed(seed)
     unknown = np.array([c for c in rules_.deck if c != trump_card], dtype=np.int64)
     rp = kernel.rules_array(rules_)
+    counters = np.zeros(2, dtype=np.int64)  # with play by search: decisions with a choice, the worlds they used
+
+    def deals(start: int, count: int) -> np.ndarray:
+        args = (np.uint64(rules_.deck_mask), unknown, trump_card, players, rp, policy.as_tuple())
+        if not searched:
+            return knock_batch(*args, code, np.uint64(seed), start, count, inner_samples)
+        # the dealer's inner deals (hundreds a deal) by the default play: only the hands themselves by search
+        results, used = knock_batch_searched(*args, POLICIES[DEFAULT_PLAY], np.uint64(seed), start, count,
+                                             inner_samples)
+        counters[:] += used
+        return results
+
+    if searched:  # compile (or load) the search before the clock starts, as ask does; deal 0 is played again
+        deals(0, 1)
+        counters[:] = 0
     settled = samples is None and precision is None
     planned = samples if samples is not None else (KNOCK_DEFAULT if settled else None)
     if planned is not None and planned <= 0:
@@ -405,14 +421,14 @@ def knock(trump, players: int, rules="swiss", opponents=None, play=DEFAULT_PLAY,
     clock = stopping.Clock()
     chunks = []
     done = 0
-    batch = KNOCK_CHUNK if settled else 1_000  # outer deal i is the same deal in any batch: the numbers do not move
+    # outer deal i is the same deal in any batch: the numbers do not move
+    batch = KNOCK_CHUNK if settled or searched else 1_000
     stopped = "deals" if samples is not None else ("cap" if settled else "precision")
     while True:
         count = min(batch, planned - done) if planned is not None else batch
         if count <= 0:
             break
-        chunks.append(knock_batch(np.uint64(rules_.deck_mask), unknown, trump_card, players, rp, policy.as_tuple(),
-                                  code, np.uint64(seed), done, count, inner_samples))
+        chunks.append(deals(done, count))
         done += count
         if progress is not None:
             progress(done, planned or done)
@@ -451,7 +467,16 @@ def knock(trump, players: int, rules="swiss", opponents=None, play=DEFAULT_PLAY,
                          Estimate.of_mean(no_knock_scores - knock_scores), Estimate.of_proportion(success, done),
                          shares, float((tricks < 0).mean()), stopped)
     result.meta = {"kind": "simulation", "deals": done, "seed": seed, "stopped": stopped}
+    if searched:
+        result.meta["search"] = search_meta(*counters, inner_play=DEFAULT_PLAY)
     return result
+
+
+def search_meta(decisions, worlds, **more) -> dict:
+    """What an answer by search says of its search: the worlds asked, decisions with a choice, worlds they used."""
+    decisions, worlds = int(decisions), int(worlds)
+    return {"worlds_asked": DEFAULT_WORLDS, "decisions": decisions, "worlds": worlds,
+            "worlds_per_decision": worlds / decisions if decisions else None, **more}
 
 
 def knock_across_models(trump, players: int, rules="swiss", models=("cautious", "default", "bold", "all"),

@@ -173,7 +173,11 @@ def _ask_game(hand, trump, players, seat, passes_in_a_row, before, dealer_knocke
             help="Deals the dealer simulates per hand when he does not knock, to pick his best choice.")
 @click.option("--models", "across", is_flag=True,
               help="Also show how the answer moves across the named opponent models (same deals).")
-@common_options(limits.KNOCK_SAMPLES, limits.KNOCK_PRECISION, "Number of simulated deals [default: 4,000].")
+@common_options(limits.KNOCK_SAMPLES, limits.KNOCK_PRECISION, "Number of simulated deals [default: 4,000].",
+                plays=analysis.ASK_PLAYS,
+                play_help="Card play of every player: distilled (PIMC's choices, learned), expert, greedy, or pimc "
+                          "(the hands by search, 32 worlds a decision, on the CPU; the dealer's inner deals by "
+                          "distilled; by default within 45 s).")
 @friendly_errors
 def knock(trump, players, inner_samples, across, rules, samples, precision, seed, opponents, play, as_json,
           progress):

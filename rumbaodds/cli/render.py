@@ -165,8 +165,13 @@ def print_knock(result, others: dict) -> None:
     else:
         why = {"settled": "the answer settled", "time": "the time budget", "cap": "its 4,000 deals"}
         stop = why.get(result.stopped)
+        search = meta.get("search")
+        searched = "" if not search else (
+            f"; the hands by search: {search['decisions']:,} decisions with a choice, "
+            f"{search['worlds_per_decision'] or 0:.1f} worlds each ({search['worlds_asked']} asked); the dealer's "
+            f"inner deals by {search['inner_play']}")
         console.print(f"[dim]Simulated now: {result.samples:,} deals, seed {result.seed}"
-                      + (f"; stopped at {stop}" if stop else "") + ".[/dim]")
+                      + (f"; stopped at {stop}" if stop else "") + searched + ".[/dim]")
         if result.stopped == "time":
             console.print(f"[yellow]Note: stopped at the time budget (--seed {result.seed} --samples "
                           f"{result.samples} repeats it; --samples or --precision asks for more).[/yellow]")

@@ -17,6 +17,9 @@ from .bits import U1, bit
 from .condition import HARD_BELOW, acceptance, count_hands, group_cards, seat_context
 from .hand import (
     OUT_FIELDS,
+    POLICY_PIMC,
+    STATS,
+    STATS_AT,
     ask_sample,
     evaluate_choices,
     finish_hand,
@@ -100,8 +103,12 @@ def plan_seen(unknown_inner, words, n, swapped_by, excluded, trump_card, jack_fo
 
 
 @njit(cache=True)
-def knock_sample(deck_mask, unknown, trump_card, n, rp, pol, policy, seed, index, inner, out, scratch, inner_scratch):
-    """One deal seen by the dealer: out[0] = knocking blind, out[1] = not knocking (then his best choice)."""
+def knock_sample(deck_mask, unknown, trump_card, n, rp, pol, policy, seed, index, inner, out, scratch, inner_scratch,
+                 inner_policy):
+    """One deal seen by the dealer: out[0] = knocking blind, out[1] = not knocking (then his best choice). The
+    hands themselves are played by ``policy``, the dealer's inner deals (which choice is best) by
+    ``inner_policy``: with play by search the same as the fast play's (a search on each of hundreds of inner
+    deals would cost hours an answer)."""
     deck, hands2, ints, cards, us, cond, forced, probs = scratch
     hand_size = rp[R_HAND]
     trump = trump_card >> 4
@@ -126,7 +133,7 @@ def knock_sample(deck_mask, unknown, trump_card, n, rp, pol, policy, seed, index
         words[s] = W_NONE
     speak_seats(hands, n, 0, n, -1, -1, words, dealer, trump_card, trump_card, True, jack_forced, rp, pol, us, forced)
     finish_hand(hands, n, words, dealer, dealer, 0, 0, trump, table_mask, rp, pol, us, policy, deck_mask, stock,
-                size - pos, state, hands2[2], ints[2], cards, out, 0)
+                size - pos, state, hands2[2], ints[2], cards, out, 0, True, jack_forced)
     # -- not knocking: the dealer sees his hand and the earlier words
     hands[:] = saved
     for s in range(n):
@@ -172,7 +179,7 @@ def knock_sample(deck_mask, unknown, trump_card, n, rp, pol, policy, seed, index
     inner_out = np.zeros((choices.shape[0], OUT_FIELDS), dtype=np.int64)
     inner_seed = np.uint64(seed) ^ np.uint64(0x5DEECE66D)
     for j in range(inner):
-        tries, weight = ask_sample(deck_mask, unknown_inner, own, trump_card, n, dealer, rp, pol, plan, policy, 0,
+        tries, weight = ask_sample(deck_mask, unknown_inner, own, trump_card, n, dealer, rp, pol, plan, inner_policy, 0,
                                    False, swapped_by, choices, inner_seed,
                                    np.uint64(index) * np.uint64(inner) + np.uint64(j), inner_out,
                                    (i_deck[:k], i_hands2, i_ints, i_cards, i_us, i_cond, i_forced, i_probs))
@@ -206,11 +213,31 @@ def knock_batch(deck_mask, unknown, trump_card, n, rp, pol, policy, seed, start,
         for i in range(chunk * count // chunks, (chunk + 1) * count // chunks):
             out[:] = 0
             knock_sample(deck_mask, unknown, trump_card, n, rp, pol, policy, seed, start + i, inner, out, scratch,
-                         inner_scratch)
+                         inner_scratch, policy)
             for r in range(2):
                 for f in range(OUT_FIELDS):
                     results[i, r, f] = out[r, f]
     return results
 
 
-__all__ = ["knock_batch", "knock_sample", "dealer_choices", "plan_seen"]
+@njit(cache=True, parallel=True)
+def knock_batch_searched(deck_mask, unknown, trump_card, n, rp, pol, inner_policy, seed, start, count, inner):
+    """:func:`knock_batch` with the hands played by search (``pimc``: the knocked hand and the choice the dealer
+    took), his inner deals by ``inner_policy``; and the search's counters: (results, [decisions with a choice,
+    worlds they used]). One deal a task: their costs differ."""
+    results = np.zeros((count, 2, OUT_FIELDS), dtype=np.int8)
+    counters = np.zeros((count, STATS), dtype=np.int64)
+    for i in prange(count):
+        out = np.zeros((2, OUT_FIELDS), dtype=np.int64)
+        scratch = new_scratch(n, unknown.shape[0])
+        knock_sample(deck_mask, unknown, trump_card, n, rp, pol, POLICY_PIMC, seed, start + i, inner, out, scratch,
+                     new_scratch(n, unknown.shape[0]), inner_policy)
+        for r in range(2):
+            for f in range(OUT_FIELDS):
+                results[i, r, f] = out[r, f]
+        for k in range(STATS):
+            counters[i, k] = scratch[3][STATS_AT + k]
+    return results, counters.sum(axis=0)
+
+
+__all__ = ["knock_batch", "knock_batch_searched", "knock_sample", "dealer_choices", "plan_seen"]
