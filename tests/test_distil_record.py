@@ -123,3 +123,56 @@ def test_play_deals_puts_search_only_where_asked():
     assert records and all((r["me"], r["trick"], r["pos"]) == (0, 1, 0) for r in records)
     assert all(r["played"] == r["card"] and _pimc_choice_is_best(r) for r in records)
     assert tricks.sum(axis=1).tolist() == [SWISS.hand_size] * 30
+
+
+@pytest.mark.parametrize("rules", [SWISS, FLEMISH])
+def test_the_recorded_defenders_believe_what_the_deals_are(rules):
+    """points_belief scores a hand as its keep-value points (engine/keep.py hand_points), and the worlds it keeps
+    give the caller at least the least points rumba_deals kept; the control, worlds that ignore the call, give
+    him fewer most of the time. So the recorded defenders' labels assume the caller's hand the deals give him."""
+    import random
+
+    from rumbaodds.distil.record import points_belief, rumba_deals
+    from rumbaodds.engine.keep import hand_points
+    from rumbaodds.engine.policy import hand_score
+
+    hands, trumps, _turned, least = rumba_deals(rules, 4, 50, 3)
+    top = max(c & 15 for c in rules.deck)
+    assert all(hand_points(h, t, top) >= least for h, t in zip(hands[:, 0], trumps, strict=True))
+    probs, values, _top = points_belief(rules, least)
+    rng = random.Random(5)
+    for _ in range(300):
+        hand = np.uint64(sum(1 << c for c in rng.sample(list(rules.deck), rules.hand_size)))
+        trump = rng.randrange(4)
+        assert hand_score(hand, trump, top, values) == hand_points(hand, trump, top)
+    own = int(hands[0, 2])  # a defender's hand: the caller's cards are unseen to him
+    unseen = np.uint64(rules.deck_mask & ~own)
+    counts = np.array([rules.hand_size] * 4, dtype=np.int64)
+    forbidden = np.zeros(4, dtype=np.uint64)
+    world = np.zeros(4, dtype=np.uint64)
+    scratch = np.zeros(64, dtype=np.int64)
+    trump = int(trumps[0])
+    strong = {True: 0, False: 0}
+    for believe in (True, False):
+        state = np.uint64(99)
+        for _ in range(400):
+            if believe:
+                state, ok = pimc.believed_world(unseen, counts, forbidden, 2, np.uint64(state), scratch, world,
+                                                (probs, values, top), 0, np.uint64(0), trump)
+            else:
+                state, ok = pimc.sample_world(unseen, counts, forbidden, 2, np.uint64(state), scratch, world)
+            assert ok
+            strong[believe] += hand_points(world[0], trump, top) >= least
+    assert strong[True] >= 396  # (a world after 64 refusals is kept as it is: rare)
+    assert strong[False] < 200
+
+
+def test_believing_defenders_are_asked_for_and_change_only_the_defenders_labels():
+    """record_deals(believe=True) plays the same deals; the caller's first lead (before any defender's world is
+    drawn) is recorded alike, and some defender's label or rollout differs: the belief reaches the search. The
+    default (no belief) is what the shipped weights were fitted to."""
+    plain = record_deals(SWISS, 4, 12, 5, True, worlds=8)
+    believed = record_deals(SWISS, 4, 12, 5, True, worlds=8, believe=True)
+    assert plain[0] == believed[0] and plain[0]["me"] == plain[0]["caller"] == 0
+    assert plain != believed
+    assert record_deals(SWISS, 4, 12, 5, True, worlds=8) == plain

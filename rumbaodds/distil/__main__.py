@@ -1,5 +1,5 @@
-"""``python -m rumbaodds.distil [--out DIR] [--scale S]``: record PIMC, fit, write engine/distilled_weights.py
-and engine/distilled_trees.py.
+"""``python -m rumbaodds.distil [--out DIR] [--scale S] [--believe-call]``: record PIMC, fit, write
+engine/distilled_weights.py and engine/distilled_trees.py.
 
 The recordings (one gzipped JSON Lines file per configuration, under
 ``--out``, default ``build/distil``) are kept, so a run killed midway starts
@@ -43,18 +43,22 @@ TREE_SPECS = (
 )
 
 
-def config_name(rules, players: int, count: int, rumba: bool, seed: int) -> str:
-    return f"{rules.name} {players}p {'Rumba' if rumba else 'normal'} {count} deals seed {seed}"
+def config_name(rules, players: int, count: int, rumba: bool, seed: int, believe: bool = False) -> str:
+    kind = ("Rumba (the defenders believe the call)" if believe else "Rumba") if rumba else "normal"
+    return f"{rules.name} {players}p {kind} {count} deals seed {seed}"
 
 
-def recording(folder: Path, rules, players: int, count: int, rumba: bool, seed: int) -> list[dict]:
-    """The recorded decisions of one configuration, from ``folder`` if recorded before."""
-    path = folder / f"{rules.name}-{players}p-{'rumba' if rumba else 'normal'}-{count}-{seed}.jsonl.gz"
+def recording(folder: Path, rules, players: int, count: int, rumba: bool, seed: int,
+              believe: bool = False) -> list[dict]:
+    """The recorded decisions of one configuration, from ``folder`` if recorded before. ``believe``: in a Rumba
+    the defenders' worlds give the caller a hand the deals give him (distil/record.py ``points_belief``)."""
+    kind = ("rumba-believed" if believe else "rumba") if rumba else "normal"
+    path = folder / f"{rules.name}-{players}p-{kind}-{count}-{seed}.jsonl.gz"
     if path.exists():
         with gzip.open(path, "rt") as f:
             return [json.loads(line) for line in f]
     start = time.perf_counter()
-    records = record_deals(rules, players, count, seed, rumba)
+    records = record_deals(rules, players, count, seed, rumba, believe=believe and rumba)
     tmp = path.with_suffix(".tmp")
     with gzip.open(tmp, "wt") as f:
         for r in records:
@@ -73,6 +77,9 @@ def main(argv=None) -> None:
                         help="which cards count as PIMC's choice (distil/fit.py design)")
     parser.add_argument("--weighting", choices=("none", "spread", "regret"), default="none",
                         help="how much each decision counts (distil/fit.py decision_weights)")
+    parser.add_argument("--believe-call", action="store_true",
+                        help="record the Rumbas with defenders who believe the call (the caller's hand is one the "
+                             "deals give him: distil/record.py points_belief); the shipped weights are without")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     groups: dict = {}
@@ -82,8 +89,9 @@ def main(argv=None) -> None:
     for config in CONFIGS + TREE_CONFIGS:
         rules, players, count, rumba, seed = config
         count = max(1, int(count * args.scale))
-        (tree_names if config in TREE_CONFIGS else names).append(config_name(rules, players, count, rumba, seed))
-        records = recording(args.out, rules, players, count, rumba, seed)
+        (tree_names if config in TREE_CONFIGS else names).append(
+            config_name(rules, players, count, rumba, seed, args.believe_call))
+        records = recording(args.out, rules, players, count, rumba, seed, args.believe_call)
         if config in wanted:
             tree_data[config] = records
         if config in TREE_CONFIGS:
@@ -102,6 +110,7 @@ def main(argv=None) -> None:
     if not args.dry_run:
         options = "" if (args.labels, args.weighting) == ("equivalent", "none") else \
             f" --labels {args.labels} --weighting {args.weighting}"
+        options += " --believe-call" if args.believe_call else ""
         provenance = (f"Made by `python -m rumbaodds.distil{options}` from PIMC's decisions (32 worlds a decision) "
                       "in:\n"
                       + "\n".join(f"- {n}" for n in names))

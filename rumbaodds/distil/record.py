@@ -24,6 +24,7 @@ from ..engine.bits import lowest_card, popcount
 from ..engine.dd import new_stack
 from ..engine.distilled import deck_ranks, shipped_trees
 from ..engine.keep import hand_points
+from ..engine.policy import NSCORE
 from ..engine.rng import deal_batch, stream_start
 from ..engine.tricks import beats, legal_mask
 from ..rules import RuleSet
@@ -41,14 +42,29 @@ def rumba_deals(rules: RuleSet, players: int, count: int, seed: int):
     keep-value points. Not by a solved strategy's threshold, which moves with the card play: the recordings, and so
     the weights, must not depend on what is built from them.
 
-    Returns (hands (count, players) uint64, trump suits, turned cards)."""
+    Returns (hands (count, players) uint64, trump suits, turned cards, the least points kept)."""
     top = max(c & 15 for c in rules.deck)
     pool = int(max(4 * count, 2000) / CALLER_SHARE)
     hands, trump_cards, _ = deal_batch(rules.deck_array(), players, rules.hand_size, seed, 0, pool)
     trumps = (trump_cards >> 4).astype(np.int64)
     points = np.array([hand_points(h, t, top) for h, t in zip(hands[:, 0], trumps, strict=True)])
-    keep = np.flatnonzero(points >= np.quantile(points, 1 - CALLER_SHARE))[:count]
-    return hands[keep], trumps[keep], trump_cards[keep].astype(np.int64)
+    least = np.quantile(points, 1 - CALLER_SHARE)
+    keep = np.flatnonzero(points >= least)[:count]
+    return hands[keep], trumps[keep], trump_cards[keep].astype(np.int64), int(np.ceil(least))
+
+
+def points_belief(rules: RuleSet, least: int) -> tuple:
+    """What the recorded Rumbas' defenders believe of the caller (engine/pimc.py ``belief``): exactly what the
+    deals are, a hand of at least ``least`` keep-value points (engine/keep.py ``hand_points`` as a hand score:
+    a trump ``d`` ranks below the top is worth 2 + max(4 - d, 0), a side ace 3, a side king 1). Not a solved
+    strategy's call probabilities, for the reason of :func:`rumba_deals`."""
+    top = max(c & 15 for c in rules.deck)
+    values = np.zeros((2, 16), dtype=np.int64)
+    for d in range(16):
+        values[1, d] = 2 + max(4 - d, 0)
+    values[0, 0], values[0, 1] = 3, 1
+    probs = (np.arange(NSCORE) >= least).astype(np.float64)
+    return probs, values, top
 
 
 def normal_deals(rules: RuleSet, players: int, count: int, seed: int):
@@ -58,7 +74,7 @@ def normal_deals(rules: RuleSet, players: int, count: int, seed: int):
 
 
 def record_deals(rules: RuleSet, players: int, count: int, seed: int, rumba: bool, worlds: int = pimc.DEFAULT_WORLDS,
-                 progress=None, seats=None, weights=None) -> list[dict]:
+                 progress=None, seats=None, weights=None, believe: bool = False) -> list[dict]:
     """Play ``count`` deals, recording PIMC's choice at every decision with a choice.
 
     ``rumba``: hand 0 calls a Rumba and leads (a strong hand, see
@@ -66,22 +82,25 @@ def record_deals(rules: RuleSet, players: int, count: int, seed: int, rumba: boo
     docs/SIMULATION.md "Card play"); else a normal game from the deal's own
     leader, each player for himself. ``seats``: who plays the card, per seat
     (``pimc.SEAT_PIMC``, the default, or ``pimc.SEAT_DISTILLED`` with
-    ``weights`` by follow rule); PIMC labels every decision either way.
+    ``weights`` by follow rule); PIMC labels every decision either way. ``believe``: the defenders' worlds give
+    the caller what the deals give him, a hand among the strongest (:func:`points_belief`).
     """
+    belief = None
     if rumba:
-        hands, trumps, turned = rumba_deals(rules, players, count, seed)
+        hands, trumps, turned, least = rumba_deals(rules, players, count, seed)
         deals = (hands, np.zeros(len(hands), dtype=np.int64), trumps, turned)
+        belief = points_belief(rules, least) if believe else None
     else:
         hands, trumps, turned, leaders = normal_deals(rules, players, count, seed)
         deals = (hands, leaders, trumps, turned)
     seats = [pimc.SEAT_PIMC] * players if seats is None else list(seats)
     records, _ = play_deals(rules, deals, seed, 0 if rumba else -1, lambda p, trick, pos: seats[p], weights, worlds,
-                            label_all=True, progress=progress)
+                            label_all=True, progress=progress, belief=belief)
     return records
 
 
 def play_deals(rules: RuleSet, deals, seed: int, caller: int, plays, weights=None, worlds: int = pimc.DEFAULT_WORLDS,
-               label_all: bool = True, progress=None) -> tuple[list[dict], np.ndarray]:
+               label_all: bool = True, progress=None, belief=None) -> tuple[list[dict], np.ndarray]:
     """Play ``deals`` (hands (count, players) uint64, leaders, trump suits, turned cards); (records, tricks).
 
     ``plays(seat, trick, position in the trick)``: that decision's card play,
@@ -90,7 +109,8 @@ def play_deals(rules: RuleSet, deals, seed: int, caller: int, plays, weights=Non
     ``caller``: the Rumba player (-1: a normal game). PIMC labels, and a
     record keeps, every decision with a choice (``label_all``) or only those
     PIMC plays. ``tricks``: (count, players) tricks won. Deal ``d`` draws
-    PIMC's worlds from the stream ``d`` of ``seed``.
+    PIMC's worlds from the stream ``d`` of ``seed``. ``belief``: what the
+    defenders believe of the caller's hand (engine/pimc.py ``pimc_sums``).
     """
     hands_all, leaders, trumps, turned = deals
     count, players = hands_all.shape
@@ -117,6 +137,7 @@ def play_deals(rules: RuleSet, deals, seed: int, caller: int, plays, weights=Non
         played = np.uint64(0)
         forbidden = np.zeros(players, np.uint64)
         won = np.zeros(players, np.int64)
+        caller_shown = np.uint64(0)
         leader = int(leaders[d])
         for trick in range(rules.hand_size):
             led, wcard, wseat, table = -1, -1, -1, np.uint64(0)
@@ -135,7 +156,8 @@ def play_deals(rules: RuleSet, deals, seed: int, caller: int, plays, weights=Non
                         state, stamp, used = pimc.pimc_sums(
                             hands, p, leader, led, wcard, wseat, table, deck_mask, played, seen, forbidden, won,
                             trump, follow, max_seat, util_caller if rumba else util_normal, worlds, state, tt_keys,
-                            tt_infos, stamp, st, mv, um, owner, scratch, world, cards, values, sums)
+                            tt_infos, stamp, st, mv, um, owner, scratch, world, cards, values, sums, belief, caller,
+                            caller_shown)
                         state = _u64(state)
                         label = int(pimc.best_summed(_u64(legal), sums, trump, p == max_seat))
                     if policy == pimc.SEAT_PIMC:
@@ -155,6 +177,8 @@ def play_deals(rules: RuleSet, deals, seed: int, caller: int, plays, weights=Non
                 forbidden[p] |= pimc.observe(card, led, wcard, trump, follow)
                 bit = _u64(1 << int(card))
                 hands[p] = hand & ~bit
+                if p == caller:
+                    caller_shown |= bit
                 played |= bit
                 table |= bit
                 if led < 0:
@@ -170,4 +194,4 @@ def play_deals(rules: RuleSet, deals, seed: int, caller: int, plays, weights=Non
     return out, tricks
 
 
-__all__ = ["record_deals", "play_deals", "rumba_deals", "normal_deals", "CALLER_SHARE"]
+__all__ = ["record_deals", "play_deals", "rumba_deals", "normal_deals", "points_belief", "CALLER_SHARE"]
