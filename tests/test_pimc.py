@@ -91,6 +91,38 @@ def test_kernel_equals_twin_with_a_fixed_seed(name, n, size, caller, seats):
     assert used == stats[1] and used > 0
 
 
+@pytest.mark.parametrize("name,caller", [("swiss", 0), ("swiss", -1)])
+def test_a_turned_card_a_seat_took_is_his_in_every_world(name, caller):
+    """The turned card a seat took (a knocking dealer [D-3], the swapper of the two [D-9]) is public: play_deal's
+    ``public`` card is counted as seen by every player and PIMC's worlds give it to its holder, kernel == twin
+    (twins/pimc.py adds it to his sampled hand in plain sets). Control: where nobody knows it, the play differs
+    on some deal."""
+    rules = RULES[name]
+    n, size, worlds, seed = 4, 4, 6, 13
+    hands, trump_cards, leaders = deal_batch(rules.deck_array(), n, size, seed, 0, 14)
+    uc, un = pimc.utility_tables(rules)
+    seats = np.full(n, pimc.SEAT_PIMC, dtype=np.int64)
+    holder = 0 if caller < 0 else caller
+    differs = 0
+    for i in range(hands.shape[0]):
+        trump = int(trump_cards[i]) >> 4
+        taken = max(cards_of(hands[i, holder]), key=lambda c: (c >> 4 == trump, c & 15))  # his best card
+        plays = {}
+        for public in (np.uint64(1 << taken), np.uint64(0)):
+            tricks = np.zeros(n, dtype=np.int64)
+            stats = np.zeros(2, dtype=np.int64)
+            pimc.play_deal(hands[i].copy(), int(leaders[i]), trump, rules.follow_code, np.uint64(rules.deck_mask), -1,
+                           caller, seats, uc, un, rules.rumba_min_tricks, WEIGHTS, worlds, np.uint64(seed),
+                           np.uint64(i), tricks, pimc.new_tables(), stats, None, None, public)
+            plays[int(public)] = list(tricks)
+        won, _u = twin.play_deal([cards_of(m) for m in hands[i]], int(leaders[i]), trump, rules.follow_code,
+                                 rules.deck, None, None if caller < 0 else caller, list(seats), list(uc), list(un),
+                                 worlds, seed, i, public={taken})
+        assert won == plays[1 << taken], i
+        differs += plays[1 << taken] != plays[0]
+    assert differs > 0
+
+
 # -- what the play reveals ------------------------------------------------------------------------
 def random_history(rng: random.Random, rules, n: int, size: int, plies: int):
     """A random legal play of ``plies`` cards: (hands now, leader of the trick, trick, played, history, trump)."""

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from rumbaodds import analysis
 from rumbaodds.call_belief import call_belief
-from rumbaodds.cards import parse_card, parse_hand
+from rumbaodds.cards import cards_of, parse_card, parse_hand
 from rumbaodds.cli import main
 from rumbaodds.cli.render import progress_bar
 from rumbaodds.engine import hand as kernel
@@ -52,7 +52,8 @@ def believed(rules, n, caller, knocked, opponents="equilibrium"):
 def test_a_searched_hand_is_pimc_play_deal_on_the_deals_stream(name, caller, knocked):
     """play_step with the searched play plays the active seats as pimc.play_deal with every seat PIMC, the worlds
     from the deal's stream and, in a Rumba, the defenders believing the call as the opponents' policy makes it in
-    the caller's context (a knock: blind): the same tricks, and its counters are play_deal's."""
+    the caller's context (a knock: blind, and the knocking dealer took the turned card, his best here, which
+    everybody then knows he holds): the same tricks, and its counters are play_deal's."""
     rules = RULES[name]
     n = 4
     hands, trump_cards, _ = deal_batch(rules.deck_array(), n, rules.hand_size, 21, 0, 8)
@@ -70,15 +71,17 @@ def test_a_searched_hand_is_pimc_play_deal_on_the_deals_stream(name, caller, kno
         tricks = np.zeros(n, dtype=np.int64)
         cards = np.zeros(kernel.STATS_AT + 2, dtype=np.int64)
         state = np.uint64(1000 + i)
+        taken = max(cards_of(int(hands[i, caller])), key=lambda c: (c >> 4 == trumps[i], c & 15)) if knocked else -1
+        public = np.uint64(1 << taken) if taken >= 0 else np.uint64(0)
         m = kernel.play_step(hands[i].copy(), n, words, caller, int(trumps[i]), np.uint64(0), rp, POLICY_PIMC,
-                             np.uint64(rules.deck_mask), in_play, tricks, state, cards, pol, knocked, False)
+                             np.uint64(rules.deck_mask), in_play, tricks, state, cards, pol, knocked, False, taken)
         assert m == n
         lead = kernel.lead_index(caller, n - 1, rp)
         want = np.zeros(n, dtype=np.int64)
         stats = np.zeros(2, dtype=np.int64)
         pimc.play_deal(hands[i].copy(), lead, int(trumps[i]), rules.follow_code, np.uint64(rules.deck_mask), -1,
                        caller, seats, util_caller, util_normal, rules.rumba_min_tricks, WEIGHTS, pimc.DEFAULT_WORLDS,
-                       state, np.uint64(0), want, pimc.new_tables(), stats, None, belief)
+                       state, np.uint64(0), want, pimc.new_tables(), stats, None, belief, public)
         assert (tricks[:n] == want).all(), i
         assert (cards[kernel.STATS_AT:] == stats).all() and stats[0] > 0
 
@@ -110,7 +113,7 @@ def test_the_kernels_belief_of_a_call_is_the_policys_in_his_context(rules, calle
 
 def test_searched_tricks_is_compiled_code_only():
     with pytest.raises(NotImplementedError):
-        searched_tricks(None, 0, 0, 0, 0, -1, 0, 0, None, 3, None, 0, None, 0, None, None, -1, False, False)
+        searched_tricks(None, 0, 0, 0, 0, -1, 0, 0, None, 3, None, 0, None, 0, None, None, -1, False, False, -1)
 
 
 def test_the_searched_batch_repeats_and_counts_its_worlds():

@@ -114,9 +114,9 @@ else:
     # play by search is the CPU's alone (analysis refuses --device gpu with it): compiled away here
     @_cuda_overload(_searched.searched_tricks, target="cuda")
     def _searched_tricks_gpu(in_play, m, lead, trump, follow, rumba_idx, deck_mask, table_mask, tricks, need, rp,
-                             state, counters, at, pol, words, rumba_seat, knocked, jack_forced):
+                             state, counters, at, pol, words, rumba_seat, knocked, jack_forced, trump_card):
         return lambda in_play, m, lead, trump, follow, rumba_idx, deck_mask, table_mask, tricks, need, rp, state, \
-            counters, at, pol, words, rumba_seat, knocked, jack_forced: None
+            counters, at, pol, words, rumba_seat, knocked, jack_forced, trump_card: None
 
     @cuda.jit(device=True, inline=True)
     def _plain(array):

@@ -124,9 +124,10 @@ def score_of(won, is_rumba_player, rumba_game, rp):
 @njit(cache=True)
 def finish_hand(hands, n, words, rumba_seat, hero, discard_k, passes, trump, table_mask, rp, pol, us, policy,
                 deck_mask, stock, stock_len, state, scratch_hands, scratch_tricks, scratch_cards, out, slot, knocked,
-                jack_forced):
+                jack_forced, trump_card):
     """Steps 5-9 of docs/SIMULATION.md for one choice; writes hero score, tricks, contested. ``knocked``,
-    ``jack_forced``: how the words were said, for what the searched play believes of a Rumba call."""
+    ``jack_forced``, ``trump_card``: how the words were said and the card turned, for what the searched play
+    knows (play_step)."""
     hero_word = words[hero]
     pass_score = pass_penalty(passes, rp)
     active = 0
@@ -152,7 +153,7 @@ def finish_hand(hands, n, words, rumba_seat, hero, discard_k, passes, trump, tab
         exchange_step(hands, n, words, hero, discard_k, trump, rp, pol, us, stock, stock_len, state, scratch_tricks,
                       scratch_cards)
     play_step(hands, n, words, rumba_seat, trump, table_mask, rp, policy, deck_mask, scratch_hands, scratch_tricks,
-              state, scratch_cards, pol, knocked, jack_forced)
+              state, scratch_cards, pol, knocked, jack_forced, trump_card)
     hero_idx = 0  # his index among the active seats, which play in seat order
     for s in range(hero):
         if words[s] == W_PLAY or words[s] == W_RUMBA:
@@ -203,12 +204,13 @@ def exchange_step(hands, n, words, hero, discard_k, trump, rp, pol, us, stock, s
 
 @njit(cache=True)
 def play_step(hands, n, words, rumba_seat, trump, table_mask, rp, policy, deck_mask, in_play, tricks, state, cards,
-              pol, knocked, jack_forced):
+              pol, knocked, jack_forced, trump_card):
     """Steps 7-8: the active seats' hands in seat order (play index ``k`` is the ``k``-th active seat), the lead
     ([D-8], [D-10]), the five tricks; returns how many play, with each one's tricks in ``tricks``. ``state``
     and ``cards``: the deal's stream and scratch, which the searched play (``pimc``) draws its worlds from and
     counts them in (``cards[STATS_AT:]``); its defenders believe a Rumba call as the opponents' policy ``pol``
-    makes it (not a knock: blind), the words said as ``knocked`` and ``jack_forced`` allowed."""
+    makes it (not a knock: blind), the words said as ``knocked`` and ``jack_forced`` allowed, and everybody knows
+    where the turned ``trump_card`` is when a seat took it (-1: not known here)."""
     m = 0
     rumba_idx = -1
     dealer_idx = -1
@@ -224,7 +226,8 @@ def play_step(hands, n, words, rumba_seat, trump, table_mask, rp, policy, deck_m
     lead = lead_index(rumba_idx, dealer_idx, rp)
     if policy == POLICY_PIMC:
         searched_tricks(in_play, m, lead, trump, rp[R_FOLLOW], rumba_idx, deck_mask, table_mask, tricks,
-                        rp[R_MIN_TRICKS], rp, state, cards, STATS_AT, pol, words, rumba_seat, knocked, jack_forced)
+                        rp[R_MIN_TRICKS], rp, state, cards, STATS_AT, pol, words, rumba_seat, knocked, jack_forced,
+                        trump_card)
     else:
         play_tricks(in_play, m, lead, trump, rp[R_FOLLOW], policy, rumba_idx, deck_mask, table_mask, tricks,
                     rp[R_MIN_TRICKS])
@@ -288,7 +291,7 @@ def evaluate_choices(hands, words, rumba_seat, turned, trump_card, n, hero, choi
         discard_k = choice - C_PLAY if choice >= C_PLAY else 0
         finish_hand(play_hands, n, play_words, final_rumba, hero, discard_k, passes, trump, table_mask, rp, pol, us,
                     policy, deck_mask, stock, stock_len, state, hands2[2], ints[2], cards, out, slot, knocked,
-                    jack_forced)
+                    jack_forced, trump_card)
         if rp[R_RUMBA_FIRST] == 1 and not knocked:
             out[slot, 3] = called  # the round-one outcome his round-two answer knows
         if choice == C_RUMBA and called == hero and final_rumba != hero:  # refused: nobody else plays, he plays alone

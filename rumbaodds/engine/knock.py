@@ -133,7 +133,7 @@ def knock_sample(deck_mask, unknown, trump_card, n, rp, pol, policy, seed, index
         words[s] = W_NONE
     speak_seats(hands, n, 0, n, -1, -1, words, dealer, trump_card, trump_card, True, jack_forced, rp, pol, us, forced)
     finish_hand(hands, n, words, dealer, dealer, 0, 0, trump, table_mask, rp, pol, us, policy, deck_mask, stock,
-                size - pos, state, hands2[2], ints[2], cards, out, 0, True, jack_forced)
+                size - pos, state, hands2[2], ints[2], cards, out, 0, True, jack_forced, trump_card)
     # -- not knocking: the dealer sees his hand and the earlier words
     hands[:] = saved
     for s in range(n):

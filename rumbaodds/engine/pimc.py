@@ -166,14 +166,18 @@ def pimc_sums(hands, me, tlead, led, wcard, wseat, table, deck_mask, played, see
     The arguments are :func:`pimc_card`'s. Returns (state, stamp, worlds used). Apart, so that the
     distillation (distil/record.py) can record how much better PIMC finds one card than another.
     ``belief`` (None: the worlds ignore the words): a Rumba defender draws the caller's hand by
-    :func:`believed_world`.
+    :func:`believed_world`. A ``seen`` card in a seat's hand (the turned card a seat took: a knocking dealer
+    [D-3], a swap of the two [D-9]) is where everybody knows it is: every world gives it to that seat.
     """
     n = hands.shape[0]
     hand = hands[me]
     counts = np.empty(n, dtype=np.int64)
     for p in range(n):
-        counts[p] = count_cards(hands[p])
+        counts[p] = count_cards(hands[p] & ~seen)  # the cards of his the others do not know
     unseen = deck_mask & ~hand & ~played & ~seen
+    known = caller_shown  # the caller's cards the defenders know: those he played, a seen one he holds
+    if caller >= 0:
+        known |= hands[caller] & seen
     sums[:] = 0
     used = 0
     for _ in range(worlds):
@@ -183,9 +187,11 @@ def pimc_sums(hands, me, tlead, led, wcard, wseat, table, deck_mask, played, see
             state, ok = sample_world(unseen, counts, forbidden, me, state, scratch, world)
         else:
             state, ok = believed_world(unseen, counts, forbidden, me, state, scratch, world, belief, caller,
-                                       caller_shown, trump)
+                                       known, trump)
         if not ok:
             continue
+        for p in range(n):
+            world[p] |= hands[p] & seen
         world[me] = hand
         stamp += 1
         count = card_values(world, tlead, led, wcard, wseat, table, trump, follow, max_seat, tt_keys, tt_infos,
@@ -221,7 +227,7 @@ def pimc_card(hands, me, tlead, led, wcard, wseat, table, deck_mask, played, see
     """The PIMC card of ``me`` (``hands`` are the true hands: only ``me``'s and the counts are read).
 
     ``deck_mask``: the rule set's deck; ``played``: cards played so far (the current trick included); ``seen``:
-    other cards seen (the turned card); ``won``: tricks per seat so far;
+    other cards seen (the turned card, on the table or in the hand that took it); ``won``: tricks per seat so far;
     ``max_seat``: whose tricks count (``util[t]``, t his total tricks); ``me``
     maximises the summed utility when he is ``max_seat``, else minimises it.
     ``belief``, ``caller``, ``caller_shown``: as :func:`pimc_sums`.
@@ -256,7 +262,7 @@ def distilled_seat_card(hand, legal, unseen, trump, me, leader, pos, wcard, wsea
 
 @njit(cache=True)
 def play_deal(hands, leader, trump, follow, deck_mask, turned, caller, seats, util_caller, util_normal, need, weights,
-              worlds, seed, index, tricks, tables, stats, trees=None, belief=None):
+              worlds, seed, index, tricks, tables, stats, trees=None, belief=None, public=U0):
     """Play ``hands`` (the active seats, clockwise) to the end, each seat by ``seats[p]``; add tricks per seat.
 
     ``turned``: the card face up on the table (-1: none), seen by expert,
@@ -268,7 +274,8 @@ def play_deal(hands, leader, trump, follow, deck_mask, turned, caller, seats, ut
     decisions with a choice (more than one legal card), ``stats[1]`` += worlds used. ``trees``: the distilled
     play's trees as engine/distilled_trees.py ``TREES`` (slots by follow rule), ``None``: the shipped ones.
     ``belief``: what the call says of the caller's hand, for the PIMC defenders' worlds (:func:`believed_world`;
-    None: nothing).
+    None: nothing). ``public``: cards in a seat's hand whose place everybody knows (the turned card a seat took);
+    every player counts them as seen, PIMC's worlds give them to their holder.
     """
     if trees is None:
         seat_trees = shipped_trees(follow)
@@ -287,7 +294,7 @@ def play_deal(hands, leader, trump, follow, deck_mask, turned, caller, seats, ut
     shown = np.zeros(n, dtype=np.uint64)  # each seat's cards played so far
     low_rank, top_rank = deck_ranks(deck_mask)
     state = stream_start(seed, index)
-    seen = bit(turned) if turned >= 0 else U0
+    seen = (bit(turned) if turned >= 0 else U0) | public
     played = U0
     outside = deck_mask & ~seen  # the expert's unseen cards: not on the table, not played, not his
     rounds = count_cards(hands[0])

@@ -39,7 +39,8 @@ def replay_seat(deck_mask, hands_in, stock, trump_card, n, hero, choice, knocked
         speak_seats(hands, n, 0, n, -1, -1, words, n - 1, trump_card, trump_card, True, jack_forced, rp, pol, us,
                     forced)
         finish_hand(hands, n, words, n - 1, hero, 0, passes, trump, table_mask, rp, pol, us, policy, deck_mask, stock,
-                    stock.shape[0], state, hands2[2], ints[2], cards, out, 0, True, jack_forced)
+                    stock.shape[0], state, hands2[2], ints[2], cards, out, 0, True, jack_forced,
+                    trump_card)
         return out[0]
     rumba_seat, turned, void, _p = speak_seats(hands, n, 0, hero, -1, -1, words, n - 1 if knocked else -1, turned,
                                                trump_card, knocked, jack_forced, rp, pol, us, forced)

@@ -10,7 +10,7 @@ import numpy as np
 from numba import njit
 from numba.extending import overload
 
-from .bits import U0, lowest_card
+from .bits import U0, bit, lowest_card
 from .condition import seat_context
 from .distilled_weights import WEIGHTS
 from .pimc import DEFAULT_WORLDS, SEAT_PIMC, new_tables, play_deal
@@ -30,13 +30,15 @@ STATS = 2  # what a searched hand adds to its counters: decisions with a choice,
 
 
 def searched_tricks(in_play, m, lead, trump, follow, rumba_idx, deck_mask, table_mask, tricks, need, rp, state,
-                    counters, at, pol, words, rumba_seat, knocked, jack_forced):
+                    counters, at, pol, words, rumba_seat, knocked, jack_forced, trump_card):
     """Play ``in_play[:m]`` (the active seats in seat order, ``lead`` leads) by PIMC for everybody; add the tricks
     of each to ``tricks``, and the decisions with a choice and the worlds they used to ``counters[at]`` and
     ``counters[at + 1]``. The worlds come from the deal's own stream ``state``, so every choice of one deal
     meets the same worlds' randomness and ``--seed`` repeats them. In a Rumba the defenders' worlds believe the
     call of seat ``rumba_seat`` as the opponents' policy ``pol`` makes it after the earlier ``words``
-    (:func:`call_probabilities`; engine/pimc.py ``believed_world``). In compiled code only."""
+    (:func:`call_probabilities`; engine/pimc.py ``believed_world``). The turned ``trump_card`` is where everybody
+    knows it is: on the table (``table_mask``), or in the hand of the seat that took it, a knocking dealer [D-3] or
+    the swapper of the two [D-9] (-1: not known here). In compiled code only."""
     raise NotImplementedError("compiled code only")
 
 
@@ -70,19 +72,20 @@ def utilities(rp):
 
 @overload(searched_tricks, target="cpu")
 def _searched_tricks_cpu(in_play, m, lead, trump, follow, rumba_idx, deck_mask, table_mask, tricks, need, rp, state,
-                         counters, at, pol, words, rumba_seat, knocked, jack_forced):
+                         counters, at, pol, words, rumba_seat, knocked, jack_forced, trump_card):
     def on_the_cpu(in_play, m, lead, trump, follow, rumba_idx, deck_mask, table_mask, tricks, need, rp, state,
-                   counters, at, pol, words, rumba_seat, knocked, jack_forced):
+                   counters, at, pol, words, rumba_seat, knocked, jack_forced, trump_card):
         hands = in_play[:m].copy()
         seats = np.full(m, SEAT_PIMC, dtype=np.int64)
         util_caller, util_normal = utilities(rp)
         turned = lowest_card(table_mask) if table_mask != U0 else -1
+        public = bit(trump_card) & ~table_mask if trump_card >= 0 else U0  # taken by a seat: known where
         made = np.zeros(STATS, dtype=np.int64)
         believed = np.empty(NSCORE, dtype=np.float64)
         call_probabilities(pol, words, rumba_seat, knocked, jack_forced, rp, believed)
         play_deal(hands, lead, trump, follow, deck_mask, turned, rumba_idx, seats, util_caller, util_normal, need,
                   WEIGHTS, DEFAULT_WORLDS, state, np.uint64(0), tricks, new_tables(), made, None,
-                  (believed, pol[1][max(rumba_seat, 0)], rp[R_TOP_RANK]))
+                  (believed, pol[1][max(rumba_seat, 0)], rp[R_TOP_RANK]), public)
         counters[at] += made[0]
         counters[at + 1] += made[1]
     return on_the_cpu

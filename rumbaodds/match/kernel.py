@@ -130,7 +130,7 @@ def play_spoken(hands, n, words, rumba_seat, turned, trump, rp, pol, play, deck_
     tricks = ints[2]
     table_mask = bit(turned) if turned >= 0 else U0
     play_step(hands, n, words, rumba_seat, trump, table_mask, rp, play, deck_mask, hands2[1], tricks, state,
-              cards, pol, False, False)  # never the search (match/ask.py refuses it): nothing believes the call
+              cards, pol, False, False, -1)  # never the search (match/ask.py refuses it): nothing believes the call
     k = 0
     for s in range(n):
         if passed[s] == 0:  # the active seats play in seat order

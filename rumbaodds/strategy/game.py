@@ -131,7 +131,8 @@ def knock_value(hands_in, trump_card, stock, n, rp, pol, play, us, deck_mask, sc
                                    rp, pol, us, forced)
     out = np.zeros((1, 4), dtype=np.int64)
     finish_hand(hands, n, words, n - 1, n - 1, 0, 0, trump_card >> 4, table_mask, rp, pol, us, play, deck_mask,
-                stock, stock.shape[0], np.uint64(0), hands2[2], ints[2], cards, out, 0, True, jack_forced)
+                stock, stock.shape[0], np.uint64(0), hands2[2], ints[2], cards, out, 0, True, jack_forced,
+                trump_card)
     return out[0, 0], prob
 
 

@@ -150,23 +150,26 @@ def pimc_card(hands, me: int, tlead: int, trick: list[int], deck, played: set[in
 
     ``me`` maximises when he is ``max_seat``, else minimises; ties go to the weakest card (§6 order).
     ``belief``: a Rumba defender (not the ``caller``) draws the caller's hand from those that call
-    (:func:`believed_world`).
+    (:func:`believed_world`). A ``seen`` card in a seat's hand (the turned card a seat took) stays his in
+    every world.
     """
     hand = set(hands[me])
     legal = _legal(hand, trick, trump, follow)
     if len(legal) == 1:
         return next(iter(legal)), 0
-    counts = [len(h) for h in hands]
+    counts = [len(set(h) - seen) for h in hands]
     unseen = set(deck) - hand - played - seen
+    known = set(caller_shown) | (set(hands[caller]) & seen if caller is not None else set())
     sums = dict.fromkeys(legal, 0)
     used = 0
     for _ in range(worlds):
         if belief is None or caller is None or me == caller:
             world = sample_world(unseen, counts, forbidden, me, stream)
         else:
-            world = believed_world(unseen, counts, forbidden, me, stream, belief, caller, set(caller_shown), trump)
+            world = believed_world(unseen, counts, forbidden, me, stream, belief, caller, known, trump)
         if world is None:
             continue
+        world = [w if w is None else w | (set(hands[p]) & seen) for p, w in enumerate(world)]
         world[me] = hand
         for c, v in card_values(world, tlead, trick, trump, follow, max_seat).items():
             sums[c] += util[won[max_seat] + v]
@@ -180,13 +183,15 @@ def pimc_card(hands, me: int, tlead: int, trick: list[int], deck, played: set[in
 
 
 def play_deal(hands, leader: int, trump: int, follow: int, deck, turned: int | None, caller: int | None, seats,
-              util_caller, util_normal, worlds: int, seed: int, index: int, belief=None) -> tuple[list[int], int]:
+              util_caller, util_normal, worlds: int, seed: int, index: int, belief=None,
+              public=frozenset()) -> tuple[list[int], int]:
     """(tricks per seat, worlds used): ``hands`` played to the end, seat ``p`` by ``seats[p]`` (GREEDY/EXPERT/PIMC);
-    ``belief``: what the call says of the caller's hand, for the PIMC defenders (:func:`believed_world`)."""
+    ``belief``: what the call says of the caller's hand, for the PIMC defenders (:func:`believed_world`);
+    ``public``: cards in a hand whose place everybody knows (the turned card a seat took), seen by all."""
     hands = [set(h) for h in hands]
     n = len(hands)
     stream = Stream(seed, index)
-    seen = set() if turned is None else {turned}
+    seen = (set() if turned is None else {turned}) | set(public)
     played: set[int] = set()
     forbidden = [set() for _ in range(n)]
     shown = [set() for _ in range(n)]  # each seat's cards played so far
@@ -251,11 +256,12 @@ def exact_values(hands, me: int, tlead: int, trick: list[int], deck, played: set
     from fractions import Fraction
 
     hand = set(hands[me])
-    counts = [len(h) for h in hands]
+    counts = [len(set(h) - seen) for h in hands]
     unseen = set(deck) - hand - played - seen
     sums: dict[int, int] = {}
     worlds = 0
     for world in consistent_worlds(unseen, counts, forbidden, me):
+        world = [w if w is None else w | (set(hands[p]) & seen) for p, w in enumerate(world)]
         world[me] = hand
         for c, v in card_values(world, tlead, trick, trump, follow, max_seat).items():
             sums[c] = sums.get(c, 0) + util[won[max_seat] + v]
