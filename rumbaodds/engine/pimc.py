@@ -173,7 +173,7 @@ def pimc_sums(hands, me, tlead, led, wcard, wseat, table, deck_mask, played, see
     hand = hands[me]
     counts = np.empty(n, dtype=np.int64)
     for p in range(n):
-        counts[p] = count_cards(hands[p] & ~seen)  # the cards of his the others do not know
+        counts[p] = count_cards(hands[p] & ~seen)  # his cards that the others do not know
     unseen = deck_mask & ~hand & ~played & ~seen
     known = caller_shown  # the caller's cards the defenders know: those he played, a seen one he holds
     if caller >= 0:
