@@ -1,4 +1,4 @@
-"""``python -m rumbaodds.distil [--out DIR] [--scale S] [--believe-call]``: record PIMC, fit, write
+"""``python -m rumbaodds.distil [--out DIR] [--scale S] [--no-believe-call]``: record PIMC, fit, write
 engine/distilled_weights.py and engine/distilled_trees.py.
 
 The recordings (one gzipped JSON Lines file per configuration, under
@@ -77,9 +77,9 @@ def main(argv=None) -> None:
                         help="which cards count as PIMC's choice (distil/fit.py design)")
     parser.add_argument("--weighting", choices=("none", "spread", "regret"), default="none",
                         help="how much each decision counts (distil/fit.py decision_weights)")
-    parser.add_argument("--believe-call", action="store_true",
+    parser.add_argument("--believe-call", action=argparse.BooleanOptionalAction, default=True,
                         help="record the Rumbas with defenders who believe the call (the caller's hand is one the "
-                             "deals give him: distil/record.py points_belief); the shipped weights are without")
+                             "deals give him: distil/record.py points_belief), as the shipped weights are")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     groups: dict = {}
@@ -110,7 +110,7 @@ def main(argv=None) -> None:
     if not args.dry_run:
         options = "" if (args.labels, args.weighting) == ("equivalent", "none") else \
             f" --labels {args.labels} --weighting {args.weighting}"
-        options += " --believe-call" if args.believe_call else ""
+        options += "" if args.believe_call else " --no-believe-call"
         provenance = (f"Made by `python -m rumbaodds.distil{options}` from PIMC's decisions (32 worlds a decision) "
                       "in:\n"
                       + "\n".join(f"- {n}" for n in names))

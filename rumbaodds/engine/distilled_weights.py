@@ -1,6 +1,6 @@
 """Weights of the ``distilled`` card play (engine/distilled.py): generated, do not edit.
 
-Made by `python -m rumbaodds.distil --believe-call` from PIMC's decisions (32 worlds a decision) in:
+Made by `python -m rumbaodds.distil` from PIMC's decisions (32 worlds a decision) in:
 - swiss 5p Rumba (the defenders believe the call) 4000 deals seed 11
 - swiss 5p normal 4000 deals seed 12
 - flemish 4p Rumba (the defenders believe the call) 3000 deals seed 21
