@@ -251,11 +251,14 @@ def test_the_weights_module_round_trips_every_bit(tmp_path):
 
 def test_the_shipped_weights_name_the_recordings_they_were_fitted_to():
     """The provenance in engine/distilled_weights.py lists every configuration `python -m rumbaodds.distil` records."""
-    from rumbaodds.distil.__main__ import CONFIGS, config_name
+    from rumbaodds.distil.__main__ import BELIEVE_CALL, CONFIGS, config_name
     from rumbaodds.engine import distilled_weights
 
     for config in CONFIGS:
-        assert config_name(*config) in distilled_weights.__doc__
+        assert config_name(*config, BELIEVE_CALL) in distilled_weights.__doc__
+    # the control: the names of the recordings the other default would fit to are not there
+    assert not any(config_name(*config, not BELIEVE_CALL) in distilled_weights.__doc__ for config in CONFIGS
+                   if config[3])
 
 
 def test_the_masters_of_the_moment_hand_worked():

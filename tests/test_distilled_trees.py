@@ -219,7 +219,7 @@ def test_the_trees_module_round_trips_every_bit(tmp_path):
 def test_the_shipped_trees_sit_where_search_gained_and_name_their_recordings():
     """Swiss: the second lead at 3 players and the first at 7 (issue 17); flemish none. The provenance lists
     every configuration `python -m rumbaodds.distil` records, and each ensemble's Rumbas are among them."""
-    from rumbaodds.distil.__main__ import CONFIGS, TREE_CONFIGS, TREE_SPECS, config_name
+    from rumbaodds.distil.__main__ import BELIEVE_CALL, CONFIGS, TREE_CONFIGS, TREE_SPECS, config_name
     from rumbaodds.engine import distilled_trees
 
     slot = kernel.TREES[0]
@@ -227,7 +227,7 @@ def test_the_shipped_trees_sit_where_search_gained_and_name_their_recordings():
     assert placed_at == {(SWISS.follow_code, 3, 1), (SWISS.follow_code, 7, 0)}
     assert {(r.follow_code, p, t) for r, p, t, _, _ in TREE_SPECS} == placed_at
     for config in CONFIGS + TREE_CONFIGS:
-        assert config_name(*config) in distilled_trees.__doc__
+        assert config_name(*config, BELIEVE_CALL) in distilled_trees.__doc__
     assert all(spec[4] in CONFIGS + TREE_CONFIGS for spec in TREE_SPECS)
 
 

@@ -43,6 +43,10 @@ TREE_SPECS = (
 )
 
 
+# the shipped weights record their Rumbas with defenders who believe the call (numbers version 4, issue 17)
+BELIEVE_CALL = True
+
+
 def config_name(rules, players: int, count: int, rumba: bool, seed: int, believe: bool = False) -> str:
     kind = ("Rumba (the defenders believe the call)" if believe else "Rumba") if rumba else "normal"
     return f"{rules.name} {players}p {kind} {count} deals seed {seed}"
@@ -77,7 +81,7 @@ def main(argv=None) -> None:
                         help="which cards count as PIMC's choice (distil/fit.py design)")
     parser.add_argument("--weighting", choices=("none", "spread", "regret"), default="none",
                         help="how much each decision counts (distil/fit.py decision_weights)")
-    parser.add_argument("--believe-call", action=argparse.BooleanOptionalAction, default=True,
+    parser.add_argument("--believe-call", action=argparse.BooleanOptionalAction, default=BELIEVE_CALL,
                         help="record the Rumbas with defenders who believe the call (the caller's hand is one the "
                              "deals give him: distil/record.py points_belief), as the shipped weights are")
     args = parser.parse_args(argv)
