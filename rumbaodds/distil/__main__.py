@@ -47,13 +47,13 @@ TREE_SPECS = (
 BELIEVE_CALL = True
 
 
-def config_name(rules, players: int, count: int, rumba: bool, seed: int, believe: bool = False) -> str:
+def config_name(rules, players: int, count: int, rumba: bool, seed: int, believe: bool) -> str:
     kind = ("Rumba (the defenders believe the call)" if believe else "Rumba") if rumba else "normal"
     return f"{rules.name} {players}p {kind} {count} deals seed {seed}"
 
 
 def recording(folder: Path, rules, players: int, count: int, rumba: bool, seed: int,
-              believe: bool = False) -> list[dict]:
+              believe: bool) -> list[dict]:
     """The recorded decisions of one configuration, from ``folder`` if recorded before. ``believe``: in a Rumba
     the defenders' worlds give the caller a hand the deals give him (distil/record.py ``points_belief``)."""
     kind = ("rumba-believed" if believe else "rumba") if rumba else "normal"
