@@ -38,7 +38,7 @@ def placed(ensemble, players: int = 3, trick: int = 1):
     count, feature, threshold, leaf = ensemble
     slot = np.full((8, 5), -1, dtype=np.int64)
     slot[players, trick] = 0
-    return slot, np.array([count]), feature[None], threshold[None], leaf[None]
+    return slot, np.array([0, count]), feature, threshold, leaf
 
 
 NO_TREES = (np.full((8, 5), -1, dtype=np.int64),) + placed(random_trees(1))[1:]
@@ -129,6 +129,12 @@ def test_a_tree_scores_as_worked_by_hand():
         assert twin.tree_score(two, row) == 2 * want
         assert kernel.tree_score(placed(trees), 0, np.array(row)) == want
         assert kernel.tree_score(placed(two), 0, np.array(row)) == 2 * want
+        # pooled after five other trees (ensemble 1: trees 5 and 6): read from its own start, to its own end
+        other = random_trees(9, 5)
+        pool = (placed(other)[0], np.array([0, 5, 7]), np.concatenate([other[1], two[1]]),
+                np.concatenate([other[2], two[2]]), np.concatenate([other[3], two[3]]))
+        assert kernel.tree_score(pool, 1, np.array(row)) == twin.tree_score(twin.ensemble_of(pool, 1), row) == 2 * want
+        assert kernel.tree_score(pool, 0, np.array(row)) == twin.tree_score(other, row)
 
 
 def test_the_fit_recovers_a_known_chooser_and_not_noise():
@@ -202,29 +208,41 @@ def test_the_fits_start_is_the_plays_linear_score():
 
 def test_the_trees_module_round_trips_every_bit(tmp_path):
     """write_trees writes a module whose arrays equal the fitted ones exactly."""
-    slot, count, feature, threshold, leaf = placed(random_trees(6))
+    slot, start, feature, threshold, leaf = placed(random_trees(6))
     slots = np.stack([slot, np.full_like(slot, -1)])
-    path = write_trees(slots, count, feature, threshold, leaf, "a test", tmp_path / "t.py")
+    path = write_trees(slots, start, feature, threshold, leaf, "a test", tmp_path / "t.py")
     spec = importlib.util.spec_from_file_location("t", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    for got, want in zip(module.TREES, (slots, count, feature, threshold, leaf), strict=True):
+    for got, want in zip(module.TREES, (slots, start, feature, threshold, leaf), strict=True):
         assert np.array_equal(got, want) and got.dtype == np.asarray(want).dtype
     with pytest.raises(ValueError, match="slots"):
-        write_trees(slot, count, feature, threshold, leaf, "one rule", tmp_path / "bad.py")
-    with pytest.raises(ValueError, match="per ensemble"):
-        write_trees(slots + 1, count, feature, threshold, leaf, "slot 1 of one ensemble", tmp_path / "bad.py")
+        write_trees(slot, start, feature, threshold, leaf, "one rule", tmp_path / "bad.py")
+    with pytest.raises(ValueError, match="start"):
+        write_trees(slots + 1, start, feature, threshold, leaf, "slot 1 of one ensemble", tmp_path / "bad.py")
+    with pytest.raises(ValueError, match="start"):
+        write_trees(slots, start + 1, feature, threshold, leaf, "more trees than there are", tmp_path / "bad.py")
+
+
+def test_the_shipped_weights_and_trees_fit_a_gpus_constant_memory():
+    """The GPU engine holds the weights and the trees among its 64 KB of constants (engine/gpu.py); the trees are
+    pooled without padding so that they fit (padded to the largest ensemble, numbers version 5's would not)."""
+    shipped = kernel.WEIGHTS.nbytes + sum(a.nbytes for a in kernel.TREES)
+    assert shipped <= 60 * 1024
+    padded = len(kernel.TREES[1]) - 1, int(np.diff(kernel.TREES[1]).max())  # ensembles, trees of the largest
+    assert kernel.WEIGHTS.nbytes + padded[0] * padded[1] * (INNER * 5 + LEAVES * 4) > 64 * 1024  # control
 
 
 def test_the_shipped_trees_sit_where_search_gained_and_name_their_recordings():
-    """Swiss: the second lead at 3 players and the first at 7 (issue 17); flemish none. The provenance lists
+    """Swiss: the second lead at 3 players and the first three at 7 (issue 17); flemish none. The provenance lists
     every configuration `python -m rumbaodds.distil` records, and each ensemble's Rumbas are among them."""
     from rumbaodds.distil.__main__ import BELIEVE_CALL, CONFIGS, TREE_CONFIGS, TREE_SPECS, config_name
     from rumbaodds.engine import distilled_trees
 
     slot = kernel.TREES[0]
     placed_at = {(int(f), int(p), int(t)) for f, p, t in zip(*np.nonzero(slot >= 0), strict=True)}
-    assert placed_at == {(SWISS.follow_code, 3, 1), (SWISS.follow_code, 7, 0)}
+    assert placed_at == {(SWISS.follow_code, 3, 1), (SWISS.follow_code, 7, 0), (SWISS.follow_code, 7, 1),
+                         (SWISS.follow_code, 7, 2)}
     assert {(r.follow_code, p, t) for r, p, t, _, _ in TREE_SPECS} == placed_at
     for config in CONFIGS + TREE_CONFIGS:
         assert config_name(*config, BELIEVE_CALL) in distilled_trees.__doc__

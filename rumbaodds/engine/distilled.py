@@ -114,8 +114,9 @@ def _shipped_prefix_cpu(follow):
 
 @njit(cache=True, inline="always")
 def shipped_trees(follow):
-    """The shipped trees of follow rule ``follow``: (slot, count, feature, threshold, leaf), ``slot[players,
-    trick]`` the ensemble that scores the caller's lead there (-1: none), the rest by ensemble."""
+    """The shipped trees of follow rule ``follow``: (slot, start, feature, threshold, leaf), ``slot[players,
+    trick]`` the ensemble that scores the caller's lead there (-1: none), ensemble ``e`` the trees ``start[e]`` to
+    ``start[e + 1]`` of the pooled arrays (no padding: a GPU holds them among its 64 KB of constants)."""
     return TREES[0][follow], TREES[1], TREES[2], TREES[3], TREES[4]
 
 
@@ -147,17 +148,17 @@ def tree_score(trees, e, row):
 
     Four trees descend side by side (their loads overlap; alone each waits on its last), and their leaves are
     added in the trees' order, so the sum is the plain one's, bit for bit (the twin's ``tree_score``)."""
-    count = trees[1][e]
-    feature = trees[2][e]
-    threshold = trees[3][e]
-    leaf = trees[4][e]
+    t = trees[1][e]
+    end = trees[1][e + 1]
+    feature = trees[2]
+    threshold = trees[3]
+    leaf = trees[4]
     inner = feature.shape[1]
     depth = 0
     while (1 << depth) - 1 < inner:
         depth += 1
     total = 0.0
-    t = 0
-    while t + 4 <= count:
+    while t + 4 <= end:
         n0 = n1 = n2 = n3 = 0
         for _ in range(depth):
             n0 = _descend(feature, threshold, row, t, n0)
@@ -169,7 +170,7 @@ def tree_score(trees, e, row):
         total += leaf[t + 2, n2 - inner]
         total += leaf[t + 3, n3 - inner]
         t += 4
-    while t < count:
+    while t < end:
         node = 0
         for _ in range(depth):
             node = _descend(feature, threshold, row, t, node)

@@ -191,7 +191,7 @@ def tree_score(ensemble, row: list[float]) -> float:
 
 
 def tree_of(v: View, trees) -> int:
-    """The ensemble of ``trees`` = (slot, count, feature, threshold, leaf) that scores this decision, -1 if none:
+    """The ensemble of ``trees`` = (slot, start, feature, threshold, leaf) that scores this decision, -1 if none:
     only the Rumba caller's leads, by the players (active) and the trick (``slot[players][tricks played]``)."""
     if trees is None or v.role != ROLE_CALLER or v.position != 0:
         return -1
@@ -199,13 +199,15 @@ def tree_of(v: View, trees) -> int:
 
 
 def ensemble_of(trees, e: int):
-    """(count, feature, threshold, leaf) of ensemble ``e``."""
-    return trees[1][e], trees[2][e], trees[3][e], trees[4][e]
+    """(count, feature, threshold, leaf) of ensemble ``e``: its trees, ``start[e]`` to ``start[e + 1]`` of the
+    pooled arrays (``trees`` = (slot, start, feature, threshold, leaf))."""
+    a, b = int(trees[1][e]), int(trees[1][e + 1])
+    return b - a, trees[2][a:b], trees[3][a:b], trees[4][a:b]
 
 
 def distilled_card(v: View, weights, trees=None) -> int:
     """The card with the highest score ``weights[role][moment] . features`` (plus :func:`tree_score` of the
-    ensemble :func:`tree_of` names); ties: the weakest (§6 order). ``trees``: (slot, count, feature, threshold,
+    ensemble :func:`tree_of` names); ties: the weakest (§6 order). ``trees``: (slot, start, feature, threshold,
     leaf) of the follow rule, or None."""
     folded = card_weights(weights[v.role][moment(v)], context(v))
     e = tree_of(v, trees)
