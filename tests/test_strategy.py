@@ -169,6 +169,29 @@ def test_solve_resumes_and_gives_the_same_strategy(tmp_path, monkeypatch):
         solve(TINY, 3, iterations=5, out=tmp_path / "b.npz", **{**kw, "samples": 2_000})
 
 
+def test_a_solve_never_resumes_a_checkpoint_of_other_numbers(tmp_path, monkeypatch):
+    """After a numbers-version bump (new card play) a solve starts over: a finished checkpoint of the old version,
+    resumed, would give the old strategy back re-measured. Control: the same version resumes it."""
+    from rumbaodds import engine
+    from rumbaodds.strategy import run
+
+    iterations = []
+    monkeypatch.setattr(run, "iterate", lambda state: iterations.append(state.iteration) or S.iterate(state))
+    monkeypatch.setenv("RUMBAODDS_STRATEGIES", str(tmp_path / "cache"))
+    kw = dict(samples=2_000, seed=5, eval_samples=2_000, check_every=2, styles=("bold",))
+    solve(TINY, 3, iterations=2, out=tmp_path / "s.npz", **kw)
+    old = run.checkpoint_path(tmp_path / "s.npz")
+    assert old.exists() and engine.NUMBERS_TAG in old.name and iterations == [0, 1]
+    solve(TINY, 3, iterations=2, out=tmp_path / "s.npz", **kw)
+    assert iterations == [0, 1]  # control: the same numbers resume the finished solve, no iteration
+    monkeypatch.setattr(engine, "NUMBERS_VERSION", engine.NUMBERS_VERSION + 1)
+    monkeypatch.setattr(engine, "NUMBERS_TAG", f"n{engine.NUMBERS_VERSION}")
+    assert run.checkpoint_path(tmp_path / "s.npz") != old
+    solve(TINY, 3, iterations=2, out=tmp_path / "s.npz", **kw)
+    assert iterations == [0, 1, 0, 1]  # solved again from iteration 0
+    assert run.checkpoint_path(tmp_path / "s.npz").exists() and old.exists()
+
+
 def test_house_rule_without_a_solution_says_how_to_solve_it(tmp_path, monkeypatch):
     monkeypatch.setenv("RUMBAODDS_STRATEGIES", str(tmp_path))
     house = SWISS.replace(name="house", sit_out_limit=4)

@@ -2,7 +2,11 @@
 
 A solve writes a checkpoint (every regret and average) after each
 iteration, so a killed solve started again with the same command goes on
-from its last finished iteration and ends with the same strategy. The
+from its last finished iteration and ends with the same strategy. A
+checkpoint belongs to the numbers version of the code that wrote it (its
+name and its settings say which): after a bump the play behind the regrets
+has changed, and resuming a finished solve of the old play would only
+re-measure the old strategy (numbers version 5's first re-solve did). The
 exploitability of the average strategy is measured every ``check_every``
 iterations on fresh deals and once more, with more deals, at the end.
 """
@@ -17,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .. import engine
 from ..cardplay import DEFAULT_PLAY
 from ..models import MODELS
 from ..policies import named_policy
@@ -38,7 +43,8 @@ def _estimates(per_seat: dict[int, Estimate]) -> dict:
 
 
 def checkpoint_path(out: Path) -> Path:
-    return store.cache_folder() / "checkpoints" / (Path(out).stem + ".state.npz")
+    """Where the solve writing ``out`` keeps its state: one file per numbers version (``engine.NUMBERS_TAG``)."""
+    return store.cache_folder() / "checkpoints" / f"{Path(out).stem}.{engine.NUMBERS_TAG}.state.npz"
 
 
 def _save_state(path: Path, state: SolveState, seconds: float, settings: dict) -> None:
@@ -74,7 +80,8 @@ def solve(rules: RuleSet, players: int, iterations: int = 80, samples: int = 40_
             raise RulesError(f"{name} must be positive, got {value}")
     out = Path(out) if out is not None else store.default_path(rules, players)
     settings = {"rules": rules.to_dict(), "players": players, "samples": samples, "seed": seed,
-                "dynamics": "regrets against the others' average", "play": DEFAULT_PLAY}
+                "dynamics": "regrets against the others' average", "play": DEFAULT_PLAY,
+                "numbers": engine.NUMBERS_VERSION}
     ckpt = checkpoint_path(out)
     seconds = 0.0
     if ckpt.exists():
