@@ -266,7 +266,7 @@ WORDS = re.compile(r"^(First to speak: |Middle seats: |Dealer: |Not first to spe
                    r"(Pass|Play|Call Rumba|pass|play|call Rumba)( with .+)?\.$|^Otherwise (pass|play|call Rumba)\.$")
 
 
-CARD_LOSS_TODAY = {3: 0.080, 4: 0.057, 5: 0.047, 6: 0.047, 7: 0.037}  # points per hand, `rumbaodds report`
+CARD_LOSS_TODAY = {3: 0.082, 4: 0.058, 5: 0.048, 6: 0.046, 7: 0.038}  # points per hand, `rumbaodds report`
 
 
 @pytest.mark.parametrize("players", range(3, 8))
@@ -285,8 +285,8 @@ def test_the_card_is_short_plain_and_its_numbers_add_up(shipped, players):
     assert card.lost.mean == pytest.approx((w * fc.loss[rows, card_c]).sum() / w.sum(), rel=1e-6)
     assert card.agreement == pytest.approx((w * (fc.best == card_c)).sum() / w.sum(), rel=1e-9)
     # a regression guard, today's loss (README "The report from the full tables") and 0.01: on the tables of
-    # numbers version 4 the 3-player card loses 0.080 (version 3: 0.081, version 2: 0.064; since 3 they call Rumba
-    # more often)
+    # numbers version 5 the 3-player card loses 0.082 (version 4: 0.080, version 3: 0.081, version 2: 0.064; since 3
+    # they call Rumba more often)
     assert card.lost.mean < CARD_LOSS_TODAY[players] + 0.01
     # the floor: every group of hands alike to the card its own best choice; no card (this one included) loses less
     pf, per = fc.pairs, fc.per_cell
