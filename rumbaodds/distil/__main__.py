@@ -39,7 +39,7 @@ CONFIGS = (
 TREE_CONFIGS: tuple = ()
 # The caller's leads that trees score (distil/trees.py): (rule set, active players, trick, trees, the Rumbas fitted
 # to). Where search gained most against the weights (issue 17, bench_cardplay --where): the second lead at 3
-# players, the first at 7. In flemish the weights did as well as search already.
+# players, the first three at 7. In flemish the weights did as well as search already.
 TREE_SPECS = (
     (SWISS, 3, 1, 80, (SWISS, 3, 3000, True, 31)),
     (SWISS, 7, 0, 40, (SWISS, 7, 3000, True, 71)),
