@@ -19,7 +19,7 @@ from rumbaodds.engine.distilled_weights import WEIGHTS
 from rumbaodds.engine.knock import knock_batch, knock_batch_searched
 from rumbaodds.engine.policy import NSCORE
 from rumbaodds.engine.rng import deal_batch
-from rumbaodds.engine.searched_play import POLICY_PIMC, call_probabilities, searched_tricks, utilities
+from rumbaodds.engine.searched_play import SEARCHED, call_probabilities, searched_tricks, utilities
 from rumbaodds.opponents import opponent_policy
 from rumbaodds.rules import FLEMISH, SWISS
 
@@ -73,7 +73,7 @@ def test_a_searched_hand_is_pimc_play_deal_on_the_deals_stream(name, caller, kno
         state = np.uint64(1000 + i)
         taken = max(cards_of(int(hands[i, caller])), key=lambda c: (c >> 4 == trumps[i], c & 15)) if knocked else -1
         public = np.uint64(1 << taken) if taken >= 0 else np.uint64(0)
-        m = kernel.play_step(hands[i].copy(), n, words, caller, int(trumps[i]), np.uint64(0), rp, POLICY_PIMC,
+        m = kernel.play_step(hands[i].copy(), n, words, caller, int(trumps[i]), np.uint64(0), rp, SEARCHED,
                              np.uint64(rules.deck_mask), in_play, tricks, state, cards, pol, knocked, False, taken)
         assert m == n
         lead = kernel.lead_index(caller, n - 1, rp)

@@ -9,7 +9,8 @@ conditioning plan (``rumbaodds/conditioning.py``, ``condition.py``).
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, types
+from numba.extending import overload
 
 from .bits import U0, U1, bit, lowest_card
 from .condition import deal_conditioned, new_condition_scratch
@@ -63,7 +64,7 @@ from .rules_layout import (
     R_WIN_FLAT,
     R_WIN_PER_TRICK,
 )
-from .searched_play import POLICY_PIMC, STATS, searched_tricks
+from .searched_play import POLICY_PIMC, SEARCHED, STATS, searched_tricks
 from .speak import C_PASS, C_PLAY, C_RUMBA, C_SKIP, C_THROW_IN, JACK, hero_swaps_two, speak_rest, two_of  # noqa: F401
 from .tricks import strength, weakest
 
@@ -224,14 +225,38 @@ def play_step(hands, n, words, rumba_seat, trump, table_mask, rp, policy, deck_m
                 dealer_idx = m
             m += 1
     lead = lead_index(rumba_idx, dealer_idx, rp)
-    if policy == POLICY_PIMC:
-        searched_tricks(in_play, m, lead, trump, rp[R_FOLLOW], rumba_idx, deck_mask, table_mask, tricks,
-                        rp[R_MIN_TRICKS], rp, state, cards, STATS_AT, pol, words, rumba_seat, knocked, jack_forced,
-                        trump_card)
-    else:
+    play_active(policy, in_play, m, lead, trump, table_mask, rp, deck_mask, rumba_idx, tricks, state, cards, pol,
+                words, rumba_seat, knocked, jack_forced, trump_card)
+    return m
+
+
+def play_active(policy, in_play, m, lead, trump, table_mask, rp, deck_mask, rumba_idx, tricks, state, cards, pol,
+                words, rumba_seat, knocked, jack_forced, trump_card):
+    """The tricks of :func:`play_step` by ``policy``: a fast play's code (an int, engine/play.py) or the search
+    (:data:`SEARCHED`). Chosen by the argument's type when the kernel is compiled, not by its value when it runs,
+    so a kernel compiled for the fast plays holds no search (the search compiles only where it is asked for).
+    In compiled code only."""
+    raise NotImplementedError("compiled code only")
+
+
+@overload(play_active)
+def _play_active(policy, in_play, m, lead, trump, table_mask, rp, deck_mask, rumba_idx, tricks, state, cards, pol,
+                 words, rumba_seat, knocked, jack_forced, trump_card):
+    if isinstance(policy, types.BaseTuple):
+        def by_search(policy, in_play, m, lead, trump, table_mask, rp, deck_mask, rumba_idx, tricks, state, cards,
+                      pol, words, rumba_seat, knocked, jack_forced, trump_card):
+            searched_tricks(in_play, m, lead, trump, rp[R_FOLLOW], rumba_idx, deck_mask, table_mask, tricks,
+                            rp[R_MIN_TRICKS], rp, state, cards, STATS_AT, pol, words, rumba_seat, knocked,
+                            jack_forced, trump_card)
+        return by_search
+
+    def fast(policy, in_play, m, lead, trump, table_mask, rp, deck_mask, rumba_idx, tricks, state, cards, pol, words,
+             rumba_seat, knocked, jack_forced, trump_card):
+        if policy == POLICY_PIMC:  # the search's code as an int would play a fast play silently: pass SEARCHED
+            raise ValueError("the searched play is passed as SEARCHED, not as its int code")
         play_tricks(in_play, m, lead, trump, rp[R_FOLLOW], policy, rumba_idx, deck_mask, table_mask, tricks,
                     rp[R_MIN_TRICKS])
-    return m
+    return fast
 
 
 @njit(cache=True)
@@ -496,7 +521,7 @@ def ask_batch_searched(deck_mask, unknown, hero_hand, trump_card, n, hero, rp, p
     for i in prange(count):  # one sample a task: a few hundred a call, and their costs differ
         out = np.zeros((choices.shape[0], OUT_FIELDS), dtype=np.int64)
         scratch = new_scratch(n, unknown.shape[0])
-        t, w = ask_sample(deck_mask, unknown, hero_hand, trump_card, n, hero, rp, pol, plan, POLICY_PIMC, passes,
+        t, w = ask_sample(deck_mask, unknown, hero_hand, trump_card, n, hero, rp, pol, plan, SEARCHED, passes,
                           knocked, swapped_by, choices, seed, start + i, out, scratch)
         keep_sample(results, tries, weights, i, t, w, out)
         for k in range(STATS):

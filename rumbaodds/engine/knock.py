@@ -17,7 +17,7 @@ from .bits import U1, bit
 from .condition import HARD_BELOW, acceptance, count_hands, group_cards, seat_context
 from .hand import (
     OUT_FIELDS,
-    POLICY_PIMC,
+    SEARCHED,
     STATS,
     STATS_AT,
     ask_sample,
@@ -230,7 +230,7 @@ def knock_batch_searched(deck_mask, unknown, trump_card, n, rp, pol, inner_polic
     for i in prange(count):
         out = np.zeros((2, OUT_FIELDS), dtype=np.int64)
         scratch = new_scratch(n, unknown.shape[0])
-        knock_sample(deck_mask, unknown, trump_card, n, rp, pol, POLICY_PIMC, seed, start + i, inner, out, scratch,
+        knock_sample(deck_mask, unknown, trump_card, n, rp, pol, SEARCHED, seed, start + i, inner, out, scratch,
                      new_scratch(n, unknown.shape[0]), inner_policy)
         for r in range(2):
             for f in range(OUT_FIELDS):

@@ -26,6 +26,10 @@ from .rules_layout import (
 )
 
 POLICY_PIMC = 5  # engine/play.py's policy codes go up to 4
+# the searched play as a kernel argument: a type of its own (a tuple, not an int), so that the kernels compiled for
+# the fast plays (an int policy) never compile the search (engine/hand.py ``play_active``; issue 37: the search was
+# two thirds of a cold ``ask``'s compile, for a play the question never used)
+SEARCHED = (POLICY_PIMC,)
 STATS = 2  # what a searched hand adds to its counters: decisions with a choice, worlds those used
 
 
@@ -91,4 +95,4 @@ def _searched_tricks_cpu(in_play, m, lead, trump, follow, rumba_idx, deck_mask, 
     return on_the_cpu
 
 
-__all__ = ["POLICY_PIMC", "STATS", "call_probabilities", "searched_tricks", "utilities"]
+__all__ = ["POLICY_PIMC", "SEARCHED", "STATS", "call_probabilities", "searched_tricks", "utilities"]
