@@ -379,6 +379,7 @@ def knock(trump, players: int, rules="swiss", opponents=None, play=DEFAULT_PLAY,
     """
     from . import stopping
     from .cards import parse_card
+    from .engine.compiled import announce_compile
     from .engine.knock import knock_batch, knock_batch_searched
     from .rules import get_rules
 
@@ -403,6 +404,7 @@ def knock(trump, players: int, rules="swiss", opponents=None, play=DEFAULT_PLAY,
     def deals(start: int, count: int) -> np.ndarray:
         args = (np.uint64(rules_.deck_mask), unknown, trump_card, players, rp, policy.as_tuple())
         if not searched:
+            announce_compile(knock_batch, "the knock simulator")
             return knock_batch(*args, code, np.uint64(seed), start, count, inner_samples)
         # the dealer's inner deals (hundreds a deal) by the default play: only the hands themselves by search
         results, used = knock_batch_searched(*args, POLICIES[DEFAULT_PLAY], np.uint64(seed), start, count,

@@ -12,6 +12,7 @@ import json
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -34,7 +35,8 @@ def test_ask_table_mentions_every_choice_and_a_recommendation():
     for word in ("pass", "play", "rumba", "Recommendation:", "20,000 deals", "seed 1", "exchange S6 C7"):
         assert word in out, word
     assert "throw-in" not in out  # HA HK HQ: not all below ten
-    assert result.stderr == ""
+    # nothing but, on a cold cache, the line that the simulator compiles (engine/compiled.py)
+    assert [line for line in result.stderr.splitlines() if not line.startswith("rumbaodds: compiling ")] == []
 
 
 def test_ask_table_shows_throw_in_when_open():
@@ -162,9 +164,9 @@ def test_knock_table():
 
 
 def _console_script():
-    path = shutil.which("rumbaodds")
-    if path is None:
-        pytest.skip("console script rumbaodds not installed")
+    """The installed console script: beside this Python first (a virtual environment need not be on PATH)."""
+    path = shutil.which("rumbaodds", path=str(Path(sys.executable).parent)) or shutil.which("rumbaodds")
+    assert path is not None, "the console script rumbaodds is not installed (pip install -e .)"
     return path
 
 

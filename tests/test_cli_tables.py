@@ -71,7 +71,8 @@ def test_build_writes_the_table(built):
     lines = result.stdout.strip().splitlines()
     assert lines[0] == f"table written: {out / 'table.parquet'}"
     assert lines[1].startswith("372 cells, deals per cell mean 300, median 300, 99th percentile 300; seed 4;")
-    assert result.stderr == ""
+    # nothing but, on a cold cache, the line that the table builder compiles (engine/compiled.py)
+    assert [line for line in result.stderr.splitlines() if not line.startswith("rumbaodds: compiling ")] == []
     table = load_table(out)
     assert len(table.frame) == 3 * 124 and (table.frame["samples"] == 300).all()
     assert table.manifest["rules"]["name"] == "tiny" and table.manifest["seed"] == 4

@@ -93,8 +93,10 @@ def ask_batch(device: Device, *args):
         from . import gpu
 
         return gpu.ask_batch(*args)
+    from .compiled import announce_compile
     from .hand import ask_batch
 
+    announce_compile(ask_batch)
     return ask_batch(*args)
 
 

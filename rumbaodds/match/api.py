@@ -17,6 +17,7 @@ import numpy as np
 
 from ..analysis import POLICIES
 from ..cardplay import DEFAULT_PLAY
+from ..engine.compiled import announce_compile
 from ..engine.rules_layout import rules_array
 from ..opponents import EQUILIBRIUM, opponent_policy
 from ..policies import Policy
@@ -200,6 +201,7 @@ def game_values(rules="swiss", players: int | None = None, scores=None, passes=N
     rp, gp = rules_array(rules), game_array(rules)
     deck = rules.deck_array()
     done = 0
+    announce_compile(game_batch, "the whole-game simulator")
     while done < games:
         count = min(BATCH, games - done)
         _finals, wins, pays, deals = game_batch(deck, n, np.array(state.scores, dtype=np.int64),

@@ -20,6 +20,7 @@ from .. import analysis
 from ..analysis import Job
 from ..cardplay import DEFAULT_PLAY
 from ..cards import format_card
+from ..engine.compiled import announce_compile
 from ..game import Choice
 from ..results import AskResult
 from ..rules import RulesError, get_rules
@@ -158,6 +159,7 @@ def ask_game(hand, trump, players: int, seat: int, scores, passes=None, rules="s
     rest = rest_seed(seed)
     accs = [analysis.Accumulator(len(job.names), players + 1) for _ in range(3)]  # hand, -payout, win share
     deals = unfinished = 0
+    announce_compile(choice_batch, "the whole-game simulator")
     while True:
         count = min(BATCH, planned - accs[0].n) if planned is not None else BATCH
         if count <= 0:

@@ -46,6 +46,7 @@ import pyarrow.parquet as pq
 from ..analysis import POLICIES
 from ..cards import RANKS, SUITS
 from ..engine import hand as hand_kernel
+from ..engine.compiled import announce_compile
 from ..engine.devices import resolve_device
 from ..engine.devices import table_cells as on_device
 from ..engine.table import (
@@ -147,6 +148,7 @@ def simulate_cells(spec: TableSpec, seats: np.ndarray, pair_rows: np.ndarray, fi
     """
     args = cell_arguments(spec, seats, pair_rows, first_cell)
     if device == "cpu":
+        announce_compile(table_cells, "the table builder")
         return table_cells(*args)
     return on_device(resolve_device(device), *args)
 

@@ -1,0 +1,80 @@
+"""The first answer of each command on a fresh install: its cold compile time (issue 37).
+
+Each command runs twice as a new user runs it, in a fresh interpreter: first with an empty Numba cache (a new
+``NUMBA_CACHE_DIR``: every kernel it needs compiles), then again on the cache that run left (loaded, not
+compiled). The difference is what compiling costs that command. `python -m benchmarks.bench_cold` (a few
+minutes on two cores); ``--only ask`` runs one command. The compile line each cold run printed
+("rumbaodds: compiling ...", engine/compiled.py) is shown beside it, with the estimate it gave.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HAND = ["ask", "HA HK HQ S6 C7", "--trump", "H9", "--players", "5", "--seat", "2"]
+COMMANDS = {  # name: (arguments of `rumbaodds`, what it compiles)
+    "ask": ([*HAND, "--json"], "the hand simulator (the answer pipeline: a table settled by simulation)"),
+    "ask-simulated": ([*HAND, "--seed", "1", "--samples", "2000", "--json"], "the hand simulator, no table"),
+    "knock": (["knock", "--trump", "HA", "--players", "5", "--seed", "1", "--samples", "200", "--json"],
+              "the knock simulator (and the hand simulator it asks)"),
+    "game": (["game", "--rules", "swiss", "--players", "5", "--games", "200", "--seed", "1", "--json"],
+             "the whole-game simulator"),
+    "ask-scores": ([*HAND, "--scores", "15,17,4,19,12", "--seed", "1", "--samples", "500", "--json"],
+                   "the whole-game simulator's choice kernel"),
+}
+
+
+def console_script() -> str:
+    found = shutil.which("rumbaodds", path=str(Path(sys.executable).parent)) or shutil.which("rumbaodds")
+    if found is None:
+        raise SystemExit("the rumbaodds console script is not installed (pip install -e .)")
+    return found
+
+
+def timed(args: list[str], cache: str) -> tuple[float, str]:
+    """Wall seconds of one run of ``rumbaodds args`` with Numba's cache in ``cache``, and its compile line."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+    start = time.perf_counter()
+    done = subprocess.run([console_script(), *args], env=env, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"rumbaodds {' '.join(args)} failed: {done.stderr.strip()}")
+    said = [line for line in done.stderr.splitlines() if "compiling" in line]
+    return seconds, " / ".join(said)
+
+
+def measure(names) -> list[dict]:
+    rows = []
+    for name in names:
+        args, what = COMMANDS[name]
+        with tempfile.TemporaryDirectory() as cache:
+            cold, said = timed(args, cache)
+            warm, _ = timed(args, cache)
+        rows.append({"command": name, "cold s": cold, "warm s": warm, "compile s": cold - warm,
+                     "said while compiling": said or "(nothing)", "compiles": what})
+        print(f"{name}: first run {cold:.1f} s on an empty cache, {warm:.1f} s once cached", flush=True)
+    return rows
+
+
+def main(quick: bool = False, only: str | None = None) -> None:
+    from .common import print_table
+
+    if quick:
+        print("cold compile times: `python -m benchmarks.bench_cold` (minutes; not in --quick)")
+        return
+    names = [only] if only else list(COMMANDS)
+    print(f"each command in a new interpreter, an empty Numba cache then the one it left; {os.cpu_count()} cores")
+    print_table("first answer on a fresh install (compile s = cold - warm)", measure(names))
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--only", choices=sorted(COMMANDS), help="one command")
+    main(only=parser.parse_args().only)
