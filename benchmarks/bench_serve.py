@@ -88,6 +88,32 @@ def first_answers(cache: str | None = None) -> dict:
             "first simulated answer (20,000 deals) s": simulated, "warm-up done s": warm}
 
 
+def while_compiling(cache: str) -> dict:
+    """On an empty cache, once the default path is warm: a normal 2,000-deal question asked while another path
+    (the whole game of ``scores=``) compiles in its own process (web/warm.py), and that request's own wait."""
+    with serving(cache) as (url, start, _):
+        while fetch(url + "api/status")[1]["warm"]["state"] not in ("ready", "failed"):
+            time.sleep(0.1)
+        game = {}
+        scores = {**README, "scores": "20,20,20,20,20", "samples": 200, "seed": 3}
+
+        def ask_game():
+            began = time.perf_counter()
+            game["status"] = fetch(url + "api/ask?" + urlencode(scores))[0]
+            game["seconds"] = time.perf_counter() - began
+        thread = threading.Thread(target=ask_game, daemon=True)
+        thread.start()
+        time.sleep(0.5)
+        compiling = fetch(url + "api/status")[1]["queue"].get("compiling", [])
+        began = time.perf_counter()
+        status, body = fetch(url + "api/ask?" + urlencode({**README, "simulate": 1, "samples": 2_000, "seed": 5}))
+        normal = time.perf_counter() - began
+        thread.join()
+    return {"compiling meanwhile": ", ".join(compiling) or "(nothing)", "normal 2,000-deal answer s": normal,
+            "its status": status, "the scores= answer (waited for its compile) s": game.get("seconds"),
+            "scores= status": game.get("status")}
+
+
 def warm_answers(url: str, repeat: int, quick: bool) -> list[dict]:
     rows = []
     for number, (name, path, query) in enumerate(SITUATIONS):
@@ -150,6 +176,10 @@ def main(quick: bool = False, cold: bool = False) -> None:
         with tempfile.TemporaryDirectory() as cache:
             rows.append({"numba cache": "empty (first start after an install)", **first_answers(cache)})
     print_table("first answers after `rumbaodds serve` starts, a fresh process (seconds from the start)", rows)
+    if cold and not quick:
+        with tempfile.TemporaryDirectory() as cache:
+            print_table("an empty cache, the default path warm: a normal question while another path compiles",
+                        [while_compiling(cache)])
     if not cold:
         print("the same with an empty Numba cache: `python -m benchmarks.bench_serve --cold` (minutes)")
     repeat = 2 if quick else 5

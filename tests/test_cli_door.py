@@ -224,6 +224,9 @@ CASES = [
     ("rummy-report-out-is-a-file", ["rummy", "report", "--out", "{binary}"], ["--out"]),
     # -- serve
     ("serve-port-word", ["serve", "--port", "abc"], ["--port"]),
+    ("serve-host-empty", ["serve", "--host", ""], ["--host", "empty"]),  # issue 37: not every interface unasked
+    ("serve-host-blank", ["serve", "--host", " "], ["--host", "empty"]),
+    ("serve-host-spaces", ["serve", "--host", "127.0.0.1 ::1"], ["--host", "spaces"]),
     ("serve-port-huge", ["serve", "--port", HUGE], ["--port"]),
     ("serve-missing-rules", ["serve", "--rules", "{missing}"], ["not found"]),
     ("serve-rule-name", ["serve", "--rules", "{unsafe_name}"], ["field name"]),
@@ -356,6 +359,35 @@ def test_a_good_question_passes_the_door(no_work, tmp_path, monkeypatch):
     assert isinstance(result.exception, AssertionError) and "solve" in str(result.exception)
     result = CliRunner().invoke(main, ["serve", "--port", "0"])
     assert isinstance(result.exception, AssertionError) and "make_server" in str(result.exception)
+    result = CliRunner().invoke(main, ["serve", "--port", "0", "--host", "0.0.0.0"])
+    assert isinstance(result.exception, AssertionError) and "make_server" in str(result.exception)
+
+
+@pytest.mark.parametrize("host, said", [("127.0.0.1", None), ("localhost", None), ("::1", None),
+                                        ("0.0.0.0", "every network interface"), ("192.0.2.7", "192.0.2.7")])
+def test_a_host_other_than_loopback_is_said_plainly_at_start(host, said, monkeypatch):
+    """Issue 37: serving beyond this machine is said on stderr when the server starts (a loopback host: nothing)."""
+    import rumbaodds.web.app
+    import rumbaodds.web.server
+
+    class Server:
+        url = f"http://{host}:1/"
+
+        def serve_forever(self, poll_interval):
+            raise KeyboardInterrupt
+
+        def server_close(self):
+            pass
+
+    monkeypatch.setattr(rumbaodds.web.server, "make_server", lambda app, host, port, verbose: Server())
+    monkeypatch.setattr(rumbaodds.web.app.App, "start_warmup", lambda self, extras: None)
+    result = CliRunner().invoke(main, ["serve", "--port", "0", "--host", host])
+    assert result.exit_code == 0, result.output
+    warned = [line for line in result.stderr.splitlines() if "other machines" in line]
+    if said is None:
+        assert warned == []
+    else:
+        assert len(warned) == 1 and said in warned[0] and "not only this machine" in warned[0]
 
 
 # -- real processes: nothing but the one line reaches the user ------------------------------------------------------

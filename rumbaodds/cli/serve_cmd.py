@@ -14,6 +14,19 @@ from .errors import UserError, friendly_errors
 from .group import main
 from .options import int_option, tables_option
 
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def check_host(host: str) -> str:
+    """The address to listen on, or a one-line refusal: an empty host would make the server listen on every
+    interface unasked (issue 37); say 0.0.0.0 to mean that."""
+    if not host.strip():
+        raise UserError("--host is empty: name an address, e.g. 127.0.0.1 (this machine only) or 0.0.0.0 (every "
+                        "network interface)")
+    if host != host.strip() or any(c.isspace() for c in host):
+        raise UserError(f"--host {host!r} holds spaces: name one address, e.g. 127.0.0.1")
+    return host
+
 
 def _stop(signum, frame):
     raise KeyboardInterrupt
@@ -59,6 +72,7 @@ def serve(port, host, tables_root, rule_files, model_files, verbose):
     from ..web.app import App
     from ..web.server import make_server
 
+    host = check_host(host)
     logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO, format="rumbaodds serve: %(message)s")
     try:
         models = _named([get_model(f) for f in model_files], MODELS, "opponent model")
@@ -72,8 +86,10 @@ def serve(port, host, tables_root, rule_files, model_files, verbose):
     signal.signal(signal.SIGTERM, _stop)  # `kill` stops it like Ctrl-C
     app.start_warmup(extras=True)
     click.echo(f"rumbaodds serve: {server.url}  (Ctrl-C stops it; the simulator warms up in the background)")
-    if host not in ("127.0.0.1", "localhost", "::1"):
-        click.echo(f"rumbaodds serve: listening on {host}: other machines can use the page", err=True)
+    if host not in LOOPBACK:
+        where = "every network interface" if host in ("0.0.0.0", "::") else f"the address {host}"
+        click.echo(f"rumbaodds serve: listening on {where}, not only this machine: other machines of the network "
+                   f"can use the page", err=True)
     try:
         server.serve_forever(poll_interval=0.2)
     except KeyboardInterrupt:

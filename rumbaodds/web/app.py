@@ -48,12 +48,12 @@ from .params import (
     parse_query,
     work_cap,
 )
+from .warm import PATHS, WARM_HAND, Compiler
 
 KNOCK_PARAMS = ("rules", "players", "trump", "opponents", "play", "samples", "precision", "seed")
 
 log = logging.getLogger("rumbaodds.web")
 INPUT_ERRORS = (ParamError, CardError, RulesError, ModelError)
-WARM_HAND = ("HA HK HQ S6 C7", "H9", 5, 2)  # the README's hand: compiles every kernel ask uses
 LOCAL_NAMES = ("localhost", "127.0.0.1", "::1")  # the names a local server answers to
 WILDCARDS = ("", "0.0.0.0", "::")  # --host values that listen on every address of the machine
 
@@ -139,13 +139,16 @@ class App:
     """
 
     def __init__(self, tables_root="tables", rule_sets: dict[str, RuleSet] | None = None,
-                 models: dict[str, OpponentModel] | None = None, workers: int = 1, waiting: int = 4):
+                 models: dict[str, OpponentModel] | None = None, workers: int = 1, waiting: int = 4,
+                 compiler: Compiler | None = None):
         self.tables_root = str(tables_root)
         self.rule_sets = {**PRESETS, **(rule_sets or {})}
         # equilibrium first, the default: None lets opponents.opponent_policy take the solved strategy, or the default
         # style where a house rule has none (and say so), as `rumbaodds ask` without --opponents does
         self.models = {EQUILIBRIUM: None, **MODELS, **(models or {})}
-        self.simulations = SimulationQueue(workers, waiting, typical_seconds=WORK_SECONDS)
+        # a path's kernels compile in a process of their own, never inside the queue (warm.py)
+        self.simulations = SimulationQueue(workers, waiting, typical_seconds=WORK_SECONDS,
+                                           compiler=compiler or Compiler())
         self.simulation_lock = self.simulations.lock  # held while a simulation runs: other kernel runs take it too
         self.jobs = JobBoard(self.simulations)
         self.hosts = Hosts()
@@ -162,7 +165,8 @@ class App:
 
         The table lookup first (the keep rule it needs is small), so that a table answer never waits for the
         big kernels; then ask's kernel ahead of any request in the queue; with ``extras`` (``rumbaodds serve``),
-        the whole-game kernel of ``scores=`` and the knock's too, when no request waits.
+        the whole-game kernel of ``scores=`` and the knock's too, when no request waits. A kernel that is not in
+        Numba's cache yet compiles in a separate process first (warm.Compiler), outside the queue.
         """
         thread = threading.Thread(target=self._warm_up, args=(extras,), name="warm-up", daemon=True)
         thread.start()
@@ -176,7 +180,8 @@ class App:
             self.warm["tables"] = "ready"
         except Exception:  # noqa: BLE001 - the kernels' warm-up says what is wrong
             log.exception("warm-up of the table lookup failed")
-        job = self.simulations.submit(new_job(), lambda job: analysis.ask(*WARM_HAND, samples=1_000, seed=0), HIGH)
+        job = self.simulations.submit(new_job(), lambda job: analysis.ask(*WARM_HAND, samples=1_000, seed=0), HIGH,
+                                      needs="ask")
         job.ended.wait()
         if job.state != "done":
             log.error("warm-up failed: %s", job.error)
@@ -185,8 +190,8 @@ class App:
         self.warm.update(state="ready", seconds=round(time.perf_counter() - start, 2))
         log.info("warm: kernels ready in %.1f s", self.warm["seconds"])
         if extras:
-            self.simulations.submit(new_job(), _warm_game, LOW)
-            self.simulations.submit(new_job(), _warm_knock, LOW)
+            self.simulations.submit(new_job(), _warm_game, LOW, needs="game")
+            self.simulations.submit(new_job(), _warm_knock, LOW, needs="knock")
 
     # -- answering ---------------------------------------------------------------------------------
     def _from_table(self, values: dict) -> dict | None:
@@ -226,14 +231,15 @@ class App:
             return "waiting for the warm-up"
         return "waiting for another run" if not self.simulations.idle() else ""
 
-    def queued(self, work, budget: Budget | None = None, gone: threading.Event | None = None) -> Response:
+    def queued(self, work, budget: Budget | None = None, gone: threading.Event | None = None,
+               needs: str = "ask") -> Response:
         """Run ``work(job) -> dict`` on the simulation queue and wait for it (raises Busy when the queue is full).
 
         ``gone`` set (the client closed its connection) cancels the job: it leaves the queue, or stops after
         its batch. Every simulating route goes through here (or the job board), never around the queue.
         """
         job = new_job(budget or Budget(seconds=MAX_SECONDS), gone)
-        self.simulations.submit(job, work)
+        self.simulations.submit(job, work, needs=needs)
         while not job.ended.wait(0.05):
             if gone is not None and gone.is_set() and not job.cancel_requested:
                 self.simulations.cancel(job)
@@ -245,7 +251,7 @@ class App:
         found = self._from_table(values)
         if found is not None:
             return Response.json(found)
-        return self.queued(lambda job: self._simulate(values, job), self._budget(values), gone)
+        return self.queued(lambda job: self._simulate(values, job), self._budget(values), gone, _needs(values))
 
     def _submit(self, values: dict) -> Response:
         """A page job: done at once from a table, else queued (202 with its snapshot, or 503 when full)."""
@@ -255,7 +261,7 @@ class App:
             job.finish("done", found)
         else:
             job.note = self._waiting_note()
-            self.simulations.submit(job, lambda job: self._simulate(values, job))
+            self.simulations.submit(job, lambda job: self._simulate(values, job), needs=_needs(values))
         return Response.json(self.jobs.add(job).snapshot(), 202)
 
     def _checked(self, query: dict[str, list[str]]) -> dict:
@@ -352,7 +358,7 @@ class App:
                 raise BadInput(str(exc)) from None
             return {**result.to_dict(), "seed_text": str(result.seed)}  # the seed exact in JavaScript too (> 2**53)
 
-        return self.queued(work, Budget(None, MAX_SECONDS, "knock simulation"), gone)
+        return self.queued(work, Budget(None, MAX_SECONDS, "knock simulation"), gone, "knock")
 
     def status(self) -> dict:
         queue = self.simulations.stats()
@@ -387,16 +393,18 @@ class App:
         }
 
 
-def _warm_game(job: Job) -> dict:
-    """The whole-game kernel of ``scores=`` (match.ask.choice_batch), compiled or loaded from the cache."""
-    from ..match.ask import ask_game
+def _needs(values: dict) -> str:
+    """The kernels' path (warm.PATHS) a simulated answer of ``values`` runs."""
+    return "game" if values.get("scores") is not None else "ask"
 
-    hand, trump, players, seat = WARM_HAND
-    ask_game(hand, trump, players, seat, scores=(20,) * players, samples=10, seed=0)
+
+def _warm_game(job: Job) -> dict:
+    """The whole-game kernel of ``scores=`` (match.ask.choice_batch), loaded from the cache."""
+    PATHS["game"].warm()
     return {}
 
 
 def _warm_knock(job: Job) -> dict:
-    """The knock's kernel (engine.knock.knock_batch)."""
-    analysis.knock(WARM_HAND[1], WARM_HAND[2], samples=2, seed=0, inner_samples=2)
+    """The knock's kernel (engine.knock.knock_batch), loaded from the cache."""
+    PATHS["knock"].warm()
     return {}

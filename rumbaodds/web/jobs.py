@@ -14,6 +14,10 @@ request: cancelled by the player, the client gone (the connection closed, or
 a page job no longer polled), past the deals cap or past the time limit, it
 raises and the run stops after the batch in flight. Finished page jobs are
 kept a while (the newest ``keep``) for the page to collect.
+
+A job names the kernels it needs (``needs``: a path of ``warm.PATHS``). When they are not compiled yet, the job
+is held aside while a separate process compiles them (``warm.Compiler``), and joins the queue when they are
+ready: a compile never holds the queue, so the paths that are ready go on answering (issue 37).
 """
 
 from __future__ import annotations
@@ -166,19 +170,25 @@ class SimulationQueue:
     (the warm-up) is never refused; LOW work runs only when no request waits.
     """
 
-    def __init__(self, workers: int = 1, waiting: int = 4, typical_seconds: float = 5.0):
+    def __init__(self, workers: int = 1, waiting: int = 4, typical_seconds: float = 5.0, compiler=None):
         self.workers, self.capacity, self.typical_seconds = workers, waiting, typical_seconds
+        self.compiler = compiler  # warm.Compiler (or a stand-in): compiles a job's kernels outside the queue
         self.lock = threading.Lock()
         self._cond = threading.Condition()
         self._heap: list[tuple[int, int, Job, Callable]] = []
+        self._held: list[tuple[int, int, Job, Callable, str]] = []  # waiting for their kernels to compile
         self._order = itertools.count()
         self._running: dict[str, Job] = {}
         self._threads: list[threading.Thread] = []
         self._closed = False
 
     # -- asking -----------------------------------------------------------------------------------------------
-    def submit(self, job: Job, work: Callable[[Job], dict], priority: int = NORMAL) -> Job:
-        """Queue ``work(job)``; raises Busy when ``waiting`` requests already wait (never for HIGH or LOW work)."""
+    def submit(self, job: Job, work: Callable[[Job], dict], priority: int = NORMAL, needs: str | None = None) -> Job:
+        """Queue ``work(job)``; raises Busy when ``waiting`` requests already wait (never for HIGH or LOW work).
+
+        ``needs``: the kernels' path (warm.PATHS); not compiled yet, the job waits outside the queue while another
+        process compiles them."""
+        hold = needs is not None and self.compiler is not None and not self.compiler.ready(needs)
         with self._cond:
             if self._closed:
                 raise Busy("the server is stopping", 5)
@@ -188,47 +198,69 @@ class SimulationQueue:
                 retry = max(1, round(ahead * self.typical_seconds / self.workers))
                 raise Busy(f"the simulator is busy: {len(self._running)} running and {self.waiting()} waiting, "
                            f"the most this server queues; try again in about {retry} s", retry)
-            heapq.heappush(self._heap, (priority, next(self._order), job, work))
-            self._start_workers()
-            self._cond.notify()
+            if hold:
+                job.note = self.compiler.note(needs)
+                self._held.append((priority, next(self._order), job, work, needs))
+            else:
+                heapq.heappush(self._heap, (priority, next(self._order), job, work))
+                self._start_workers()
+                self._cond.notify()
+        if hold:
+            self.compiler.ensure(needs, self._compiled)
         return job
+
+    def _compiled(self, needs: str) -> None:
+        """The kernels of ``needs`` are compiled (or their compile failed): the jobs held for them join the queue."""
+        with self._cond:
+            for item in [h for h in self._held if h[4] == needs]:
+                self._held.remove(item)
+                priority, order, job, work, _ = item
+                if job.ended.is_set():
+                    continue
+                job.note = ""
+                heapq.heappush(self._heap, (priority, order, job, work))
+            self._start_workers()
+            self._cond.notify_all()
 
     def cancel(self, job: Job) -> None:
         """Stop ``job``: a waiting one leaves the queue at once, a running one stops after its batch."""
         job.cancel_requested = True
         with self._cond:
             kept = [item for item in self._heap if item[2] is not job]
-            if len(kept) != len(self._heap):
-                self._heap = kept
+            held = [item for item in self._held if item[2] is not job]
+            if len(kept) != len(self._heap) or len(held) != len(self._held):
+                self._heap, self._held = kept, held
                 heapq.heapify(self._heap)
                 job.finish("cancelled", error="cancelled", status=409)
 
     def drop_gone(self) -> None:
         """Waiting jobs whose client went away (or nobody polls) leave the queue: their place goes to another."""
         with self._cond:
-            for item in list(self._heap):
-                job = item[2]
-                try:
-                    job.check()
-                except Cancelled:
-                    self._heap.remove(item)
-                    job.finish("cancelled", error="the client went away", status=409)
-                except BadInput:
-                    pass
+            for waiting in (self._heap, self._held):
+                for item in list(waiting):
+                    job = item[2]
+                    try:
+                        job.check()
+                    except Cancelled:
+                        waiting.remove(item)
+                        job.finish("cancelled", error="the client went away", status=409)
+                    except BadInput:
+                        pass
             heapq.heapify(self._heap)
 
     def waiting(self) -> int:
-        """Requests waiting (warm-up work not counted)."""
-        return sum(1 for priority, *_ in self._heap if priority == NORMAL)
+        """Requests waiting, in the queue or for their kernels (warm-up work not counted)."""
+        return sum(1 for priority, *_ in [*self._heap, *self._held] if priority == NORMAL)
 
     def stats(self) -> dict:
         with self._cond:
+            compiling = sorted({item[4] for item in self._held})
             return {"running": len(self._running), "waiting": self.waiting(), "workers": self.workers,
-                    "queue": self.capacity}
+                    "queue": self.capacity, "compiling": compiling}
 
     def idle(self) -> bool:
         with self._cond:
-            return not self._heap and not self._running
+            return not self._heap and not self._running and not self._held
 
     def close(self) -> None:
         """Refuse new work, cancel what waits and stop what runs after its batch (the server stops)."""
@@ -236,11 +268,14 @@ class SimulationQueue:
             self._closed = True
             for job in self._running.values():
                 job.cancel_requested = True
-            for _, _, job, _ in self._heap:
+            for _, _, job, *_ in [*self._heap, *self._held]:
                 job.cancel_requested = True
                 job.finish("cancelled", error="the server is stopping", status=503)
             self._heap.clear()
+            self._held.clear()
             self._cond.notify_all()
+        if self.compiler is not None:
+            self.compiler.close()
 
     # -- the workers -------------------------------------------------------------------------------------------
     def _start_workers(self) -> None:
