@@ -3,6 +3,8 @@
 import json
 import shutil
 import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -301,9 +303,8 @@ def test_solve_batched_generated_deals_match_single_solves(solver):
 
 # -- a real process: one line on stderr, no traceback -----------------------------------------------
 def test_console_script_reports_a_bad_line_without_traceback():
-    exe = shutil.which("rumbaodds")
-    if exe is None:
-        pytest.skip("the rumbaodds console script is not installed")
+    exe = shutil.which("rumbaodds", path=str(Path(sys.executable).parent)) or shutil.which("rumbaodds")
+    assert exe is not None, "the rumbaodds console script is not installed (pip install -e .)"
     deals = subprocess.run([exe, "deals", "generate", "--players", "3", "--count", "3", "--seed", "1"],
                            capture_output=True, text=True, timeout=300, check=True).stdout
     bad = '{"rules": "swiss", "trump": "H", "leader": 0, "hands": [["HA", "HX"], ["H6", "SA"]]}\n'
