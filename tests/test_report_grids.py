@@ -1,4 +1,4 @@
-"""Action grids (rumbaodds.report.shapes, .data, .grids): the box of a hand, the intervals of a box, close and
+"""Action grids (rumbaodds.report.shapes, .cells, .grids): the box of a hand, the intervals of a box, close and
 mixed boxes, and the promise of the page: a box that is neither close nor mixed gives, for every hand in it,
 the action ``rumbaodds ask`` gives from the same table."""
 
@@ -17,7 +17,7 @@ from rumbaodds.cardplay import DEFAULT_PLAY
 from rumbaodds.cards import SUITS, cards_of, format_card, parse_card, parse_hand
 from rumbaodds.cli import main
 from rumbaodds.models import get_model
-from rumbaodds.report import data, grids, shapes
+from rumbaodds.report import cells, grids, shapes
 from rumbaodds.rules import get_rules
 from rumbaodds.tables import TableSpec, build_table, load_table
 
@@ -96,7 +96,7 @@ def raw_cells(rumba, play, rumba_half=0.3, play_half=0.3, hand="SA SK S6 C7 D8",
 
 
 def one_box(raw, quick=True, rules=SWISS):
-    frame = data.prepare(raw, rules, 3, quick)
+    frame = cells.prepare(raw, rules, 3, quick)
     grid = grids.action_grid(frame, rules, "t", [0], "normal", quick)
     assert len(grid.boxes) == 1
     return next(iter(grid.boxes.values()))
@@ -139,7 +139,7 @@ def test_full_tables_use_the_cells_monte_carlo_intervals():
 
 def test_jack_of_trump_cells_have_no_sit_out_and_their_own_grid():
     raw = raw_cells(rumba=[3.0, 3.0], play=[0.5, 0.6], hand="C2 C3 D4 D5 H6", trump_rank=9)  # S J turned
-    frame = data.prepare(raw, FLEMISH, 3, True)
+    frame = cells.prepare(raw, FLEMISH, 3, True)
     assert frame["jack"].all() and list(frame["best"]) == ["play", "play"]  # +0.5 though passing would be 0
     assert grids.action_grid(frame, FLEMISH, "t", [0], "normal", True).boxes == {}
     jack = grids.action_grid(frame, FLEMISH, "t", [0], "jack", True)
@@ -148,10 +148,10 @@ def test_jack_of_trump_cells_have_no_sit_out_and_their_own_grid():
 
 def test_third_pass_sits_out_by_throw_in_only():
     raw = raw_cells(rumba=[6.0, 6.0], play=[2.0, 2.0], hand="C6 C7 D8 D9 H6")  # every card below the 10
-    frame = data.prepare(raw, SWISS, 3, True)
+    frame = cells.prepare(raw, SWISS, 3, True)
     assert frame["throw_in"].all() and list(frame["best_third"]) == ["pass", "pass"]  # throw in: 0 < +2
     raw = raw_cells(rumba=[6.0, 6.0], play=[2.0, 2.0], hand="C6 C7 D8 D9 HT")  # a 10: no throw-in
-    assert list(data.prepare(raw, SWISS, 3, True)["best_third"]) == ["play", "play"]  # +2 < +4.8
+    assert list(cells.prepare(raw, SWISS, 3, True)["best_third"]) == ["play", "play"]  # +2 < +4.8
 
 
 def test_seat_groups_split_only_where_clear_boxes_disagree():
@@ -220,7 +220,7 @@ def check_against_ask(rules, folder, players, grid_of, hands=20, seed=11):
 def test_clear_boxes_give_what_ask_gives_from_the_same_table(tiny_tables, name):
     rules = get_rules(name)
     folder, players = tiny_tables[name]
-    frame = data.prepare(load_table(folder).frame, rules, players, True)
+    frame = cells.prepare(load_table(folder).frame, rules, players, True)
     seat_grids = grids.player_grids(frame, rules, players, True)
     jack = grids.action_grid(frame, rules, "jack", range(players), "jack", True) \
         if rules.jack_of_trump_forces_play else None
