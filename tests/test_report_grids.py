@@ -237,3 +237,42 @@ def test_clear_boxes_give_what_ask_gives_from_the_same_table(tiny_tables, name):
 
     checked_bad, wrong_bad = check_against_ask(rules, folder, players, runner_up)
     assert checked_bad == checked and len(wrong_bad) == checked
+
+
+@pytest.mark.parametrize("name", ["swiss", "flemish"])
+def test_a_tables_cells_are_one_source_for_the_grids_and_the_card_fitter(tiny_tables, name):
+    """cells.from_table: a quick table's cells as the report's one source; the grid of the source is the frame's, its
+    losses are the values against each cell's best, and the rule card fits it with numbers that add up."""
+    from rumbaodds.report.card import atom_features, fit_card
+    from rumbaodds.report.cells import ACTIONS
+
+    rules = get_rules(name)
+    folder, players = tiny_tables[name]
+    frame = cells.prepare(load_table(folder).frame, rules, players, True)
+    source = cells.from_table(frame, rules, players)
+    assert not source.packed and source.quick and source.frame is frame
+    everyone = tuple(range(players))
+    g, h = grids.grid(source, everyone, "t"), grids.action_grid(frame, rules, "t", everyone, "normal", True)
+    assert {k: (b.best, b.runner, b.margin) for k, b in g.boxes.items()} == \
+        {k: (b.best, b.runner, b.margin) for k, b in h.boxes.items()}
+    normal = frame[~frame["jack"].to_numpy(bool)]
+    assert len(source) == len(normal) > 0 and (source.seat == normal["seat"].to_numpy()).all()
+    v = np.stack([cells.values(normal, a, "normal")[0] for a in ACTIONS], axis=1)
+    rows = np.arange(len(source))
+    assert np.allclose(source.loss, v - v.min(axis=1)[:, None], atol=1e-4)
+    assert (source.loss[rows, source.best] == 0).all() and source.known.all()
+    assert np.allclose(source.margin, source.loss[rows, source.runner]) and (source.runner != source.best).all()
+    assert [ACTIONS[b] for b in source.best] == list(normal["best"])  # ask's choice from each cell
+
+    card = fit_card(source)
+    f = atom_features({**{k: source.feature(k) for k in ("n_trumps", "top_trump", "side_aces", "voids", "points")},
+                       "seat": source.seat})
+    choice = card.choice(f)
+    w = source.weight
+    assert card.lost.mean == pytest.approx((w * source.loss[rows, choice]).sum() / w.sum(), rel=1e-5, abs=1e-9)
+    assert card.agreement == pytest.approx((w * (source.best == choice)).sum() / w.sum(), rel=1e-9)
+    always = min((w * source.loss[:, a]).sum() / w.sum() for a in range(3))  # the best one-line card
+    assert 0 <= card.floor <= card.lost.mean <= always + 1e-9
+    # negative control: the card's choices shifted to another one lose more than it says
+    other = (choice + 1) % 3
+    assert (w * source.loss[rows, other]).sum() / w.sum() > card.lost.mean + 1e-6

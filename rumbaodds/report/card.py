@@ -1,4 +1,8 @@
-"""The rule card: at most ``MAX_LINES`` lines per player count, fitted to every cell of the full table.
+"""The rule card: at most ``MAX_LINES`` lines per player count, fitted to a source of cells (:mod:`.cells`).
+
+The report fits it to every cell of a packed full table (the swiss cards, ``cards.json``); it fits the cells of
+a table's frame (:func:`.cells.from_table`) the same way, where the report keeps a quick table's lines in words
+(:mod:`.lines`).
 
 A card is read from the top: the first line that fits your hand says what to do; the last line says what to do
 otherwise. A line is a choice (pass, play, call Rumba) with a condition a player checks at a glance, a

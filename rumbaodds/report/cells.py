@@ -494,24 +494,25 @@ def scenario_cells(frame: pd.DataFrame, scenario: str) -> pd.DataFrame:
 def from_table(frame: pd.DataFrame, rules: RuleSet, players: int, quick: bool = True, path: str | Path = "",
                manifest: dict | None = None) -> Cells:
     """The cells of a table's prepared ``frame`` (:func:`prepare`; a quick table's sample, or every cell of an
-    unpacked full table when ``quick`` is False) as a :class:`Cells`: its ``normal``
-    scenario cells (the jack of trump turned is a scenario of its own, kept in the frame), every loss known, the
-    paired half-width where the table kept one (:func:`diff_half`); the frame travels with them."""
+    unpacked full table when ``quick`` is False) as a :class:`Cells`: its ``normal`` scenario cells (the jack of
+    trump turned is a scenario of its own, kept in the frame), every loss known, its half-width the table's paired
+    one where it kept one, else unpaired (as :func:`diff_half`); the frame travels with them."""
     f = scenario_cells(frame, "normal").reset_index(drop=True)
     n = len(f)
     rows = np.arange(n)
     v = np.stack([values(f, a, "normal")[0] for a in ACTIONS], axis=1) if n else np.zeros((0, 3))
     h = np.stack([values(f, a, "normal")[1] for a in ACTIONS], axis=1) if n else np.zeros((0, 3))
-    best = np.array([ACTIONS.index(a) for a in f["best"]], dtype=np.int8)
+    named = f["best"].to_numpy()
+    best = np.select([named == a for a in ACTIONS], [np.int8(i) for i in range(3)], np.int8(-1)).astype(np.int8)
     ranked = v + np.arange(3)[None, :] * 1e-12
-    ranked[rows, best] = -np.inf
+    ranked[rows, best] = np.inf  # the runner-up: the lowest of the other two
     runner = ranked.argmin(axis=1).astype(np.int8)
     loss = (v - v[rows, best][:, None]).astype(np.float32)
     loss_half = np.zeros((n, 3), dtype=np.float32)
     t_best, t_runner = f["t_best"].to_numpy(), f["t_runner"].to_numpy()
     paired = f["t_margin_half"].to_numpy(float)
+    b = np.array(ACTIONS, dtype=object)[best]
     for i, a in enumerate(ACTIONS):
-        b = np.array(ACTIONS, dtype=object)[best]
         pair = ((t_best == a) & (t_runner == b)) | ((t_best == b) & (t_runner == a))
         half = np.where(pair & np.isfinite(paired), paired, np.hypot(h[:, i], h[rows, best]))
         loss_half[:, i] = np.where(best == i, 0.0, half)

@@ -1,4 +1,6 @@
-"""The rule card: a few plain lines fitted to the grids, ordered by the points they save.
+"""Lines in words, one decision each, fitted to a table's frame and ordered by the points they save: a quick
+table's card (its Rumba and pass lines per seat group, after the passes, the exchange, the knock) and the lines
+beside a full table's rule card (after the passes, the knock, joining, the jack of trump turned).
 
 Every line is a rule in words a player checks without adding anything up (trumps held, the highest trump,
 side aces), found by an exhaustive search over a small family, scored by the points per hand it gives away

@@ -1,4 +1,5 @@
-"""The report page: one self-contained HTML file per rule set (inline CSS, charts as data URIs, no script).
+"""The report page: one self-contained HTML file per rule set (inline CSS, charts as data URIs, one small
+inline script that opens a box's panel on a tap).
 
 Responsive: a viewport meta, grids as HTML tables that fit 400 px (every text 11 px or more), charts scaled to
 the width. The printable cards (PNG, PDF) lie beside the page and are linked, never needed to read it.
