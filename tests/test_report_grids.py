@@ -264,6 +264,14 @@ def test_a_tables_cells_are_one_source_for_the_grids_and_the_card_fitter(tiny_ta
     assert np.allclose(source.margin, source.loss[rows, source.runner]) and (source.runner != source.best).all()
     assert [ACTIONS[b] for b in source.best] == list(normal["best"])  # ask's choice from each cell
 
+    # the every-cell pooling (mean losses) pools this source too, with the same best choice in every box
+    by_loss = grids.full_grid(source, everyone, "t")
+    assert by_loss.boxes.keys() == h.boxes.keys()
+    for key, box in h.boxes.items():
+        assert by_loss.boxes[key].best == box.best and by_loss.boxes[key].runner == box.runner, key
+        assert by_loss.boxes[key].margin.mean == pytest.approx(box.margin.mean, rel=1e-4, abs=1e-4), key
+    assert grids.seat_runs(source)[0] == (0,) and grids.seat_runs(source)[-1] == (players - 1,)
+
     card = fit_card(source)
     f = atom_features({**{k: source.feature(k) for k in ("n_trumps", "top_trump", "side_aces", "voids", "points")},
                        "seat": source.seat})

@@ -184,9 +184,32 @@ class Cells:
         """A per-pair array repeated for every seat (cell order)."""
         return np.tile(pair_values, self.players)
 
+    def at_seat(self, seat: int) -> np.ndarray:
+        """The indices of the cells at ``seat``, in cell order."""
+        if self.packed:
+            return np.arange(self.seat_slice(seat).start, self.seat_slice(seat).stop)
+        return np.flatnonzero(self.seats == seat)
+
+    def situation(self, cell: int) -> tuple[int, int, int]:
+        """(hand mask in the classes' trump suit, turned trump rank, seat) of one cell."""
+        if self.packed:
+            seat, pair = divmod(int(cell), self.n_pairs)
+            return int(self.pairs.hand[pair]), int(self.pairs.trump_rank[pair]), seat
+        return int(self.features["hand"][cell]), int(self.features["trump_rank"][cell]), int(self.seats[cell])
+
+    @property
+    def rows(self) -> tuple[str, ...]:
+        """The grid rows (:func:`.shapes.trump_rows`) that ``feature("row")`` indexes."""
+        return tuple(shapes.trump_rows(self.rules))
+
+    @property
+    def cols(self) -> tuple[str, ...]:
+        """The grid columns (:func:`.shapes.side_columns`) that ``feature("col")`` indexes."""
+        return tuple(shapes.side_columns(self.rules))
+
     def feature(self, name: str) -> np.ndarray:
         """Per cell, one of :func:`hand_features` (n_trumps, top_trump, side_aces, side_kings, voids, points, row,
-        col, throw_in, trump_lane)."""
+        col, throw_in, trump_lane), or its hand (mask) or trump_rank."""
         return self.per_cell(getattr(self.pairs, name)) if self.packed else self.features[name]
 
     @property
@@ -517,6 +540,7 @@ def from_table(frame: pd.DataFrame, rules: RuleSet, players: int, quick: bool = 
         half = np.where(pair & np.isfinite(paired), paired, np.hypot(h[:, i], h[rows, best]))
         loss_half[:, i] = np.where(best == i, 0.0, half)
     feats = hand_features(f["hand"].to_numpy(np.uint64), f["trump_rank"].to_numpy(), rules)
+    feats.update(hand=f["hand"].to_numpy(np.uint64), trump_rank=f["trump_rank"].to_numpy(np.int64))
     return Cells(rules, players, None, Path(path), manifest or {}, best, runner,
                  f["best_k"].to_numpy(np.int8), loss[rows, runner], loss_half[rows, runner],
                  f["p_success"].to_numpy(np.float32), f["samples"].to_numpy(np.int64), loss,

@@ -3,7 +3,8 @@ of shapes.py), per seat group; and the dealer's knock strip.
 
 :func:`grid` pools any source; how depends on what its cells are:
 
-- every cell of a packed full table (:func:`full_grid`): each hand weighted by how often it is dealt. Per box,
+- every cell of a packed full table (:func:`full_grid`, which pools any source of cells this way): each hand
+  weighted by how often it is dealt. Per box,
   for each choice the mean **loss** against each hand's own best choice (0 where it is the hand's best); the
   box's choice is the one that loses least, its **cost** (what the second best costs) the difference of the two
   mean losses, with the 95% interval of the cells' own Monte Carlo intervals
@@ -310,8 +311,8 @@ def box_of(grid: Grid, cards, trump_card: int, rules) -> Box:
 
 # -- every cell of a packed table ---------------------------------------------------------------------------
 def seat_runs(fc: Cells) -> list[tuple[int, ...]]:
-    """A packed table's seat groups: first to speak, runs of middle seats whose pooled grid costs each at most
-    MERGE_LOSS, the dealer."""
+    """Seat groups pooled by loss (:func:`full_grid`): first to speak, runs of middle seats whose pooled grid costs
+    each at most MERGE_LOSS, the dealer."""
     n = fc.players
     if n == 1:
         return [(0,)]
@@ -325,27 +326,31 @@ def seat_runs(fc: Cells) -> list[tuple[int, ...]]:
     return [(0,)] + [tuple(r) for r in runs] + [(n - 1,)]
 
 
-def _box_sums(fc: Cells, seats) -> tuple[np.ndarray, np.ndarray]:
-    """(per box weight, per box x choice weighted loss sums) over ``seats``."""
-    pf = fc.pairs
-    nb = len(pf.rows) * len(pf.cols)
-    key = pf.row.astype(np.int64) * len(pf.cols) + pf.col
-    w = pf.weight
+def _box_sums(fc: Cells, seats) -> np.ndarray:
+    """Per box x choice, the weighted loss sums over ``seats``."""
+    key, nb = box_keys(fc)
+    w = fc.weight
     sums = np.zeros((nb, 3))
     for s in seats:
-        sl = fc.seat_slice(s)
+        at = fc.at_seat(s)
         for a in range(3):
-            sums[:, a] += np.bincount(key, w * fc.loss[sl, a], nb)
-    return np.bincount(key, w, nb) * len(seats), sums
+            sums[:, a] += np.bincount(key[at], w[at] * fc.loss[at, a], nb)
+    return sums
 
 
 def _pooled_cost(fc: Cells, seats, seat: int) -> float:
     """Points per hand ``seat`` loses by following the pooled grid of ``seats`` instead of its own."""
-    _, pooled = _box_sums(fc, seats)
-    _, own = _box_sums(fc, [seat])
+    pooled = _box_sums(fc, seats)
+    own = _box_sums(fc, [seat])
     choice = pooled.argmin(axis=1)
-    total = float(fc.pairs.weight.sum())
+    total = float(fc.weight[fc.at_seat(seat)].sum())
     return float((own[np.arange(len(own)), choice] - own.min(axis=1)).sum() / total)
+
+
+def box_keys(fc: Cells) -> tuple[np.ndarray, int]:
+    """(per cell its box of the full grid, row * columns + column; the number of boxes)."""
+    nc = len(fc.cols)
+    return fc.feature("row").astype(np.int64) * nc + fc.feature("col"), len(fc.rows) * nc
 
 
 def hand_text(mask: int) -> str:
@@ -353,16 +358,15 @@ def hand_text(mask: int) -> str:
 
 
 def full_grid(fc: Cells, seats, title: str) -> Grid:
-    """The grid of ``seats`` (pooled) from every cell of a packed table (see the module docstring)."""
-    pf = fc.pairs
-    rows, cols = list(pf.rows), list(pf.cols)
+    """The grid of ``seats`` (pooled) by each choice's mean loss against each hand's own best (see the module
+    docstring): what the report draws from every cell of a packed table; it pools any source the same way."""
+    rows, cols = list(fc.rows), list(fc.cols)
     nc = len(cols)
     seats = tuple(int(s) for s in seats)
-    idx = np.concatenate([np.arange(fc.seat_slice(s).start, fc.seat_slice(s).stop) for s in seats])
-    pair = np.tile(np.arange(len(pf)), len(seats))
-    key = (pf.row.astype(np.int64) * nc + pf.col)[pair]
-    w = pf.weight[pair] * (~fc.impossible[idx])
-    nb = len(rows) * nc
+    idx = np.concatenate([fc.at_seat(s) for s in seats])
+    keys, nb = box_keys(fc)
+    key = keys[idx]
+    w = fc.weight[idx]
     weight = np.bincount(key, w, nb)
     total = float(w.sum())
     loss = fc.loss[idx].astype(np.float64)
@@ -405,7 +409,7 @@ def full_grid(fc: Cells, seats, title: str) -> Grid:
     # exchange: the weighted most frequent best count among the hands whose best is to play
     play = best_cell == ACTIONS.index(PLAY)
     k_sums = np.stack([np.bincount(key, w * (play & (fc.best_k[idx] == k)), nb) for k in range(5)], axis=1)
-    examples = _examples(fc, seats, key, w, best_cell, b, sure, idx, pair)
+    examples = _examples(fc, key, w, best_cell, b, sure, idx)
 
     boxes = {}
     for i in np.flatnonzero(weight > 0):
@@ -436,30 +440,28 @@ def full_grid(fc: Cells, seats, title: str) -> Grid:
                 note=f"every hand, {len(idx):,} table cells")
 
 
-def _examples(fc: Cells, seats, key, w, best_cell, box_best_of_cell, sure, idx, pair) -> dict[int, list[dict]]:
+def _examples(fc: Cells, key, w, best_cell, box_best_of_cell, sure, idx) -> dict[int, list[dict]]:
     """Per box: the most frequent hand whose own best is the box's choice, and the most frequent one the table
     is sure wants another choice (else the next most frequent of the box's choice)."""
     frame = pd.DataFrame({"key": key, "w": w, "agree": best_cell == box_best_of_cell,
-                          "other": sure & (best_cell != box_best_of_cell), "cell": idx, "pair": pair})
+                          "other": sure & (best_cell != box_best_of_cell), "cell": idx})
     frame = frame[frame["w"] > 0].sort_values(["key", "w", "cell"], ascending=[True, False, True])
     firsts = frame[frame["agree"]].drop_duplicates("key")
     others = frame[frame["other"]].drop_duplicates("key")
     seconds = frame[frame["agree"] & ~frame["cell"].isin(firsts["cell"])].drop_duplicates("key")
     out: dict[int, list[dict]] = {}
     for part in (firsts, others, seconds):
-        for k, cell, p in zip(part["key"].to_numpy(), part["cell"].to_numpy(), part["pair"].to_numpy()):
+        for k, cell in zip(part["key"].to_numpy(), part["cell"].to_numpy()):
             got = out.setdefault(int(k), [])
             if len(got) < 2:
-                got.append(_example(fc, int(cell), int(p)))
+                got.append(_example(fc, int(cell)))
     return out
 
 
-def _example(fc: Cells, cell: int, pair: int) -> dict:
-    pf = fc.pairs
-    trump_suit = _trump_suit(fc)
-    return {"hand": hand_text(int(pf.hand[pair])),
-            "trump": format_card(trump_suit * SUIT_BITS + int(pf.trump_rank[pair])),
-            "seat": int(cell // len(pf)), "best": ACTIONS[int(fc.best[cell])],
+def _example(fc: Cells, cell: int) -> dict:
+    hand, trump_rank, seat = fc.situation(cell)
+    return {"hand": hand_text(hand), "trump": format_card(_trump_suit(fc) * SUIT_BITS + trump_rank),
+            "seat": seat, "best": ACTIONS[int(fc.best[cell])],
             "runner": ACTIONS[int(fc.runner[cell])], "margin": float(fc.margin[cell]),
             "half": float(fc.margin_half[cell])}
 

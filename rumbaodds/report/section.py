@@ -139,20 +139,19 @@ def charts_top(rules: RuleSet) -> int:
 # -- every cell of a packed table: the rule card against the grids ------------------------------------------
 def choices(fc: Cells, card: cardmod.RuleCard, seat_grids: list[grids.Grid]) -> tuple[np.ndarray, np.ndarray]:
     """(card's choice, grid box's choice) per cell (ACTIONS indices)."""
-    pf = fc.pairs
-    nc = len(pf.cols)
-    feats = {"n_trumps": pf.n_trumps, "top_trump": pf.top_trump, "side_aces": pf.side_aces, "voids": pf.voids,
-             "points": pf.points}
+    keys, nb = grids.box_keys(fc)
+    nc = len(fc.cols)
     card_c = np.empty(len(fc), dtype=np.int64)
     grid_c = np.empty(len(fc), dtype=np.int64)
     for s in range(fc.players):
-        f = cardmod.atom_features({**feats, "seat": np.full(len(pf), s)})
-        card_c[fc.seat_slice(s)] = card.choice(f)
+        at = fc.at_seat(s)
+        feats = {name: fc.feature(name)[at] for name in ("n_trumps", "top_trump", "side_aces", "voids", "points")}
+        card_c[at] = card.choice(cardmod.atom_features({**feats, "seat": np.full(len(at), s)}))
         g = next(g for g in seat_grids if s in g.seats)
-        box_choice = np.zeros(len(pf.rows) * nc, dtype=np.int64)
+        box_choice = np.zeros(nb, dtype=np.int64)
         for (r, c), box in g.boxes.items():
-            box_choice[pf.rows.index(r) * nc + pf.cols.index(c)] = ACTIONS.index(box.best)
-        grid_c[fc.seat_slice(s)] = box_choice[pf.row.astype(np.int64) * nc + pf.col]
+            box_choice[fc.rows.index(r) * nc + fc.cols.index(c)] = ACTIONS.index(box.best)
+        grid_c[at] = box_choice[keys[at]]
     return card_c, grid_c
 
 
@@ -260,12 +259,11 @@ def summary_lines(folder: str | Path) -> list[str]:
 def packed_series(fc: Cells) -> dict:
     """Every cell of a packed table: P(Rumba succeeds) by trump row, pooled over seats and side cards, weighted by
     how often hands occur; the intervals are binomial over each situation's Rumba deals."""
-    pf = fc.pairs
-    rows = list(pf.rows)
+    rows = list(fc.rows)
     ps = fc.p_success.astype(float)
-    w = fc.weight * np.isfinite(ps) * (fc.per_cell(pf.n_trumps) > 0)
+    w = fc.weight * np.isfinite(ps) * (fc.feature("n_trumps") > 0)
     deals = np.maximum(fc.samples.astype(float), 1.0)
-    key = fc.per_cell(pf.row).astype(np.int64)
+    key = fc.feature("row").astype(np.int64)
     nb = len(rows)
     wsum = np.bincount(key, w, nb)
     mean = np.bincount(key, w * np.nan_to_num(ps), nb)
