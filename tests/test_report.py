@@ -17,7 +17,8 @@ from click.testing import CliRunner
 
 from rumbaodds.cards import RANKS
 from rumbaodds.cli import main
-from rumbaodds.report import build, card, data, grids, page, precision
+from rumbaodds.report import blocks, build, cells, grids, page, precision, section, sources
+from rumbaodds.report import lines as wording
 from rumbaodds.rules import get_rules
 
 SWISS = get_rules("swiss")
@@ -44,19 +45,19 @@ def synthetic(rumba, sit, n=4000, seed=1, players=4):
     f["v_play"] = np.where(s & ~r, 1.0, -1.0) + rng.normal(0, 0.05, n)
     for col in ("h_rumba", "h_play"):
         f[col] = 0.1
-    f["best"] = data.cell_best(f, "normal")
-    f["best_third"] = data.cell_best(f, "third")
+    f["best"] = cells.cell_best(f, "normal")
+    f["best_third"] = cells.cell_best(f, "third")
     return f
 
 
 def test_search_finds_a_rumba_rule_and_a_sit_rule_known_by_construction():
     f = synthetic(lambda f: (f.n_trumps >= 3) & (f.top_trump >= Q),
                   lambda f: ((f.n_trumps < 1) | ((f.n_trumps == 1) & (f.top_trump < Q))) & (f.side_aces < 1))
-    rumba, sit, lost = card.fit_main(f, SWISS)
-    assert rumba == card.TwoWayRule((card.Clause(3, Q),))
-    assert sit == card.SitRule(1, Q, 1)
+    rumba, sit, lost = wording.fit_main(f, SWISS)
+    assert rumba == wording.TwoWayRule((wording.Clause(3, Q),))
+    assert sit == wording.SitRule(1, Q, 1)
     assert lost < 0.01
-    low, top = card.lowest_rank(SWISS), A
+    low, top = wording.lowest_rank(SWISS), A
     assert rumba.text(low, top) == "with 3+ trumps headed by the Q or higher"
     assert sit.text(low, top) == "pass with no trump, or one trump below the Q, and no side ace"
 
@@ -65,26 +66,26 @@ def test_search_finds_two_clauses_with_a_side_ace():
     f = synthetic(lambda f: ((f.n_trumps >= 4) & (f.top_trump >= K)) | ((f.n_trumps >= 2) & (f.top_trump >= A) &
                                                                          (f.side_aces >= 1)),
                   lambda f: f.n_trumps < 1)
-    rumba, sit, lost = card.fit_main(f, SWISS)
-    assert rumba == card.TwoWayRule((card.Clause(4, K), card.Clause(2, A, 1)))
-    assert rumba.text(card.lowest_rank(SWISS), A) == \
+    rumba, sit, lost = wording.fit_main(f, SWISS)
+    assert rumba == wording.TwoWayRule((wording.Clause(4, K), wording.Clause(2, A, 1)))
+    assert rumba.text(wording.lowest_rank(SWISS), A) == \
         "with 4+ trumps headed by the K or higher, or 2+ trumps headed by the A and a side ace"
-    assert sit == card.SitRule(1, card.lowest_rank(SWISS), 9) and lost < 0.01
+    assert sit == wording.SitRule(1, wording.lowest_rank(SWISS), 9) and lost < 0.01
 
 
 def test_search_is_honest_about_a_rule_outside_the_family():
     # Rumba best on an odd number of side kings: no rule in words gets it; the fit says what it gives away
     f = synthetic(lambda f: f.side_kings % 2 == 1, lambda f: f.n_trumps < 0)
-    rumba, sit, lost = card.fit_main(f, SWISS)
+    rumba, sit, lost = wording.fit_main(f, SWISS)
     assert lost > 0.5  # calling never: 2 points lost on a third of the hands
-    choice = card.card_choice(f, rumba, sit, "normal")
-    assert card.points_lost(f, choice, "normal") == pytest.approx(lost)
-    assert card.agreement(f, choice, "normal") < 0.9
+    choice = wording.card_choice(f, rumba, sit, "normal")
+    assert wording.points_lost(f, choice, "normal") == pytest.approx(lost)
+    assert wording.agreement(f, choice, "normal") < 0.9
 
 
 def test_lines_are_ordered_by_the_points_they_save():
     f = synthetic(lambda f: (f.n_trumps >= 3) & (f.top_trump >= Q), lambda f: f.n_trumps < 1)
-    lines, fits = card.main_lines(f, SWISS, [((0, 1, 2, 3), "every seat")], True)
+    lines, fits = wording.main_lines(f, SWISS, [((0, 1, 2, 3), "every seat")], True)
     rumba, sit = lines
     assert rumba.text == "Call Rumba with 3+ trumps headed by the Q or higher." and rumba.seats == ""
     assert sit.text == "Pass with no trump; otherwise play."
@@ -93,7 +94,7 @@ def test_lines_are_ordered_by_the_points_they_save():
     share_s = float((f.n_trumps < 1).mean())
     assert rumba.saved.mean == pytest.approx(2 * share_r, abs=0.01) and rumba.saved.low > 0
     assert sit.saved.mean == pytest.approx(1 * share_s, abs=0.01) and sit.saved.low > 0
-    html = page.card_html(page.CountSection(4, [], [sit, rumba], data.TableInfo(4, "default", 4000, 1, True, "t")),
+    html = blocks.card_html(page.CountSection(4, [], [sit, rumba], sources.TableInfo(4, "default", 4000, 1, True, "t")),
                           SWISS)
     assert html.index("Call Rumba") < html.index("Pass with")  # the line that saves more comes first
 
@@ -101,11 +102,11 @@ def test_lines_are_ordered_by_the_points_they_save():
 def test_seat_groups_get_their_own_line_only_where_it_pays():
     f = synthetic(lambda f: (f.n_trumps >= np.where(f.seat == 3, 4, 2)) & (f.top_trump >= Q), lambda f: f.n_trumps < 1)
     groups = [((0, 1, 2), "Seats 0\u20132"), ((3,), "Dealer")]
-    lines, _ = card.main_lines(f, SWISS, groups, True)
+    lines, _ = wording.main_lines(f, SWISS, groups, True)
     rumba = [x for x in lines if x.decision == "rumba"]
     assert [x.seats for x in rumba] == ["Seats 0\u20132", "Dealer"]
     same = synthetic(lambda f: (f.n_trumps >= 3) & (f.top_trump >= Q), lambda f: f.n_trumps < 1)
-    lines, _ = card.main_lines(same, SWISS, groups, True)  # negative control: one rule for all
+    lines, _ = wording.main_lines(same, SWISS, groups, True)  # negative control: one rule for all
     assert [x.seats for x in lines if x.decision == "rumba"] == [""]
 
 
@@ -114,16 +115,14 @@ def test_a_quick_cards_lines_keep_to_the_room_it_has():
     pools seats (coarser groups) and says so in its seat labels; with room for 12 it keeps them (the control)."""
     from types import SimpleNamespace
 
-    from rumbaodds.report import build
-
     f = synthetic(lambda f: (f.n_trumps >= 2 + f.seat % 3) & (f.top_trump >= Q), lambda f: f.n_trumps < f.seat % 2 + 1,
                   n=8000, players=5)
     loaded = SimpleNamespace(frame=f, info=SimpleNamespace(quick=True), knock=None)
     groups = [(0,), (1, 2), (3,), (4,)]
-    roomy, _ = build.card_lines(loaded, SWISS, 5, groups, 12)
+    roomy, _ = section.card_lines(loaded, SWISS, 5, groups, 12)
     main = [x for x in roomy if x.decision in ("rumba", "sit")]
     assert len(main) > 4 and len(roomy) <= 12
-    tight, lost = build.card_lines(loaded, SWISS, 5, groups, 4)
+    tight, lost = section.card_lines(loaded, SWISS, 5, groups, 4)
     assert len(tight) <= 4 and math.isfinite(lost)
     assert {x.seats for x in tight if x.decision in ("rumba", "sit")} <= {"", "Not the dealer", "Dealer"}
 
@@ -132,10 +131,10 @@ def test_knock_line():
     ranks = np.arange(4, 13)
     k = pd.DataFrame({"trump_rank": ranks, "ev_no_knock": -0.5, "ev_knock": np.where(ranks >= K, -2.0, 2.0),
                       "gain_low": 0.0, "gain_high": 0.0})
-    line = card.knock_line(k)
+    line = wording.knock_line(k)
     assert line.text == "Dealer: knock (before looking) when the turned card is K or higher."
     assert line.points_lost == 0.0 and line.saved.mean == pytest.approx(1.5 * 2 / 9)
-    never = card.knock_line(k.assign(ev_knock=1.0))
+    never = wording.knock_line(k.assign(ev_knock=1.0))
     assert never.text == "Dealer: never knock." and never.saved.mean == 0.0
 
 
@@ -146,7 +145,7 @@ def test_exchange_line_picks_the_discard_rule_known_by_construction():
         f[f"v_play{k}"] = -1.0 + 0.7 * np.abs(k - k_best)
         f[f"h_play{k}"] = 0.1
     f["best_k"] = k_best
-    line = card.exchange_line(f, SWISS, True)
+    line = wording.exchange_line(f, SWISS, True)
     assert line.text == "When you play, exchange your side cards below the ace (up to 3 cards)."
     assert line.points_lost == pytest.approx(0.0) and line.agreement == pytest.approx(1.0) and line.saved.low > 0
 
@@ -178,7 +177,7 @@ def _grid():
 
 
 def test_page_is_self_contained_and_says_what_stands_behind_each_grid():
-    info = data.TableInfo(4, "default", 4000, 400_000, True, "tables/x")
+    info = sources.TableInfo(4, "default", 4000, 400_000, True, "tables/x")
     sec = page.CountSection(4, [_grid()], [], info, files={"PNG": "card_4p.png", "PDF": "card_4p.pdf"})
     rp = page.ReportPage(SWISS, "swiss", "today", [sec], [], [], 4,
                          [page.Chart("knock", "Knock", "caption <b>", b"\x89PNG fake")], [info],
@@ -204,10 +203,10 @@ def test_exchange_table_shows_the_best_count_and_marks_a_close_lead():
     box = g.boxes[("AKx", "none")]
     box.extra["exchange_values"] = {0: grids.Interval(-1.0, -1.2, -0.8), 1: grids.Interval(-2.0, -2.2, -1.8),
                                     2: grids.Interval(-1.9, -2.1, -1.7)}
-    html = page.exchange_table(g)
+    html = blocks.exchange_table(g)
     assert "<b>1</b>7" in html and "class=\"t close" in html  # 1 card by 0.1: within the noise
     box.extra["exchange_values"][2] = grids.Interval(-0.5, -0.6, -0.4)
-    assert "class=\"t close" not in page.exchange_table(g)  # negative control: a clear lead of 1.0
+    assert "class=\"t close" not in blocks.exchange_table(g)  # negative control: a clear lead of 1.0
 
 
 def test_print_page_has_every_grid_and_says_how_to_read_it():
@@ -265,11 +264,11 @@ def test_cli_builds_quick_tables_and_writes_both_reports(tmp_path):
         assert words in html, words
     assert not list(out.rglob("*.parquet"))
     # the tables stay under --tables and are found again (the same budget, or a smaller one)
-    budget = data.Budget(40, 8, 12, 8, 4, 1, 16)
+    budget = sources.Budget(40, 8, 12, 8, 4, 1, 16)
     said = []
-    again = data.obtain_table(tables, SWISS, 3, "equilibrium", budget, 40, said.append)
+    again = sources.obtain_table(tables, SWISS, 3, "equilibrium", budget, 40, said.append)
     assert said == [f"  reusing {again.info.path}"] and again.info.cells == 120 and again.knock is not None
-    smaller = data.obtain_table(tables, SWISS, 3, "equilibrium", data.Budget(20, 8), 20, said.append)
+    smaller = sources.obtain_table(tables, SWISS, 3, "equilibrium", sources.Budget(20, 8), 20, said.append)
     assert smaller.info.path == again.info.path
     flemish = CliRunner().invoke(main, ["report", "--rules", "flemish", "--players", "2", "--models", "default",
                                         "--tables", str(tables), "--out", str(out), "--quiet", *TINY])
@@ -301,7 +300,7 @@ def test_reading_your_table_shows_the_gain_over_the_equilibrium_per_style_and_se
     """Issue 8 item 6 on the page: per style, per seat, what the best response to a table of it gains."""
     exploit = {"bold": {"0": {"mean": 0.06, "low": 0.05, "high": 0.07}, "1": {"mean": 0.03, "low": 0.02,
                                                                              "high": 0.04}}}
-    html = page.exploit_table(exploit, 2)
+    html = blocks.exploit_table(exploit, 2)
     assert "Reading your table" in html and "<th>bold</th>" in html and "<th>seat 1</th>" in html
     assert html.count("<td") == 2 and "0.06" in html and "95%: +0.05 to +0.07" in html
 
@@ -310,7 +309,7 @@ def test_answers_after_earlier_words_are_kept_and_read_back(tmp_path, monkeypatc
     from rumbaodds import analysis
     from rumbaodds.report import decisions
 
-    budget = data.Budget(ask_hands=1, ask_samples=8)
+    budget = sources.Budget(ask_hands=1, ask_samples=8)
     sample = decisions.sample_hands(SWISS, 1, 0)
     sample.frame = sample.frame.iloc[:6]
     scenario = decisions.scenarios(SWISS, 3)[0]
@@ -327,4 +326,5 @@ def test_answers_after_earlier_words_are_kept_and_read_back(tmp_path, monkeypatc
     assert again.actions == first.actions and again.skipped == first.skipped
     # another budget is another key: asked again (negative control)
     with pytest.raises(AssertionError, match="asked again"):
-        decisions.measure(scenario, sample, SWISS, "default", data.Budget(ask_hands=1, ask_samples=9), cache=tmp_path)
+        decisions.measure(scenario, sample, SWISS, "default", sources.Budget(ask_hands=1, ask_samples=9),
+                          cache=tmp_path)

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from browser import browser_context, skip_reason
 
-from rumbaodds.report import data, grids, page, shapes
-from rumbaodds.report.card import Line
+from rumbaodds.report import grids, page, shapes, sources
+from rumbaodds.report.lines import Line
 from rumbaodds.rules import get_rules
 
 pytestmark = pytest.mark.skipif(skip_reason() is not None, reason=str(skip_reason()))
@@ -55,7 +55,7 @@ def synthetic_page(tmp_path: Path) -> Path:
             boxes[(r, c)] = grids.Box(r, c, 1234, 123_400, 1.0, {best: grids.Interval(-1.0, -1.5, -0.5)}, best,
                                       "play", margin, 0.9 if j % 4 == 0 else 1.0)
     grid = grids.Grid("Seats 1\u20135 (middle)", rows, cols, ("pass", "play", "rumba"), boxes)
-    info = data.TableInfo(7, "default", 21_000, 2_100_000, True, "tables/swiss-7p-default-expert-100x-3000cells")
+    info = sources.TableInfo(7, "default", 21_000, 2_100_000, True, "tables/swiss-7p-default-expert-100x-3000cells")
     lines = [Line("rumba", "Call Rumba with 4+ trumps headed by the K or better, or 3+ trumps headed by the A and "
                   "a side ace.", grids.Interval(0.41, 0.3, 0.5), where="per hand", seats="Seats 1\u20135"),
              Line("sit", "Sit out with fewer than 2 trumps, or two trumps below the Q, and at most one side ace; "
@@ -107,7 +107,7 @@ def test_the_check_sees_overflow_and_small_text(tmp_path):
 
 def full_page(tmp_path: Path) -> Path:
     """A page of full-table grids (every box filled, with the values a tap shows) and a rule card."""
-    from rumbaodds.report import rulecard
+    from rumbaodds.report import card as rulecard
 
     rules = get_rules("swiss")
     rows, cols = shapes.trump_rows(rules), shapes.side_columns(rules)
@@ -124,7 +124,7 @@ def full_page(tmp_path: Path) -> Path:
                                             "runner": "play", "margin": 1.2, "half": 0.4}]})
             boxes[(r, c)] = box
     grid = grids.Grid("Seats 1\u20133 (middle)", rows, cols, ("pass", "play", "rumba"), boxes, (1, 2, 3), quick=False)
-    info = data.TableInfo(5, "equilibrium", 2_730_060, 183_000_000, False, "rumbaodds/tables/packed/swiss-5p")
+    info = sources.TableInfo(5, "equilibrium", 2_730_060, 183_000_000, False, "rumbaodds/tables/packed/swiss-5p")
     line = rulecard.CardLine("rumba", rulecard.Condition("not the dealer", (rulecard.Atom("trumps", ">=", 2),
                                                                            rulecard.Atom("points", ">=", 12))),
                              grids.Interval(0.07, 0.06, 0.08))

@@ -1,4 +1,4 @@
-"""The report from every cell of the shipped swiss tables (rumbaodds.report.full, .fullgrid, .rulecard, .printcard).
+"""The report from every cell of the shipped swiss tables (rumbaodds.report.cells, .grids, .card, .printcard).
 
 What the page promises and these tests hold it to:
 
@@ -27,8 +27,9 @@ from click.testing import CliRunner
 from rumbaodds.cardplay import DEFAULT_PLAY
 from rumbaodds.cards import format_card, parse_card, parse_hand
 from rumbaodds.cli import main
-from rumbaodds.report import full, fullbuild, fullgrid, fullpage, grids, printcard, rulecard, shapes
-from rumbaodds.report.data import ACTIONS
+from rumbaodds.report import blocks, cells, grids, printcard, section, shapes
+from rumbaodds.report import card as rulecard
+from rumbaodds.report.cells import ACTIONS
 from rumbaodds.rules import get_rules
 from rumbaodds.tables.pack import find_packed, load_packed
 
@@ -44,8 +45,8 @@ def shipped():
 
     def get(n):
         if n not in cache:
-            fc = full.load_full(SWISS, n, "equilibrium")
-            cache[n] = (fc, fullgrid.seat_grids(fc, grids.group_title), rulecard.fit_card(fc))
+            fc = cells.load_full(SWISS, n, "equilibrium")
+            cache[n] = (fc, grids.seat_grids(fc, grids.group_title), rulecard.fit_card(fc))
         return cache[n]
     return get
 
@@ -111,7 +112,7 @@ def test_a_table_with_every_value_gives_every_loss():
             "p_success": rng.integers(0, 40, n).astype(np.uint8)}
     meta = {**real.manifest["packed"], "format": 2, "codec": pack.Codec().__dict__}
     table = pack.PackedTable(real.path, {**real.manifest, "packed": meta}, cols)
-    fc = full.cells_of(table, SWISS)
+    fc = cells.from_packed(table, SWISS)
     assert fc.all_known
     for row in rng.choice(n, 300, replace=False):
         cell = table.cell(int(row))
@@ -132,7 +133,7 @@ def missing_boxes(fc, grid) -> set:
     have = {(pf.rows[r], pf.cols[c]) for r, c in set(zip(pf.row.tolist(), pf.col.tolist()))}
     bad = {k for k in have if grid.box(*k).empty}
     bad |= {k for k, b in grid.boxes.items() if b.margin is None or not math.isfinite(b.margin.low)
-            or fullpage.cost_text(b) in ("?", "n/a") or not b.extra.get("share", 0) > 0}
+            or blocks.cost_text(b) in ("?", "n/a") or not b.extra.get("share", 0) > 0}
     return bad
 
 
@@ -279,7 +280,7 @@ def test_the_card_is_short_plain_and_its_numbers_add_up(shipped, players):
         assert not re.search(r"sit out|cell|seed|held out|\(A\)", text), text
     assert all(line.saved.low > 0 for line in card.lines), [line.saved for line in card.lines]  # each line earns
     # the stated loss and agreement are those of the card's choices, cell by cell
-    card_c, _ = fullbuild.choices(fc, card, seat_grids)
+    card_c, _ = section.choices(fc, card, seat_grids)
     w = fc.weight
     rows = np.arange(len(fc))
     assert card.lost.mean == pytest.approx((w * fc.loss[rows, card_c]).sum() / w.sum(), rel=1e-6)

@@ -1,4 +1,4 @@
-"""Action grids (rumbaodds.report.shapes, .data, .grids): the box of a hand, the intervals of a box, close and
+"""Action grids (rumbaodds.report.shapes, .cells, .grids): the box of a hand, the intervals of a box, close and
 mixed boxes, and the promise of the page: a box that is neither close nor mixed gives, for every hand in it,
 the action ``rumbaodds ask`` gives from the same table."""
 
@@ -17,7 +17,7 @@ from rumbaodds.cardplay import DEFAULT_PLAY
 from rumbaodds.cards import SUITS, cards_of, format_card, parse_card, parse_hand
 from rumbaodds.cli import main
 from rumbaodds.models import get_model
-from rumbaodds.report import data, grids, shapes
+from rumbaodds.report import cells, grids, shapes
 from rumbaodds.rules import get_rules
 from rumbaodds.tables import TableSpec, build_table, load_table
 
@@ -96,7 +96,7 @@ def raw_cells(rumba, play, rumba_half=0.3, play_half=0.3, hand="SA SK S6 C7 D8",
 
 
 def one_box(raw, quick=True, rules=SWISS):
-    frame = data.prepare(raw, rules, 3, quick)
+    frame = cells.prepare(raw, rules, 3, quick)
     grid = grids.action_grid(frame, rules, "t", [0], "normal", quick)
     assert len(grid.boxes) == 1
     return next(iter(grid.boxes.values()))
@@ -139,7 +139,7 @@ def test_full_tables_use_the_cells_monte_carlo_intervals():
 
 def test_jack_of_trump_cells_have_no_sit_out_and_their_own_grid():
     raw = raw_cells(rumba=[3.0, 3.0], play=[0.5, 0.6], hand="C2 C3 D4 D5 H6", trump_rank=9)  # S J turned
-    frame = data.prepare(raw, FLEMISH, 3, True)
+    frame = cells.prepare(raw, FLEMISH, 3, True)
     assert frame["jack"].all() and list(frame["best"]) == ["play", "play"]  # +0.5 though passing would be 0
     assert grids.action_grid(frame, FLEMISH, "t", [0], "normal", True).boxes == {}
     jack = grids.action_grid(frame, FLEMISH, "t", [0], "jack", True)
@@ -148,10 +148,10 @@ def test_jack_of_trump_cells_have_no_sit_out_and_their_own_grid():
 
 def test_third_pass_sits_out_by_throw_in_only():
     raw = raw_cells(rumba=[6.0, 6.0], play=[2.0, 2.0], hand="C6 C7 D8 D9 H6")  # every card below the 10
-    frame = data.prepare(raw, SWISS, 3, True)
+    frame = cells.prepare(raw, SWISS, 3, True)
     assert frame["throw_in"].all() and list(frame["best_third"]) == ["pass", "pass"]  # throw in: 0 < +2
     raw = raw_cells(rumba=[6.0, 6.0], play=[2.0, 2.0], hand="C6 C7 D8 D9 HT")  # a 10: no throw-in
-    assert list(data.prepare(raw, SWISS, 3, True)["best_third"]) == ["play", "play"]  # +2 < +4.8
+    assert list(cells.prepare(raw, SWISS, 3, True)["best_third"]) == ["play", "play"]  # +2 < +4.8
 
 
 def test_seat_groups_split_only_where_clear_boxes_disagree():
@@ -220,7 +220,7 @@ def check_against_ask(rules, folder, players, grid_of, hands=20, seed=11):
 def test_clear_boxes_give_what_ask_gives_from_the_same_table(tiny_tables, name):
     rules = get_rules(name)
     folder, players = tiny_tables[name]
-    frame = data.prepare(load_table(folder).frame, rules, players, True)
+    frame = cells.prepare(load_table(folder).frame, rules, players, True)
     seat_grids = grids.player_grids(frame, rules, players, True)
     jack = grids.action_grid(frame, rules, "jack", range(players), "jack", True) \
         if rules.jack_of_trump_forces_play else None
@@ -237,3 +237,50 @@ def test_clear_boxes_give_what_ask_gives_from_the_same_table(tiny_tables, name):
 
     checked_bad, wrong_bad = check_against_ask(rules, folder, players, runner_up)
     assert checked_bad == checked and len(wrong_bad) == checked
+
+
+@pytest.mark.parametrize("name", ["swiss", "flemish"])
+def test_a_tables_cells_are_one_source_for_the_grids_and_the_card_fitter(tiny_tables, name):
+    """cells.from_table: a quick table's cells as the report's one source; the grid of the source is the frame's, its
+    losses are the values against each cell's best, and the rule card fits it with numbers that add up."""
+    from rumbaodds.report.card import atom_features, fit_card
+    from rumbaodds.report.cells import ACTIONS
+
+    rules = get_rules(name)
+    folder, players = tiny_tables[name]
+    frame = cells.prepare(load_table(folder).frame, rules, players, True)
+    source = cells.from_table(frame, rules, players)
+    assert not source.packed and source.quick and source.frame is frame
+    everyone = tuple(range(players))
+    g, h = grids.grid(source, everyone, "t"), grids.action_grid(frame, rules, "t", everyone, "normal", True)
+    assert {k: (b.best, b.runner, b.margin) for k, b in g.boxes.items()} == \
+        {k: (b.best, b.runner, b.margin) for k, b in h.boxes.items()}
+    normal = frame[~frame["jack"].to_numpy(bool)]
+    assert len(source) == len(normal) > 0 and (source.seat == normal["seat"].to_numpy()).all()
+    v = np.stack([cells.values(normal, a, "normal")[0] for a in ACTIONS], axis=1)
+    rows = np.arange(len(source))
+    assert np.allclose(source.loss, v - v.min(axis=1)[:, None], atol=1e-4)
+    assert (source.loss[rows, source.best] == 0).all() and source.known.all()
+    assert np.allclose(source.margin, source.loss[rows, source.runner]) and (source.runner != source.best).all()
+    assert [ACTIONS[b] for b in source.best] == list(normal["best"])  # ask's choice from each cell
+
+    # the every-cell pooling (mean losses) pools this source too, with the same best choice in every box
+    by_loss = grids.full_grid(source, everyone, "t")
+    assert by_loss.boxes.keys() == h.boxes.keys()
+    for key, box in h.boxes.items():
+        assert by_loss.boxes[key].best == box.best and by_loss.boxes[key].runner == box.runner, key
+        assert by_loss.boxes[key].margin.mean == pytest.approx(box.margin.mean, rel=1e-4, abs=1e-4), key
+    assert grids.seat_runs(source)[0] == (0,) and grids.seat_runs(source)[-1] == (players - 1,)
+
+    card = fit_card(source)
+    f = atom_features({**{k: source.feature(k) for k in ("n_trumps", "top_trump", "side_aces", "voids", "points")},
+                       "seat": source.seat})
+    choice = card.choice(f)
+    w = source.weight
+    assert card.lost.mean == pytest.approx((w * source.loss[rows, choice]).sum() / w.sum(), rel=1e-5, abs=1e-9)
+    assert card.agreement == pytest.approx((w * (source.best == choice)).sum() / w.sum(), rel=1e-9)
+    always = min((w * source.loss[:, a]).sum() / w.sum() for a in range(3))  # the best one-line card
+    assert 0 <= card.floor <= card.lost.mean <= always + 1e-9
+    # negative control: the card's choices shifted to another one lose more than it says
+    other = (choice + 1) % 3
+    assert (w * source.loss[rows, other]).sum() / w.sum() > card.lost.mean + 1e-6

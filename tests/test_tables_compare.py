@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from rumbaodds.cli import main
-from rumbaodds.report.full import read_full
+from rumbaodds.report.cells import read_packed
 from rumbaodds.rules import SWISS
 from rumbaodds.tables.compare import compare, rumba_threshold
 from rumbaodds.tables.pack import KINDS, SHIPPED
@@ -36,7 +36,7 @@ def _swapped(tmp_path, rows: np.ndarray):
 
 @pytest.fixture(scope="module")
 def cells():
-    return read_full(TABLE, SWISS)
+    return read_packed(TABLE, SWISS)
 
 
 def test_a_table_against_itself_moves_nothing():

@@ -6,28 +6,25 @@ printable card per player count), the chart PNGs; and ``out/index.html`` linking
 
 from __future__ import annotations
 
-import math
 import shlex
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-import numpy as np
-import pandas as pd
-
 from ..rules import RulesError, RuleSet, get_rules
-from . import card as cardmod
-from . import charts, decisions, fullbuild, grids, page, rulecard
-from .data import PLAY, RUMBA, SIT, Budget, Loaded, ReportError, obtain_table, policy_available
-from .grids import mean_interval
+from . import charts, decisions, grids, page, section
+from .card import MAX_LINES
+from .cells import PLAY, SIT, Cells
 from .index import write_index
+from .lines import Line, fit_two_way, lowest_rank, main_lines
+from .section import PRINT_DPI, card_lines, charts_top, jack_line, print_files
+from .sources import Budget, Loaded, ReportError, obtain_table, policy_available, try_full
 
 NAMED_MODELS = ("default", "cautious", "bold", "all")
 SOLVED_MODELS = ("equilibrium",)  # compared too when this build has them (opponents.opponent_policy)
 MODEL_PLAYERS = {"swiss": 5, "flemish": 4}  # the usual table for the comparisons
 FULL_SAMPLES = 1_000
 DPI = 100
-PRINT_DPI = 150  # the printed card's PNG: the A4 page at print size
 
 
 def parse_players(text: str | None, rules: RuleSet) -> list[int]:
@@ -88,120 +85,6 @@ def check_models(names: Sequence[str], rules: RuleSet, players: int) -> list[str
                                   f".toml file, or a solved policy this build has)") from None
     base = base_model(rules, players)
     return list(dict.fromkeys([base, *names]))
-
-
-# -- per player count ---------------------------------------------------------------------------------------
-def count_section(loaded: Loaded, rules: RuleSet, players: int, say) -> page.CountSection:
-    f, quick = loaded.frame, loaded.info.quick
-    groups = grids.seat_groups(f, rules, players, quick)
-    seat_grids = [grids.action_grid(f, rules, grids.group_title(g, players), g, "normal", quick) for g in groups]
-    everyone = tuple(range(players))
-    third = jack = strip = None
-    if rules.sit_out_limit > 0:
-        third = grids.action_grid(f, rules, f"After {rules.sit_out_limit - 1} passes in a row", everyone, "third",
-                                  quick)
-    if rules.jack_of_trump_forces_play and f["jack"].any():
-        jack = grids.action_grid(f, rules, "Jack of trump turned", everyone, "jack", quick)
-    if loaded.knock is not None and rules.knock:
-        strip = grids.knock_strip(loaded.knock)
-    lines, lost = card_lines(loaded, rules, players, groups, rulecard.MAX_LINES)
-    return page.CountSection(players, seat_grids, lines, loaded.info, third, jack, strip, lost=lost)
-
-
-def coarser(groups: list[tuple[int, ...]]) -> list[list[tuple[int, ...]]]:
-    """The seat groups of the grids, then coarser ones: the middle seats as one group, the dealer apart from the
-    rest, every seat alike (the card's last resort: one Rumba line and one pass line)."""
-    every = tuple(s for g in groups for s in g)
-    out = [list(groups)]
-    if len(groups) > 3:
-        out.append([groups[0], tuple(s for g in groups[1:-1] for s in g), groups[-1]])
-    if len(groups) > 2:
-        out.append([every[:-1], groups[-1]])
-    out.append([every])
-    return out
-
-
-def card_lines(loaded: Loaded, rules: RuleSet, players: int, groups, room: int) -> tuple[list, float]:
-    """The card of a quick table in at most ``room`` lines: its Rumba and pass lines per seat group (the finest
-    grouping of :func:`coarser` that leaves room), then the lines after the passes, the exchange, the knock.
-    Returns (lines, points per hand its Rumba and pass lines give away)."""
-    f, quick = loaded.frame, loaded.info.quick
-    for option in coarser(groups):
-        lines, fits = cardmod.main_lines(f, rules, [(g, grids.short_title(g, players)) for g in option], quick)
-        extra = [cardmod.third_line(f, rules, fits, quick), cardmod.exchange_line(f[~f["jack"]], rules, quick),
-                 cardmod.knock_line(loaded.knock) if rules.knock else None]
-        lines += [x for x in extra if x is not None]
-        if len(lines) <= room:
-            break
-    cells = pd.concat([fit.frame for fit in fits]) if fits else f.iloc[:0]
-    choice = np.concatenate([cardmod.card_choice(fit.frame, fit.rumba, fit.sit, "normal") for fit in fits]) \
-        if fits else np.array([])
-    lost = cardmod.points_lost(cells, choice, "normal") if len(cells) else float("nan")
-    return lines, lost
-
-
-def jack_line(loaded: Loaded, rules: RuleSet) -> cardmod.Line | None:
-    f = loaded.frame[loaded.frame["jack"].to_numpy(bool)]
-    if f.empty:
-        return None
-    value = {RUMBA: f["v_rumba"].to_numpy(float), PLAY: f["v_play"].to_numpy(float),
-             "half": np.hypot(f["h_rumba"].to_numpy(float), f["h_play"].to_numpy(float))}
-    rule, saved, lost, agree = cardmod.fit_two_way(f, rules, RUMBA, PLAY, value, loaded.info.quick)
-    text = ("Jack of trump turned (everybody plays): call Rumba " + rule.text(cardmod.lowest_rank(rules),
-                                                                            charts_top(rules)) + ".")
-    if not rule.clauses:
-        text = "Jack of trump turned (everybody plays): play, never call Rumba."
-    return cardmod.Line("jack", text, saved, lost, agree, "per hand with the jack turned")
-
-
-def charts_top(rules: RuleSet) -> int:
-    from ..cards import RANKS
-
-    return RANKS.index(rules.ranks[-1])
-
-
-def print_files(folder: Path, section: page.CountSection, rules: RuleSet, footer: str, dpi: int,
-                extra: list[cardmod.Line]) -> dict[str, str]:
-    """A quick table's printed card: its grids and lines on A4 (PDF, PNG at print size) and A5 (PDF)."""
-    from . import printcard
-
-    sub = [g for g in section.grids] + [g for g in (section.third, section.jack) if g is not None]
-    title = f"Rumba ({rules.name}), {section.players} players: what to do with your hand"
-    texts = [page.line_text(x) for x in page.ordered_lines(section.lines + extra)]
-    summary = ""
-    if math.isfinite(section.lost):
-        summary = (f"Its Rumba and pass lines give away {section.lost:.2f} points per hand against the quick "
-                   f"table's best choice.")
-    head = "Lines by the points per hand they save."
-    n = section.players
-    a4 = printcard.a4_page(sub, texts, summary, title, footer, head)
-    a4_pdf = printcard.pdf_bytes([a4])
-    (folder / f"card_{n}p.pdf").write_bytes(a4_pdf)
-    (folder / f"card_{n}p_a5.pdf").write_bytes(printcard.pdf_bytes(printcard.a5_pages(sub, texts, summary, title,
-                                                                                      footer, head)))
-    (folder / f"card_{n}p.png").write_bytes(printcard.png_of_pdf(a4_pdf, a4, dpi))
-    return {"A4 PDF": f"card_{n}p.pdf", "A5 PDF": f"card_{n}p_a5.pdf", "PNG": f"card_{n}p.png"}
-
-
-def success_series(sections: list[page.CountSection], loaded: dict[int, Loaded], rules: RuleSet):
-    from . import shapes
-
-    rows = shapes.trump_rows(rules)
-    series = {}
-    for s in sections:
-        f = loaded[s.players].frame
-        f = f[~f["jack"].to_numpy(bool) & (f["n_trumps"] > 0)]
-        pts = {}
-        for r, g in f.groupby("row"):
-            ps = g["p_success"].to_numpy(float)
-            if len(g) < 2 or not np.isfinite(ps).all():
-                continue
-            half = (g["p_success_high"].to_numpy(float) - g["p_success_low"].to_numpy(float)) / 2
-            iv = mean_interval(ps, half, g["w"].to_numpy(float), loaded[s.players].info.quick)
-            if np.isfinite(iv.low):
-                pts[r] = (iv.mean, max(0.0, iv.low), min(1.0, iv.high), len(g))
-        series[f"{s.players} players"] = pts
-    return rows, series
 
 
 # -- commands shown on the page -----------------------------------------------------------------------------
@@ -269,11 +152,11 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
     model_list = check_models(models, rules, mn) if models is not None else default_models(rules, mn)
     base = model_list[0]  # the opponents of the cards, grids and charts
     loaded: dict[int, Loaded] = {}
-    full: dict[int, fullbuild.FullCells] = {}
+    full: dict[int, Cells] = {}  # every cell of a packed table, where there is one
     steps = len(players) + len(model_list) - 1
     for i, n in enumerate(players, 1):
         say(f"[{i}/{steps}] {rules.name}, {n} players, opponents {base}")
-        fc = fullbuild.try_full(tables, rules, n, base_model(rules, n), say)
+        fc = try_full(tables, rules, n, base_model(rules, n), say)
         if fc is not None:
             full[n] = fc
         if fc is None or n == mn:  # a full table: the quick one only at the usual count (the passes, the knock)
@@ -284,17 +167,17 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
     for old in [*folder.glob("*.png"), *folder.glob("*.pdf")]:
         old.unlink()
     sections = []
+    sources = {n: full[n] if n in full else loaded[n].cells for n in players}  # each count's source of cells
     for n in players:
+        s = section.count_section(sources[n], loaded.get(n), rules, base_model(rules, n), say)
         if n in full:
-            s = fullbuild.full_section(full[n], rules, base_model(rules, n), loaded.get(n), say)
             t = s.info
             s.footer = (f"From every situation of the full table ({t.cells:,} situations, {t.deals:,} simulated "
                         f"deals), opponents {t.model}, {budget.play} card play. Reproduce: "
                         f"{report_command(rules_arg, players_arg, str(tables), str(out), budget, None, None)}.")
-            s.files = fullbuild.card_files(folder, s, rules, s.footer)
+            s.files = section.rule_card_files(folder, s, rules, s.footer)
             sections.append(s)
             continue
-        s = count_section(loaded[n], rules, n, say)
         t = s.info
         footer = (f"{t.cells:,} situations ({t.cells_per_seat:,} per seat), {t.deals:,} simulated deals, "
                   f"{'quick' if t.quick else 'full'} table, opponents {t.model}, {budget.play} card play. "
@@ -314,23 +197,23 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
         grid = decisions.measured_grid(m, rules)
         line = None
         if sc.two_way and {PLAY, SIT} <= set(m.actions):
-            rule, saved, lost, agree = cardmod.fit_two_way(m.frame, rules, PLAY, SIT, decisions.two_way_value(m))
+            rule, saved, lost, agree = fit_two_way(m.frame, rules, PLAY, SIT, decisions.two_way_value(m))
             head = "After a Rumba call" if sc.key == "join_rumba" else "After the dealer knocked"
-            text = f"{head}: join {rule.text(cardmod.lowest_rank(rules), charts_top(rules))}; else pass." \
+            text = f"{head}: join {rule.text(lowest_rank(rules), charts_top(rules))}; else pass." \
                 if rule.clauses else f"{head}: pass."
-            line = cardmod.Line(sc.key, text, saved, lost, agree, "per such hand", "")
+            line = Line(sc.key, text, saved, lost, agree, "per such hand", "")
         example = decisions.example_hand(m, sample)
         command = sc.command(rules_arg, *example) if example else ""
         words.append(page.WordsEntry(grid, line, command, m.skipped, m.notes))
     lone = decisions.lone_dealer(rules, mn, base, budget)
     lone_line = None
     if lone and lone.get("play") is not None:
-        lone_line = cardmod.Line("lone", f"Dealer, everybody passed: play (you score {lone['play']:+.0f} without "
+        lone_line = Line("lone", f"Dealer, everybody passed: play (you score {lone['play']:+.0f} without "
                                  f"trick play; no Rumba allowed).".replace("-", "\u2212"), None, 0.0, 1.0, "", "")
     home = next((s for s in sections if s.players == mn), None)  # the join lines go on that count's card
     other = []
     if home is not None and home.card is not None:  # a full card stays as fitted: the others beside it
-        other = (fullbuild.other_lines(loaded[mn], rules) if mn in loaded else []) + \
+        other = (section.other_lines(loaded[mn], rules) if mn in loaded else []) + \
             [e.line for e in words if e.line is not None]
     joins = [e.line for e in words if e.line is not None]
     for s in sections:
@@ -338,9 +221,9 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
             continue
         extra = [x for x in (jack_lines.get(s.players), lone_line) if x is not None]
         also = len(extra) + (len(joins) if s is home else 0)
-        if len(s.lines) + also > rulecard.MAX_LINES:  # the card keeps to its lines: coarser seat groups
-            groups = grids.seat_groups(loaded[s.players].frame, rules, s.players, loaded[s.players].info.quick)
-            s.lines, s.lost = card_lines(loaded[s.players], rules, s.players, groups, rulecard.MAX_LINES - also)
+        if len(s.lines) + also > MAX_LINES:  # the card keeps to its lines: coarser seat groups
+            groups = grids.seat_groups(loaded[s.players].cells)
+            s.lines, s.lost = card_lines(loaded[s.players], rules, s.players, groups, MAX_LINES - also)
         if s is home:
             s.lines += joins
         print_files(folder, s, rules, s.footer, PRINT_DPI, extra)
@@ -361,9 +244,9 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
             continue
         f = got.frame
         everyone = tuple(range(mn))
-        grid = grids.action_grid(f, rules, f"Opponents {name}, every seat", everyone, "normal", got.info.quick,
-                                 small=True)  # rows and columns merged: each box holds enough situations
-        lines, _ = cardmod.main_lines(f, rules, [(everyone, "every seat")], got.info.quick)
+        grid = grids.grid(got.cells, everyone, f"Opponents {name}, every seat",
+                          small=True)  # rows and columns merged: each box holds enough situations
+        lines, _ = main_lines(f, rules, [(everyone, "every seat")], got.info.quick)
         try:
             from ..opponents import opponent_policy
 
@@ -379,7 +262,7 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
 
     # charts
     chart_list = []
-    rows, series = fullbuild.success_series(full) if full else success_series(sections, loaded, rules)
+    rows, series = section.success_series(full or sources, rules)  # full tables only, where there are some
     if any(series.values()):
         q = any(s.info.quick for s in sections)
         cells = sum(s.info.cells for s in sections)
@@ -412,11 +295,9 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
                      "of their boxes are close or mixed than a full table would show; the situations and deals "
                      "behind every grid are printed with it.")
     exchange = None
-    if mn in full:
-        exchange = fullbuild.exchange_grid(full[mn])
-    elif mn in loaded:
-        exchange = grids.action_grid(loaded[mn].frame, rules, f"{mn} players, every seat", tuple(range(mn)),
-                                     "normal", loaded[mn].info.quick)
+    if mn in full or mn in loaded:
+        exchange = grids.grid(full[mn] if mn in full else loaded[mn].cells, tuple(range(mn)),
+                              f"{mn} players, every seat")
     exploit = None
     try:
         from ..strategy.store import find
@@ -434,9 +315,9 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
     path = folder / "index.html"
     path.write_text(page.render(data), encoding="utf-8")
     old_cards = folder / "cards.json"
-    if fullbuild.write_cards(folder, sections, rules) is None and old_cards.exists():
+    if section.write_cards(folder, sections, rules) is None and old_cards.exists():
         old_cards.unlink()
-    for line in fullbuild.summary_lines(folder):
+    for line in section.summary_lines(folder):
         say(line)
     write_index(out)
     say(f"report written: {path} ({time.perf_counter() - started:.0f} s in all)")

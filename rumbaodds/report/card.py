@@ -1,21 +1,21 @@
-"""The rule card: a few plain lines fitted to the grids, ordered by the points they save.
+"""The rule card: at most ``MAX_LINES`` lines per player count, fitted to a source of cells (:mod:`.cells`).
 
-Every line is a rule in words a player checks without adding anything up (trumps held, the highest trump,
-side aces), found by an exhaustive search over a small family, scored by the points per hand it gives away
-against the table's best choice in each cell (weighted mean of EV(line's choice) - EV(cell's best)):
+The report fits it to every cell of a packed full table (the swiss cards, ``cards.json``); it fits the cells of
+a table's frame (:func:`.cells.from_table`) the same way, where the report keeps a quick table's lines in words
+(:mod:`.lines`).
 
-- Rumba (and: join a Rumba, join a knock, Rumba with the jack of trump turned): "X when C1 or C2", a clause
-  C = (at least ``a`` trumps, the highest ``b`` or better, at least ``u`` side aces); C2, when there is one,
-  needs a side ace;
-- pass: "pass with fewer than t trumps, or t below the b, and fewer than u side aces";
-- exchange: "when you play, exchange your cards worth less than v" (keep values: side cards below the K 0,
-  side K 1, trumps 10 and lower 2);
-- knock: "knock when the turned card is r or higher".
+A card is read from the top: the first line that fits your hand says what to do; the last line says what to do
+otherwise. A line is a choice (pass, play, call Rumba) with a condition a player checks at a glance, a
+conjunction of at most ``MAX_ATOMS`` of: his seat (first to speak, middle seats, dealer, ...), how many trumps,
+his highest trump, side aces, a void, and **hand points** (trump A 6, K 5, Q 4, J 3, lower trumps 2; side A 3,
+side K 1: the points the opponent models use, docs/SIMULATION.md).
 
-Each line's **points saved** are the points per hand (where its decision arises) it saves against the best
-one-word rule for the same decision (never / always), with a 95% interval; lines are listed by them. A line
-is fitted per seat group and printed once when the groups agree. The search is scored on the table it is
-fitted on.
+Fitting (greedy, then refined), from each choice as the last line, keeping the best: repeatedly add, at the
+height where it helps most, the line that lowers the card's loss most (the points per hand it gives away against
+each hand's best choice in the table, weighted by how often each hand is dealt); then sweep the lines, replacing
+each by the best one given the others, until nothing improves. A line's **points saved** are what forgetting
+it (and only it) would cost; the last line's, what the other choice there would cost. Cells are pooled first into
+groups that every condition treats alike (seat, trumps, top trumps, side aces, side kings, voids).
 """
 
 from __future__ import annotations
@@ -25,417 +25,386 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
-import pandas as pd
 
 from ..cards import RANKS
-from . import precision as fmt
-from .data import PLAY, RUMBA, SIT, values
-from .grids import Interval, mean_interval
-from .shapes import rank_name
+from .cells import ACTIONS, PLAY, RUMBA, SIT, Z95, Cells
+from .grids import Interval
+from .shapes import Honours, rank_name
 
-NUMBER_WORDS = {0: "no", 1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
-
-
-@dataclass(frozen=True)
-class Clause:
-    """At least ``a`` trumps, the highest of rank ``b`` or better, at least ``u`` side aces."""
-
-    a: int
-    b: int
-    u: int = 0
-
-    def holds(self, f) -> np.ndarray:
-        return ((np.asarray(f["n_trumps"]) >= self.a) & (np.asarray(f["top_trump"]) >= self.b)
-                & (np.asarray(f["side_aces"]) >= self.u))
-
-    def text(self, lowest: int, top: int) -> str:
-        """'a trump Q or higher', '3+ trumps headed by the K or higher', '2+ trumps and a side ace'."""
-        high = self.b > lowest + self.a - 1  # not every holding of a trumps has its top this high
-        name = rank_name(self.b)
-        if self.a == 1:
-            trumps = (f"the trump {name}" if self.b >= top else f"a trump {name} or higher") if high else "a trump"
-        else:
-            trumps = f"{self.a}+ trumps"
-            if high:
-                trumps += f" headed by the {name}" + ("" if self.b >= top else " or higher")
-        if self.u:
-            trumps += " and a side ace" if self.u == 1 else f" and {self.u} side aces"
-        return trumps
+MAX_LINES = 8  # lines per player count, the last one "otherwise ..."
+MAX_ATOMS = 3  # conditions per line (the seat not counted)
+ATOM_COST = 2e-4  # points per hand an extra condition must save to be worth reading
+NUMBERS = {0: "no", 1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
+SEATS = ("every seat", "first to speak", "middle seats", "dealer", "not first to speak", "not the dealer")
+VERB = {SIT: "Pass", PLAY: "Play", RUMBA: "Call Rumba"}
 
 
 @dataclass(frozen=True)
-class TwoWayRule:
-    """Take the action when any clause holds (no clause: never)."""
+class Atom:
+    """One condition on what a player sees: ``feature op value`` (op ">=", "<=", "==")."""
 
-    clauses: tuple[Clause, ...] = ()
+    feature: str  # trumps, top, aces, voids, points
+    op: str
+    value: int
 
-    def fires(self, f) -> np.ndarray:
-        out = np.zeros(len(np.asarray(f["n_trumps"])), dtype=bool)
-        for c in self.clauses:
-            out |= c.holds(f)
+    def holds(self, f: dict[str, np.ndarray]) -> np.ndarray:
+        x = np.asarray(f[self.feature]).astype(np.int64)
+        return x >= self.value if self.op == ">=" else (x <= self.value if self.op == "<=" else x == self.value)
+
+    def text(self, top: int) -> str:
+        v, op = self.value, self.op
+        if self.feature == "trumps":
+            word = "trump" if v == 1 else "trumps"
+            if op == ">=":
+                return "a trump" if v == 1 else f"{v}+ trumps"
+            if op == "<=":
+                return "no trump" if v == 0 else f"at most {NUMBERS.get(v, v)} {word}"
+            return f"exactly {NUMBERS.get(v, v)} {word}"
+        if self.feature == "top":
+            name = rank_name(v)
+            if op == ">=":
+                return f"the trump {name}" if v >= top else f"a trump {name} or higher"
+            return f"no trump {rank_name(v + 1)} or higher" if v + 1 < top else f"no trump {rank_name(top)}"
+        if self.feature == "aces":
+            if op == ">=":
+                return "a side ace" if v == 1 else f"{v}+ side aces"
+            return "no side ace" if v == 0 else f"at most {NUMBERS.get(v, v)} side ace{'s' if v > 1 else ''}"
+        if self.feature == "voids":
+            return "a void side suit" if op == ">=" else "no void side suit"
+        if self.feature == "points":
+            return f"{v}+ points" if op == ">=" else f"at most {v} points"
+        raise ValueError(self.feature)  # pragma: no cover
+
+
+@dataclass(frozen=True)
+class Condition:
+    seats: str = "every seat"
+    atoms: tuple[Atom, ...] = ()
+
+    def seat_mask(self, seat: np.ndarray, players: int) -> np.ndarray:
+        seat = np.asarray(seat)
+        return {"every seat": np.ones(len(seat), bool), "first to speak": seat == 0,
+                "middle seats": (seat > 0) & (seat < players - 1), "dealer": seat == players - 1,
+                "not first to speak": seat > 0, "not the dealer": seat < players - 1}[self.seats]
+
+    def holds(self, f: dict[str, np.ndarray], players: int) -> np.ndarray:
+        out = self.seat_mask(f["seat"], players)
+        for a in self.atoms:
+            out = out & a.holds(f)
         return out
 
-    def text(self, lowest: int, top: int) -> str:
-        if not self.clauses:
-            return "never"
-        return "with " + ", or ".join(c.text(lowest, top) for c in self.clauses)
+    def text(self, top: int) -> str:
+        return " and ".join(a.text(top) for a in self.atoms)
 
 
-def clause_family(rules, hand_size: int) -> tuple[list[Clause], list[Clause]]:
-    ranks = [RANKS.index(r) for r in rules.ranks]
-    first = [Clause(a, b) for a in range(1, hand_size + 1) for b in ranks if b >= ranks[0] + a - 1]
-    second = [Clause(a, b, 1) for a in range(1, hand_size) for b in ranks if b >= ranks[0] + a - 1]
-    return first, second
+@dataclass
+class CardLine:
+    action: str
+    condition: Condition | None  # None: the last line (otherwise)
+    saved: Interval = field(default_factory=lambda: Interval(math.nan, math.nan, math.nan))
+
+    def text(self, rules) -> str:
+        top = RANKS.index(rules.ranks[-1])
+        if self.condition is None:
+            return f"Otherwise {VERB[self.action][0].lower() + VERB[self.action][1:]}."
+        c = self.condition
+        who = "" if c.seats == "every seat" else c.seats[0].upper() + c.seats[1:] + ": "
+        verb = VERB[self.action] if not who else VERB[self.action][0].lower() + VERB[self.action][1:]
+        cond = c.text(top)
+        return f"{who}{verb} with {cond}." if cond else f"{who}{verb}."
 
 
-@dataclass(frozen=True)
-class SitRule:
-    """Sit out when (trumps < t, or t trumps below rank b) and side aces < u. t = 0: never."""
+@dataclass
+class RuleCard:
+    """One player count's card: lines in reading order (the last one: otherwise), and how well it does."""
 
-    t: int = 0
-    b: int = -1
-    u: int = 9
+    players: int
+    lines: list[CardLine]
+    lost: Interval  # points per hand following the card gives away against the table's best choice
+    agreement: float  # weighted share of hands where the card's choice is the table's best
+    agreement_sure: float  # the same among hands whose table interval excludes a tie
+    pass_lost: float  # points per hand passing every hand gives away (what the lines save together)
+    vs_grid: float = math.nan  # weighted share of hands where the card and their grid box differ
+    grid_lost: float = math.nan  # points per hand following the grids gives away
+    lower_bound_share: float = 0.0  # share of hands where the card's loss is a lower bound (a third choice)
+    floor: float = math.nan  # the least any card in these words can lose, however many lines (:func:`floor_of`)
 
-    def fires(self, f) -> np.ndarray:
-        n, top = np.asarray(f["n_trumps"]), np.asarray(f["top_trump"])
-        weak = (n < self.t) | ((n == self.t) & (top < self.b))
-        return weak & (np.asarray(f["side_aces"]) < self.u)
+    def choice(self, f: dict[str, np.ndarray]) -> np.ndarray:
+        """ACTIONS index per hand (``f``: hand features with ``seat``), first matching line."""
+        n = len(np.asarray(f["seat"]))
+        out = np.full(n, -1, dtype=np.int64)
+        for line in self.lines:
+            hit = np.ones(n, bool) if line.condition is None else line.condition.holds(f, self.players)
+            out = np.where((out < 0) & hit, ACTIONS.index(line.action), out)
+        return out
 
-    @property
-    def never(self) -> bool:
-        return self.t == 0 or self.u == 0
-
-    def text(self, lowest: int, top: int) -> str:
-        """'pass with no trump, or one trump below the Q, and no side ace'."""
-        if self.never:
-            return "never pass"
-        word = NUMBER_WORDS.get(self.t, str(self.t))
-        plural = "s" if self.t != 1 else ""
-        if self.b > top:
-            base = f"at most {word} trump{plural}" if self.t else "no trump"
-        else:
-            fewer = "no trump" if self.t == 1 else f"fewer than {self.t} trumps"
-            base = fewer if self.b <= lowest else f"{fewer}, or {word} trump{plural} below the {rank_name(self.b)}"
-        if self.u == 1:
-            base += ", and no side ace"
-        elif self.u == 2:
-            base += ", and at most one side ace"
-        elif self.u < 9:
-            base += f", and fewer than {self.u} side aces"
-        return "pass with " + base
+    def texts(self, rules) -> list[str]:
+        return [line.text(rules) for line in self.lines]
 
 
-def sit_family(rules, hand_size: int) -> list[SitRule]:
-    ranks = [RANKS.index(r) for r in rules.ranks]
-    out = [SitRule()]
-    for t in range(1, min(hand_size, 3) + 1):
-        for b in ranks + [ranks[-1] + 1]:
-            for u in (1, 2, 9):
-                out.append(SitRule(t, b, u))
+# -- the candidates --------------------------------------------------------------------------------------------
+def atom_family(rules) -> dict[str, list[Atom]]:
+    top = Honours.of(rules).top
+    h = rules.hand_size
+    low = RANKS.index(rules.ranks[0])
+    tops = [r for r in range(max(low, top - 3), top + 1)]
+    return {
+        "trumps": [Atom("trumps", ">=", k) for k in range(1, h + 1)] + [Atom("trumps", "<=", k) for k in range(h)]
+        + [Atom("trumps", "==", k) for k in range(1, h)],
+        "top": [Atom("top", ">=", r) for r in tops] + [Atom("top", "<=", r - 1) for r in tops],
+        "aces": [Atom("aces", ">=", u) for u in range(1, min(3, h) + 1)] + [Atom("aces", "<=", u) for u in range(3)]
+        + [Atom("voids", ">=", 1), Atom("voids", "<=", 0)],
+        "points": [Atom("points", ">=", p) for p in range(2, 31)] + [Atom("points", "<=", p) for p in range(1, 30)],
+    }
+
+
+def _combos(rules, max_atoms: int) -> tuple[list[list[Atom]], np.ndarray]:
+    """(atoms per slot, every combination of at most ``max_atoms`` atoms as slot indices (0: none), fewest
+    atoms first)."""
+    slots = list(atom_family(rules).values())
+    idx = np.array(list(itertools.product(*[range(len(a) + 1) for a in slots])), dtype=np.int64)
+    k = (idx > 0).sum(axis=1)
+    idx = idx[k <= max_atoms]
+    return slots, idx[np.argsort((idx > 0).sum(axis=1), kind="stable")]
+
+
+def _condition(seats: str, slots, row) -> Condition:
+    return Condition(seats, tuple(slots[j][i - 1] for j, i in enumerate(row) if i > 0))
+
+
+def conditions(rules, max_atoms: int = MAX_ATOMS) -> list[Condition]:
+    """Every condition of the family, simplest first (every seat before one seat group, fewer atoms first)."""
+    slots, idx = _combos(rules, max_atoms)
+    return [_condition(seats, slots, row) for seats in SEATS for row in idx]
+
+
+def candidates(rules, f: dict[str, np.ndarray], players: int, max_atoms: int = MAX_ATOMS
+               ) -> tuple[list[Condition], np.ndarray]:
+    """(conditions, their masks over ``f``'s rows): one condition per distinct set of rows it holds for, the
+    simplest (in :func:`conditions`' order); none that holds for no row. Vectorised over the slots,
+    deduplicated by a random projection of the masks."""
+    n = len(np.asarray(f["seat"]))
+    slots, idx = _combos(rules, max_atoms)
+    slot_masks = [np.vstack([np.ones(n, bool)] + [a.holds(f) for a in atoms]) for atoms in slots]
+    projection = np.random.default_rng(12345).random(n)
+    keep_conds, keep_masks, seen = [], [], set()
+    chunk = 4096
+    for seats in SEATS:
+        seat = Condition(seats).seat_mask(f["seat"], players)
+        for start in range(0, len(idx), chunk):
+            part = idx[start:start + chunk]
+            m = seat[None, :] & slot_masks[0][part[:, 0]]
+            for j in range(1, len(slots)):
+                m &= slot_masks[j][part[:, j]]
+            keys = np.round(m @ projection, 6)
+            for j in np.flatnonzero(keys > 0):
+                key = float(keys[j])
+                if key not in seen:
+                    seen.add(key)
+                    keep_conds.append(_condition(seats, slots, part[j]))
+                    keep_masks.append(m[j])
+    return keep_conds, np.array(keep_masks)
+
+
+# -- groups of cells every condition treats alike ---------------------------------------------------------------
+@dataclass
+class Groups:
+    features: dict[str, np.ndarray]  # per group (seat, trumps, top, aces, kings, voids, points)
+    loss: np.ndarray  # (groups, 3) weighted loss sums / total weight
+    var: np.ndarray  # (groups, 3, 3) sum of (w h_ab / 1.96)^2 / total^2: the variance of a switch a -> b
+    loss_var: np.ndarray  # (groups, 3) the same of each choice's loss against each hand's best
+    wrong: np.ndarray  # (groups, 3) weighted share of hands whose best is not this choice
+    wrong_sure: np.ndarray  # (groups, 3) ... among the sure hands
+    sure: np.ndarray  # (groups,) weighted share of sure hands
+    unknown: np.ndarray  # (groups, 3) weighted share of hands whose loss of this choice is a lower bound
+    total: float
+
+
+def group_cells(fc: Cells) -> Groups:
+    seat = fc.seat.astype(np.int64)
+    per = fc.feature
+    hon = (per("trump_lane") >> max(0, Honours.of(fc.rules).top - 3)) & 15
+    key = (((((seat * 8 + per("n_trumps")) * 16 + hon) * 4 + per("side_aces")) * 4
+            + np.minimum(per("side_kings"), 3)) * 4 + per("voids"))
+    uniq, first, inv = np.unique(key, return_index=True, return_inverse=True)
+    w = fc.weight
+    total = float(w.sum())
+    g = len(uniq)
+    loss = np.stack([np.bincount(inv, w * fc.loss[:, a], g) for a in range(3)], axis=1) / total
+    var = np.zeros((g, 3, 3))
+    best = fc.best
+    for a, b in itertools.permutations(range(3), 2):
+        h = np.where(best == a, fc.loss_half[:, b], np.where(best == b, fc.loss_half[:, a],
+                                                              np.hypot(fc.loss_half[:, a], fc.loss_half[:, b])))
+        var[:, a, b] = np.bincount(inv, (w * h / Z95) ** 2, g) / total ** 2
+    loss_var = np.stack([np.bincount(inv, (w * fc.loss_half[:, a] / Z95) ** 2, g) for a in range(3)],
+                        axis=1) / total ** 2
+    sure = fc.sure
+    wrong = np.stack([np.bincount(inv, w * (best != a), g) for a in range(3)], axis=1) / total
+    wrong_sure = np.stack([np.bincount(inv, w * ((best != a) & sure), g) for a in range(3)], axis=1) / total
+    unknown = np.stack([np.bincount(inv, w * ~fc.known[:, a], g) for a in range(3)], axis=1) / total
+    feats = {"seat": seat[first], "trumps": per("n_trumps")[first].astype(np.int64),
+             "top": per("top_trump")[first].astype(np.int64), "aces": per("side_aces")[first].astype(np.int64),
+             "voids": per("voids")[first].astype(np.int64), "points": per("points")[first].astype(np.int64)}
+    return Groups(feats, loss, var, loss_var, wrong, wrong_sure, np.bincount(inv, w * sure, g) / total, unknown, total)
+
+
+def atom_features(f: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Hand features (cells.hand_features names, with ``seat``) under the names the atoms read."""
+    return {"seat": np.asarray(f["seat"]), "trumps": np.asarray(f["n_trumps"]), "top": np.asarray(f["top_trump"]),
+            "aces": np.asarray(f["side_aces"]), "voids": np.asarray(f["voids"]), "points": np.asarray(f["points"])}
+
+
+# -- fitting -------------------------------------------------------------------------------------------------
+def _assign(lines: list[tuple[int, int]], masks: np.ndarray, default: int, n: int) -> np.ndarray:
+    out = np.full(n, default, dtype=np.int64)
+    for i, a in reversed(lines):
+        out = np.where(masks[i], a, out)
     return out
 
 
-# -- losses --------------------------------------------------------------------------------------------------
-def losses(f: pd.DataFrame, scenario: str) -> dict[str, np.ndarray]:
-    """Per cell: EV(action) - EV(cell's best) for sit out, play, Rumba (inf where barred)."""
-    vals = {a: values(f, a, scenario)[0] for a in (SIT, PLAY, RUMBA)}
-    best = np.minimum.reduce(list(vals.values()))
-    return {a: v - best for a, v in vals.items()}
+def fit_card(fc: Cells, max_lines: int = MAX_LINES, max_atoms: int = MAX_ATOMS) -> RuleCard:
+    """The card of ``fc``'s player count (see the module docstring): the best of the fits started from each
+    choice as the last line."""
+    g = group_cells(fc)
+    cands, masks = candidates(fc.rules, g.features, fc.players, max_atoms)
+    cost = np.array([ATOM_COST * len(c.atoms) + (ATOM_COST if c.seats != "every seat" else 0.0) for c in cands])
+    fits = [_fit(g, masks, cost, max_lines, start) for start in range(len(ACTIONS))]
+    lines, default, _ = min(fits, key=lambda fit: fit[2])
+    return _card(fc, g, cands, masks, lines, default)
 
 
-def _halves(f: pd.DataFrame, scenario: str) -> dict[str, np.ndarray]:
-    return {a: values(f, a, scenario)[1] for a in (SIT, PLAY, RUMBA)}
+def _fit(g, masks: np.ndarray, cost: np.ndarray, max_lines: int, default: int):
+    """Greedy growth (each new line where it saves most, at any height), then sweeps replacing each line by the
+    best given the others and refitting the last line, until nothing improves: (lines, default, loss + cost)."""
+    n = len(g.loss)
+    fmask = masks.astype(np.float32)
+    rows = np.arange(n)
+
+    def loss_of(lines, default_):
+        return float(g.loss[rows, _assign(lines, masks, default_, n)].sum()) + float(sum(cost[i] for i, _ in lines))
+
+    def best_line(below: np.ndarray, free: np.ndarray) -> tuple[float, tuple[int, int] | None]:
+        """The line (condition, action) that saves most on ``free`` groups now following ``below``."""
+        base = g.loss[rows, below]
+        best = (0.0, None)
+        for a in range(len(ACTIONS)):
+            gain = fmask @ ((base - g.loss[:, a]) * free).astype(np.float32) - cost
+            i = int(gain.argmax())
+            if gain[i] > best[0] + 1e-12:
+                best = (float(gain[i]), (i, a))
+        return best
+
+    lines: list[tuple[int, int]] = []
+    for _round in range(4):
+        while len(lines) < max_lines - 1:  # grow: the best line at the best height
+            options = [(*best_line(_assign(lines[k:], masks, default, n), (~_above(lines[:k], masks, n)).astype(float)),
+                        k) for k in range(len(lines) + 1)]
+            gain, line, k = max(options, key=lambda o: o[0])
+            if line is None:
+                break
+            lines.insert(k, line)
+        grown = list(lines)
+        for _ in range(6):  # refine: each line replaced by the best given the others, default refitted
+            improved = False
+            for j in range(len(lines)):
+                gain, line = best_line(_assign(lines[j + 1:], masks, default, n),
+                                       (~_above(lines[:j], masks, n)).astype(float))
+                if line is not None and line != lines[j]:
+                    trial = lines[:j] + [line] + lines[j + 1:]
+                    if loss_of(trial, default) < loss_of(lines, default) - 1e-9:
+                        lines, improved = trial, True
+            covered = _above(lines, masks, n)
+            new_default = int((g.loss * ~covered[:, None]).sum(axis=0).argmin())
+            if new_default != default:
+                default, improved = new_default, True
+            lines = [ln for k, ln in enumerate(lines) if masks[ln[0]] @ ~_above(lines[:k], masks, n)]  # dead lines
+            lines, default = _last_line_is_otherwise(lines, masks, default, n)
+            if not improved:
+                break
+        if len(lines) >= max_lines - 1 or lines == grown:
+            break
+    return lines, default, loss_of(lines, default)
 
 
-def _keys(f: pd.DataFrame) -> np.ndarray:
-    """Cells with equal (trumps, top trump, side aces) fall under the same rules: one group each."""
-    return (f["n_trumps"].to_numpy() * 64 + (f["top_trump"].to_numpy() + 1) * 4 + np.minimum(f["side_aces"], 3)
-            ).astype(np.int64)
+def _last_line_is_otherwise(lines, masks, default: int, n: int) -> tuple[list[tuple[int, int]], int]:
+    """A line that takes every hand the lines above it leave ("Play.") is the card's "Otherwise": the lines
+    below it, and the old default, would never be read."""
+    for k, (i, a) in enumerate(lines):
+        if masks[i][~_above(lines[:k], masks, n)].all():
+            return lines[:k], a
+    return lines, default
 
 
-@dataclass
-class Line:
-    """One line of the card: its words, the points it saves (interval), its agreement with the table."""
-
-    decision: str  # rumba, sit, third, exchange, knock, join, join_knock, jack, lone
-    text: str
-    saved: Interval | None = None
-    points_lost: float = math.nan
-    agreement: float = math.nan
-    where: str = ""  # when the decision arises, e.g. "per hand"
-    seats: str = ""  # "" (every seat) or the seat group it is for
-    detail: dict = field(default_factory=dict)
-
-    def saved_text(self) -> str:
-        if self.saved is None:
-            return ""
-        return fmt.cost(self.saved.mean, self.saved.low, self.saved.high, 2)
+def _above(lines, masks, n) -> np.ndarray:
+    out = np.zeros(n, bool)
+    for i, _a in lines:
+        out |= masks[i]
+    return out
 
 
-def _grouped_loss(f: pd.DataFrame, scenario: str):
-    """Per (trumps, top, aces) group: weighted sums of the losses of each action (inf -> large)."""
-    keys = _keys(f)
-    uniq, inv = np.unique(keys, return_inverse=True)
-    w = f["w"].to_numpy(float)
-    loss = losses(f, scenario)
-    sums = {}
-    for a, lost in loss.items():
-        finite = np.where(np.isfinite(lost), lost, 1e6)
-        sums[a] = np.bincount(inv, w * finite, len(uniq))
-    first = np.zeros(len(uniq), dtype=np.int64)
-    first[inv[::-1]] = np.arange(len(inv))[::-1]  # a representative cell of each group
-    reps = {col: f[col].to_numpy()[first] for col in ("n_trumps", "top_trump", "side_aces")}
-    return reps, sums, w.sum()
+def floor_of(g: Groups) -> float:
+    """Points per hand lost by the best card in these words with no limit on its lines: each group of hands that
+    every condition treats alike gets its own best choice. What remains is lost because hands that look alike to
+    the card (seat, trumps, top trumps, side aces and kings, voids) still differ in their best choice."""
+    return float(g.loss.min(axis=1).sum())
 
 
-def fit_main(f: pd.DataFrame, rules, scenario: str = "normal", rumba: TwoWayRule | None = None):
-    """(Rumba rule, sit rule, points lost per hand) with the fewest points lost; ``rumba`` fixed when given."""
-    reps, sums, total = _grouped_loss(f, scenario)
-    first, second = clause_family(rules, rules.hand_size)
-    if rumba is not None:
-        candidates = [rumba]
-    else:
-        candidates = [TwoWayRule()] + [TwoWayRule((c,)) for c in first] + \
-            [TwoWayRule((c1, c2)) for c1, c2 in itertools.product(first, second) if c2.a < c1.a]
-    sits = sit_family(rules, rules.hand_size)
-    fire = np.stack([r.fires(reps) for r in candidates], axis=1).astype(float)  # groups x R
-    sit = np.stack([s.fires(reps) for s in sits], axis=0).astype(float)  # S x groups
-    base = sums[RUMBA] @ fire + sums[PLAY] @ (1 - fire)  # R
-    extra = (sit * (sums[SIT] - sums[PLAY])[None, :]) @ (1 - fire)  # S x R
-    loss = (base[None, :] + extra) / total
-    s_i, r_i = np.unravel_index(np.argmin(np.round(loss, 9), axis=None), loss.shape)  # ties: simplest first
-    return candidates[int(r_i)], sits[int(s_i)], float(loss[s_i, r_i])
+def _interval(d: np.ndarray, var: np.ndarray) -> Interval:
+    mean = float(d.sum())
+    half = Z95 * math.sqrt(float(var.sum()))
+    return Interval(mean, mean - half, mean + half)
 
 
-def card_choice(f: pd.DataFrame, rumba: TwoWayRule, sit: SitRule, scenario: str) -> np.ndarray:
-    can_sit = np.isfinite(values(f, SIT, scenario)[0])
-    return np.where(rumba.fires(f), RUMBA, np.where(sit.fires(f) & can_sit, SIT, PLAY))
+def _switch(g: Groups, old: np.ndarray, new: np.ndarray) -> Interval:
+    """Points per hand saved by choosing ``new`` instead of ``old`` per group (paired intervals)."""
+    rows = np.arange(len(old))
+    d = g.loss[rows, old] - g.loss[rows, new]
+    v = np.where(old == new, 0.0, g.var[rows, old, new])
+    return _interval(d, v)
 
 
-def choice_values(f: pd.DataFrame, choice: np.ndarray, scenario: str) -> tuple[np.ndarray, np.ndarray]:
-    v = {a: values(f, a, scenario) for a in (SIT, PLAY, RUMBA)}
-    val = np.select([choice == RUMBA, choice == SIT], [v[RUMBA][0], v[SIT][0]], v[PLAY][0])
-    half = np.select([choice == RUMBA, choice == SIT], [v[RUMBA][1], v[SIT][1]], v[PLAY][1])
-    return val, half
+def _card(fc: Cells, g: Groups, cands, masks, lines, default) -> RuleCard:
+    n = len(g.loss)
+    rows = np.arange(n)
+    choice = _assign(lines, masks, default, n)
+    out: list[CardLine] = []
+    for k, (i, a) in enumerate(lines):  # saved: what forgetting this line (and only it) would cost
+        without = _assign(lines[:k] + lines[k + 1:], masks, default, n)
+        out.append(CardLine(ACTIONS[a], cands[i], _switch(g, without, choice)))
+    other = min((x for x in range(3) if x != default), key=lambda x: g.loss[rows, _assign(lines, masks, x, n)].sum())
+    out.append(CardLine(ACTIONS[default], None, _switch(g, _assign(lines, masks, other, n), choice)))
+    choice = _assign(lines, masks, default, n)
+    lost = _interval(g.loss[rows, choice], g.loss_var[rows, choice])
+    sure_total = float(g.sure.sum())
+    agreement_sure = 1.0 - float(g.wrong_sure[rows, choice].sum()) / sure_total if sure_total > 0 else math.nan
+    return RuleCard(fc.players, out, lost, 1.0 - float(g.wrong[rows, choice].sum()), agreement_sure,
+                    float(g.loss[:, ACTIONS.index(SIT)].sum()), lower_bound_share=float(g.unknown[rows, choice].sum()),
+                    floor=floor_of(g))
 
 
-def saving(f: pd.DataFrame, base_choice, card_choice_, scenario: str, quick: bool) -> Interval:
-    """Points per hand the card's choices save against ``base_choice`` (interval over the cells)."""
-    vb, hb = choice_values(f, base_choice, scenario)
-    vc, hc = choice_values(f, card_choice_, scenario)
-    d = vb - vc
-    h = np.where(base_choice == card_choice_, 0.0, np.hypot(hb, hc))
-    return mean_interval(d, h, f["w"].to_numpy(float), quick)
+def card_features(cards_hands, trump_cards, seats, rules) -> dict[str, np.ndarray]:
+    """Features of real hands (lists of card ints, any trump suit) at their seats, for :meth:`RuleCard.choice`."""
+    from ..cards import SUIT_BITS
+    from .cells import hand_features
+
+    masks, ranks, suits = [], [], []
+    for cards, trump in zip(cards_hands, trump_cards):
+        m = 0
+        for c in cards:
+            m |= 1 << int(c)
+        masks.append(m)
+        ranks.append(int(trump) % SUIT_BITS)
+        suits.append(int(trump) // SUIT_BITS)
+    out: dict[str, list] = {}
+    for m, r, s in zip(masks, ranks, suits):
+        f = hand_features(np.array([m], dtype=np.uint64), np.array([r]), rules, s)
+        for k, v in f.items():
+            out.setdefault(k, []).append(v[0])
+    feats = {k: np.array(v) for k, v in out.items()}
+    feats["seat"] = np.asarray(seats)
+    return atom_features(feats)
 
 
-def agreement(f: pd.DataFrame, choice: np.ndarray, scenario: str) -> float:
-    best = f["best_third" if scenario == "third" else "best"].to_numpy()
-    w = f["w"].to_numpy(float)
-    return float((w * (choice == best)).sum() / w.sum())
-
-
-def points_lost(f: pd.DataFrame, choice: np.ndarray, scenario: str) -> float:
-    loss = losses(f, scenario)
-    val = np.select([choice == RUMBA, choice == SIT], [loss[RUMBA], loss[SIT]], loss[PLAY])
-    w = f["w"].to_numpy(float)
-    return float((w * val).sum() / w.sum())
-
-
-@dataclass
-class SeatFit:
-    seats: tuple[int, ...]
-    title: str
-    rumba: TwoWayRule
-    sit: SitRule
-    frame: pd.DataFrame
-
-
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
-def lowest_rank(rules) -> int:
-    return RANKS.index(rules.ranks[0])
-
-
-def _split_pays(parts: list[pd.DataFrame], pooled: list[np.ndarray], own: list[np.ndarray], scenario: str,
-                quick: bool) -> bool:
-    """Do seat-group rules save points against one rule for every seat, beyond the noise?"""
-    f = pd.concat(parts)
-    a, b = np.concatenate(pooled), np.concatenate(own)
-    va, ha = choice_values(f, a, scenario)
-    vb, hb = choice_values(f, b, scenario)
-    iv = mean_interval(va - vb, np.where(a == b, 0.0, np.hypot(ha, hb)), f["w"].to_numpy(float), quick)
-    return bool(np.isfinite(iv.low) and iv.low > 0)
-
-
-def main_lines(frame: pd.DataFrame, rules, groups: list[tuple[tuple[int, ...], str]], quick: bool,
-               scenario: str = "normal") -> tuple[list[Line], list[SeatFit]]:
-    """The Rumba and sit-out lines: one rule for every seat, or one per seat group where that saves points
-    beyond the noise (groups with the same words share a line)."""
-    low, top = lowest_rank(rules), RANKS.index(rules.ranks[-1])
-    parts = [(seats, title, frame[frame["seat"].isin(seats) & ~frame["jack"].to_numpy(bool)])
-             for seats, title in groups]
-    parts = [p for p in parts if not p[2].empty]
-    if not parts:
-        return [], []
-    everyone = pd.concat([p[2] for p in parts])
-    r0, s0, _ = fit_main(everyone, rules, scenario)
-    own = [fit_main(f, rules, scenario) for _, _, f in parts]
-    frames = [f for _, _, f in parts]
-    split_r = len(parts) > 1 and _split_pays(frames, [card_choice(f, r0, s0, scenario) for f in frames],
-                                             [card_choice(f, o[0], s0, scenario) for f, o in zip(frames, own)],
-                                             scenario, quick)
-    rumbas = [o[0] if split_r else r0 for o in own]
-    if split_r:  # refit each group's sit-out rule with its Rumba rule, else keep the common one
-        own = [fit_main(f, rules, scenario, rumba=r) for f, r in zip(frames, rumbas)]
-    split_s = len(parts) > 1 and _split_pays(frames, [card_choice(f, r, s0, scenario) for f, r in zip(frames, rumbas)],
-                                             [card_choice(f, r, o[1], scenario) for f, r, o in
-                                              zip(frames, rumbas, own)], scenario, quick)
-    sits = [o[1] if split_s else s0 for o in own]
-    fits = [SeatFit(seats, title, r, s, f) for (seats, title, f), r, s in zip(parts, rumbas, sits)]
-    lines = []
-    for decision in ("rumba", "sit"):
-        words = [fit.rumba.text(low, top) if decision == "rumba" else fit.sit.text(low, top) for fit in fits]
-        for text in dict.fromkeys(words):
-            chunk = [fit for fit, w in zip(fits, words) if w == text]
-            f = pd.concat([c.frame for c in chunk])
-            choice = np.concatenate([card_choice(c.frame, c.rumba, c.sit, scenario) for c in chunk])
-            if decision == "rumba":
-                base = np.concatenate([card_choice(c.frame, TwoWayRule(), c.sit, scenario) for c in chunk])
-                line_text = "Call Rumba " + text + "." if chunk[0].rumba.clauses else "Never call Rumba."
-            else:
-                always_play = np.concatenate([card_choice(c.frame, c.rumba, SitRule(), scenario) for c in chunk])
-                always_sit = np.concatenate([card_choice(c.frame, c.rumba, SitRule(9, 99, 9), scenario)
-                                             for c in chunk])
-                base = min((always_play, always_sit), key=lambda c: points_lost(f, c, scenario))
-                line_text = "Never pass: play (or call Rumba)." if chunk[0].sit.never else \
-                    _cap(text) + "; otherwise play."
-            seats = "" if len(chunk) == len(fits) else ", ".join(c.title for c in chunk)
-            lines.append(Line(decision, line_text, saving(f, base, choice, scenario, quick),
-                              points_lost(f, choice, scenario), agreement(f, choice, scenario), "per hand", seats))
-    return lines, fits
-
-
-def third_line(frame: pd.DataFrame, rules, fits: list[SeatFit], quick: bool) -> Line | None:
-    """Swiss: the pass that reaches the sit-out limit costs the penalty; refit the sit-out line there."""
-    if rules.sit_out_limit <= 0 or not fits:
-        return None
-    f = pd.concat([fit.frame for fit in fits])
-    usual = np.concatenate([card_choice(fit.frame, fit.rumba, fit.sit, "third") for fit in fits])
-    rumba = fits[0].rumba
-    _, sit3, _ = fit_main(f, rules, "third", rumba=rumba)
-    choice = np.concatenate([card_choice(fit.frame, fit.rumba, sit3, "third") for fit in fits])
-    low, top = lowest_rank(rules), RANKS.index(rules.ranks[-1])
-    n = rules.sit_out_limit - 1
-    head = f"After {n} passes in a row (the next costs {rules.sit_out_penalty}): "
-    text = head + ("always play" if sit3.never else sit3.text(low, top)) + \
-        ("; throw in instead where you may (all cards below the " + rank_name(RANKS.index(rules.throw_in_below))
-         + ")." if rules.throw_in else ".")
-    return Line("third", text, saving(f, usual, choice, "third", quick), points_lost(f, choice, "third"),
-                agreement(f, choice, "third"), f"per hand after {n} passes", "",
-                {"usual_lost": points_lost(f, usual, "third")})
-
-
-# -- exchange ---------------------------------------------------------------------------------------------------
-def discard_count(f: pd.DataFrame, below: int, limit: int) -> np.ndarray:
-    """Cards with keep value below ``below`` (1: side cards under the K; 2: also side K; 3: also trumps <= 10)."""
-    count = f["zero_cards"].to_numpy().copy()
-    if below >= 2:
-        count += f["side_kings"].to_numpy()
-    if below >= 3:
-        count += f["low_trumps"].to_numpy()
-    return np.minimum(count, limit)
-
-
-EXCHANGE_WORDS = {1: "your side cards below the king", 2: "your side cards below the ace",
-                  3: "every card but the side aces and your trumps J and higher"}
-
-
-def exchange_line(f: pd.DataFrame, rules, quick: bool) -> Line | None:
-    """Among the hands where playing is best: which exchange rule loses least against the best count."""
-    f = f[f["best"] == PLAY]
-    ks = [int(c[6:]) for c in f.columns if c.startswith("v_play") and c[6:].isdigit()]
-    if f.empty or len(ks) < 2:
-        return None
-    plays = np.stack([f[f"v_play{k}"].to_numpy(float) for k in ks], axis=1)
-    halves = np.stack([f[f"h_play{k}"].to_numpy(float) for k in ks], axis=1)
-    best = plays.min(axis=1)
-    w = f["w"].to_numpy(float)
-    rows = np.arange(len(f))
-
-    def lost(k_vec):
-        return float((w * (plays[rows, k_vec] - best)).sum() / w.sum())
-
-    const = min(ks, key=lambda k: (lost(np.full(len(f), k)), k))
-    rules_ = {v: discard_count(f, v, max(ks)) for v in (1, 2, 3)}
-    v_best = min(rules_, key=lambda v: (lost(rules_[v]), v))
-    k_rule = rules_[v_best]
-    base = np.full(len(f), const)
-    d = plays[rows, base] - plays[rows, k_rule]
-    h = np.where(base == k_rule, 0.0, np.hypot(halves[rows, base], halves[rows, k_rule]))
-    saved = mean_interval(d, h, w, quick)
-    agree = float((w * (k_rule == f["best_k"].to_numpy())).sum() / w.sum())
-    text = f"When you play, exchange {EXCHANGE_WORDS[v_best]} (up to {max(ks)} cards)."
-    return Line("exchange", text, saved, lost(k_rule), agree, "per hand you play", "",
-                {"constant": const, "constant_lost": lost(base)})
-
-
-# -- knock -------------------------------------------------------------------------------------------------------
-def knock_line(knock: pd.DataFrame) -> Line | None:
-    """Knock when the turned card ranks at least r (ranks equally likely): fewest points lost, vs never/always."""
-    if knock is None or knock.empty:
-        return None
-    k = knock.sort_values("trump_rank")
-    ranks = k["trump_rank"].to_numpy()
-    ek, en = k["ev_knock"].to_numpy(float), k["ev_no_knock"].to_numpy(float)
-    half = (k["gain_high"].to_numpy(float) - k["gain_low"].to_numpy(float)) / 2
-    best = np.minimum(ek, en)
-
-    def value(knocks):
-        return np.where(knocks, ek, en)
-
-    options = [(None, np.zeros(len(ranks), bool))] + [(int(r), ranks >= r) for r in ranks[::-1]]
-    r_best, kn = min(options, key=lambda o: round(float((value(o[1]) - best).mean()), 9))
-    never, always = np.zeros(len(ranks), bool), np.ones(len(ranks), bool)
-    base = min((never, always), key=lambda o: float((value(o) - best).mean()))
-    d = value(base) - value(kn)
-    h = np.where(base == kn, 0.0, half)
-    saved = Interval(float(d.mean()), float(d.mean() - math.sqrt((h ** 2).sum()) / len(d)),
-                     float(d.mean() + math.sqrt((h ** 2).sum()) / len(d)))
-    text = "Dealer: never knock." if r_best is None else \
-        f"Dealer: knock (before looking) when the turned card is {rank_name(r_best)} or higher."
-    agree = float(((kn) == (ek < en)).mean())
-    return Line("knock", text, saved, float((value(kn) - best).mean()), agree, "per hand you deal", "",
-                {"from_rank": r_best})
-
-
-# -- a two-way decision measured on sampled hands (join, jack turned) -------------------------------------------
-def fit_two_way(f: pd.DataFrame, rules, yes: str, no: str, value: dict[str, np.ndarray], quick: bool = True
-                ) -> tuple[TwoWayRule, Interval, float, float]:
-    """Take ``yes`` when the rule fires, else ``no``: the rule with the fewest points lost; its saving against
-    the better of always / never, its points lost and agreement. ``value[a]`` = per-hand value of action a."""
-    first, second = clause_family(rules, rules.hand_size)
-    candidates = [TwoWayRule()] + [TwoWayRule((c,)) for c in first] + \
-        [TwoWayRule((c1, c2)) for c1, c2 in itertools.product(first, second) if c2.a < c1.a]
-    w = f["w"].to_numpy(float)
-    vy, vn = value[yes], value[no]
-    best = np.minimum(vy, vn)
-
-    def lost(fire):
-        return float((w * (np.where(fire, vy, vn) - best)).sum() / w.sum())
-
-    fires = [r.fires(f) for r in candidates]
-    i = min(range(len(candidates)), key=lambda j: (round(lost(fires[j]), 9), j))
-    fire = fires[i]
-    always, never = np.ones(len(f), bool), np.zeros(len(f), bool)
-    base = min((never, always), key=lost)
-    d = np.where(base, vy, vn) - np.where(fire, vy, vn)
-    h = value.get("half", np.zeros(len(f)))
-    saved = mean_interval(d, np.where(base == fire, 0.0, h), w, quick)
-    agree = float((w * (fire == (vy < vn))).sum() / w.sum())
-    return candidates[i], saved, lost(fire), agree
-
-
-__all__ = ["Clause", "Line", "SitRule", "TwoWayRule", "card_choice", "exchange_line", "fit_main", "fit_two_way",
-           "knock_line", "losses", "main_lines", "third_line"]
+__all__ = ["MAX_ATOMS", "MAX_LINES", "Atom", "CardLine", "Condition", "RuleCard", "atom_features", "card_features",
+           "conditions", "fit_card", "floor_of", "group_cells"]

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import precision as fmt
-from .data import JOIN, KNOCK, LOOK, PLAY, RUMBA, SIT
+from .cells import JOIN, KNOCK, LOOK, PLAY, RUMBA, SIT
 from .grids import KnockStrip
 
 if TYPE_CHECKING:

@@ -23,8 +23,9 @@ from ..cards import cards_of
 from ..handclasses import enumerate_trump_rank_pairs
 from ..rules import RulesError, RuleSet
 from . import shapes
-from .data import JOIN, PLAY, RUMBA, SIT, Budget
+from .cells import JOIN, PLAY, RUMBA, SIT
 from .grids import Box, Grid, mean_interval
+from .sources import Budget
 
 POOL_DRAWS = 200_000  # weighted draws of (trump rank, class) pairs the boxes are filled from
 

@@ -1,17 +1,29 @@
-"""Action grids: the table's cells pooled into boxes of hands a player recognises (rows x columns of shapes.py).
+"""Action grids: a source's cells (:mod:`.cells`) pooled into boxes of hands a player recognises (rows x columns
+of shapes.py), per seat group; and the dealer's knock strip.
 
-A box's value of an action is the weighted mean of its cells' values (an average over the hands in it), its
-best action the lowest of them, its **margin** (what a mistake costs) EV(second-best) - EV(best) in points per
-hand. The 95% interval of a box mean:
+:func:`grid` pools any source; how depends on what its cells are:
 
-- quick table (cells drawn at random, weight 1 each): the spread of the cells' values over the box,
-  t-quantile x s / sqrt(n) (it contains the cells' Monte Carlo noise too); a box needs 2 cells;
-- full table (every class of the box present): the cells' own Monte Carlo half-widths,
-  1.96 x sqrt(sum w_i^2 (h_i / 1.96)^2) / sum w_i.
+- every cell of a packed full table (:func:`full_grid`, which pools any source of cells this way): each hand
+  weighted by how often it is dealt. Per box,
+  for each choice the mean **loss** against each hand's own best choice (0 where it is the hand's best); the
+  box's choice is the one that loses least, its **cost** (what the second best costs) the difference of the two
+  mean losses, with the 95% interval of the cells' own Monte Carlo intervals
+  (1.96 x sqrt(sum w^2 (h / 1.96)^2) / sum w). Every box where hands exist is filled. A box also says how its
+  hands split: the share whose own best is the box's (``agree``) and the share for which the table is sure (its
+  interval excludes a tie) that another choice is better (``sure_other``); it is **mixed** when that share
+  exceeds ``MIXED_SHARE``. Each box keeps two example hands (the most frequent one of its choice, and the most
+  frequent one the table is sure wants something else, else a second one of its choice). Middle seats share a
+  grid while it costs each of them at most ``MERGE_LOSS`` (:func:`seat_runs`).
+- the cells of a table's frame (:func:`action_grid`, any scenario: normal, after the passes, jack turned): a
+  box's value of an action is the weighted mean of its cells' values, its best action the lowest, its
+  **margin** EV(second-best) - EV(best). The 95% interval of a box mean: a quick table (cells drawn at random,
+  weight 1 each) from the spread of the cells' values over the box, t-quantile x s / sqrt(n) (it contains their
+  Monte Carlo noise too; a box needs 2 cells); a full one from the cells' own half-widths as above. A box is
+  mixed when not every cell in it has the box's action as its own best. Middle seats share a grid until their
+  grids' clear boxes disagree (:func:`frame_seat_groups`).
 
-A box is **close** (hatched) when the interval of its margin includes 0 (or it has too few cells to tell),
-and **mixed** (dotted) when not every cell in it has the box's action as its own best: ``ask`` may answer
-differently for some hands of the box. Only a box that is neither tells every hand in it what ``ask`` says.
+Either way a box is **close** (hatched) when the interval of its margin includes 0 (or it has too few cells to
+tell); only a box that is neither close nor mixed tells every hand in it what ``ask`` says.
 """
 
 from __future__ import annotations
@@ -22,10 +34,25 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ..cards import SUIT_BITS, format_card
 from . import shapes
-from .data import KNOCK, LOOK, PLAY, RUMBA, SIT, Z95, diff_half, scenario_actions, scenario_cells, values
+from .cells import (
+    ACTIONS,
+    KNOCK,
+    LOOK,
+    PLAY,
+    RUMBA,
+    SIT,
+    Z95,
+    Cells,
+    diff_half,
+    scenario_actions,
+    scenario_cells,
+    values,
+)
 
 MIXED_SHARE = 0.10  # full tables: a box is mixed when more than this share of its hands surely want another choice
+MERGE_LOSS = 0.002  # full tables: middle seats share a grid while it costs each of them at most this (points per hand)
 
 # two-sided 95% Student t quantiles by degrees of freedom (1..30); 1.96 beyond
 _T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
@@ -99,7 +126,7 @@ class Box:
     @property
     def mixed(self) -> bool:
         """Quick tables: not every cell agrees. Full tables (``sure_other`` known): more than
-        ``fullgrid.MIXED`` of the hands surely want another choice (a cell's noise alone does not make a box mixed)."""
+        ``MIXED_SHARE`` of the hands surely want another choice (a cell's noise alone does not make a box mixed)."""
         if math.isfinite(self.sure_other):
             return self.sure_other > MIXED_SHARE
         return not self.agree >= 1.0 - 1e-12
@@ -229,8 +256,10 @@ def grids_differ(a: Grid, b: Grid) -> bool:
     return any(box.clear and b.box(*key).clear and box.best != b.box(*key).best for key, box in a.boxes.items())
 
 
-def seat_groups(frame: pd.DataFrame, rules, players: int, quick: bool, scenario: str = "normal") -> list[tuple]:
-    """First to speak, the middle seats, the dealer; middle seats split into runs where their grids differ."""
+def frame_seat_groups(frame: pd.DataFrame, rules, players: int, quick: bool, scenario: str = "normal"
+                      ) -> list[tuple]:
+    """A table frame's seat groups: first to speak, the middle seats, the dealer; middle seats split into runs
+    where their grids differ."""
     if players == 1:
         return [(0,)]
     middle = list(range(1, players - 1))
@@ -250,7 +279,7 @@ def seat_groups(frame: pd.DataFrame, rules, players: int, quick: bool, scenario:
 
 def player_grids(frame: pd.DataFrame, rules, players: int, quick: bool, scenario: str = "normal") -> list[Grid]:
     return [action_grid(frame, rules, group_title(g, players), g, scenario, quick)
-            for g in seat_groups(frame, rules, players, quick, scenario)]
+            for g in frame_seat_groups(frame, rules, players, quick, scenario)]
 
 
 def grid_for(seat_grids: list[Grid], jack: Grid | None, seat: int, trump_card: int, rules) -> Grid:
@@ -278,6 +307,193 @@ def box_of(grid: Grid, cards, trump_card: int, rules) -> Box:
     """The box a player holding ``cards`` reads (small grids: the merged rows and columns)."""
     row, col = shapes.box_of_hand(cards, trump_card, rules)
     return grid.box(row, col)
+
+
+# -- every cell of a packed table ---------------------------------------------------------------------------
+def seat_runs(fc: Cells) -> list[tuple[int, ...]]:
+    """Seat groups pooled by loss (:func:`full_grid`): first to speak, runs of middle seats whose pooled grid costs
+    each at most MERGE_LOSS, the dealer."""
+    n = fc.players
+    if n == 1:
+        return [(0,)]
+    middle = list(range(1, n - 1))
+    runs: list[list[int]] = []
+    for s in middle:
+        if runs and all(_pooled_cost(fc, runs[-1] + [s], t) <= MERGE_LOSS for t in runs[-1] + [s]):
+            runs[-1].append(s)
+        else:
+            runs.append([s])
+    return [(0,)] + [tuple(r) for r in runs] + [(n - 1,)]
+
+
+def _box_sums(fc: Cells, seats) -> np.ndarray:
+    """Per box x choice, the weighted loss sums over ``seats``."""
+    key, nb = box_keys(fc)
+    w = fc.weight
+    sums = np.zeros((nb, 3))
+    for s in seats:
+        at = fc.at_seat(s)
+        for a in range(3):
+            sums[:, a] += np.bincount(key[at], w[at] * fc.loss[at, a], nb)
+    return sums
+
+
+def _pooled_cost(fc: Cells, seats, seat: int) -> float:
+    """Points per hand ``seat`` loses by following the pooled grid of ``seats`` instead of its own."""
+    pooled = _box_sums(fc, seats)
+    own = _box_sums(fc, [seat])
+    choice = pooled.argmin(axis=1)
+    total = float(fc.weight[fc.at_seat(seat)].sum())
+    return float((own[np.arange(len(own)), choice] - own.min(axis=1)).sum() / total)
+
+
+def box_keys(fc: Cells) -> tuple[np.ndarray, int]:
+    """(per cell its box of the full grid, row * columns + column; the number of boxes)."""
+    nc = len(fc.cols)
+    return fc.feature("row").astype(np.int64) * nc + fc.feature("col"), len(fc.rows) * nc
+
+
+def hand_text(mask: int) -> str:
+    return " ".join(format_card(c) for c in range(64) if (int(mask) >> c) & 1)
+
+
+def full_grid(fc: Cells, seats, title: str) -> Grid:
+    """The grid of ``seats`` (pooled) by each choice's mean loss against each hand's own best (see the module
+    docstring): what the report draws from every cell of a packed table; it pools any source the same way."""
+    rows, cols = list(fc.rows), list(fc.cols)
+    nc = len(cols)
+    seats = tuple(int(s) for s in seats)
+    idx = np.concatenate([fc.at_seat(s) for s in seats])
+    keys, nb = box_keys(fc)
+    key = keys[idx]
+    w = fc.weight[idx]
+    weight = np.bincount(key, w, nb)
+    total = float(w.sum())
+    loss = fc.loss[idx].astype(np.float64)
+    known = fc.known[idx]
+    half = fc.loss_half[idx].astype(np.float64)
+    best_cell = fc.best[idx]
+    sure = fc.sure[idx]
+    mean_loss = np.stack([np.bincount(key, w * loss[:, a], nb) for a in range(3)], axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean_loss /= weight[:, None]
+        # 95% half-width of each choice's mean loss (cells independent)
+        loss_hw = np.stack([Z95 * np.sqrt(np.bincount(key, (w * half[:, a] / Z95) ** 2, nb)) / weight
+                            for a in range(3)], axis=1)
+    # ties: a choice whose loss is known for more hands first (a lower bound ties with the margin it is bounded
+    # by), then pass, play, Rumba
+    unknown_share = np.stack([np.bincount(key, w * ~known[:, a], nb) for a in range(3)], axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        unknown_share /= weight[:, None]
+    rank = np.nan_to_num(mean_loss, nan=np.inf) + 1e-6 * np.nan_to_num(unknown_share) + np.arange(3)[None, :] * 1e-12
+    order = np.argsort(rank, axis=1, kind="stable")
+    box_best, box_runner = order[:, 0], order[:, 1]
+    b, r = box_best[key], box_runner[key]
+    rows_i = np.arange(len(idx))
+    d = loss[rows_i, r] - loss[rows_i, b]
+    # the paired half-width where one of the two is the cell's own best, else both added in quadrature
+    h = np.where(best_cell == b, half[rows_i, r], np.where(best_cell == r, half[rows_i, b],
+                                                            np.hypot(half[rows_i, r], half[rows_i, b])))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        cost = np.bincount(key, w * d, nb) / weight
+        cost_hw = Z95 * np.sqrt(np.bincount(key, (w * h / Z95) ** 2, nb)) / weight
+        agree = np.bincount(key, w * (best_cell == b), nb) / weight
+        sure_other = np.bincount(key, w * (sure & (best_cell != b)), nb) / weight
+        unknown = np.bincount(key, w * ~(known[rows_i, r] & known[rows_i, b]), nb) / weight
+        by_best = np.stack([np.bincount(key, w * (best_cell == a), nb) for a in range(3)], axis=1) / weight[:, None]
+        ps = fc.p_success[idx].astype(np.float64)
+        ok = np.isfinite(ps) & (best_cell == ACTIONS.index(RUMBA))  # Rumba's success where it is each hand's best
+        p_rumba = np.bincount(key, w * np.where(ok, ps, 0.0), nb) / np.bincount(key, w * ok, nb)
+    cells = np.bincount(key, minlength=nb)
+    deals = np.bincount(key, fc.samples[idx].astype(np.float64), nb)
+    # exchange: the weighted most frequent best count among the hands whose best is to play
+    play = best_cell == ACTIONS.index(PLAY)
+    k_sums = np.stack([np.bincount(key, w * (play & (fc.best_k[idx] == k)), nb) for k in range(5)], axis=1)
+    examples = _examples(fc, key, w, best_cell, b, sure, idx)
+
+    boxes = {}
+    for i in np.flatnonzero(weight > 0):
+        ri, ci = divmod(int(i), nc)
+        a_best, a_run = ACTIONS[box_best[i]], ACTIONS[box_runner[i]]
+        box = Box(rows[ri], cols[ci], int(cells[i]), int(deals[i]), float(weight[i]))
+        box.best, box.runner = a_best, a_run
+        box.values = {ACTIONS[a]: Interval(float(mean_loss[i, a]), float(mean_loss[i, a] - loss_hw[i, a]),
+                                           float(mean_loss[i, a] + loss_hw[i, a])) for a in range(3)}
+        box.margin = Interval(float(cost[i]), float(cost[i] - cost_hw[i]), float(cost[i] + cost_hw[i]))
+        box.agree = float(agree[i])
+        box.sure_other = float(sure_other[i])
+        box.extra.update({
+            "full": True, "share": float(weight[i] / total), "unknown": float(unknown[i]),
+            "by_best": {ACTIONS[a]: float(by_best[i, a]) for a in range(3)},
+            "examples": examples.get(int(i), []),
+        })
+        if math.isfinite(p_rumba[i]):
+            box.extra["p_success"] = float(p_rumba[i])
+        if k_sums[i].sum() > 0:
+            box.extra["exchange"] = int(k_sums[i].argmax())
+            box.extra["exchange_share"] = float(k_sums[i].max() / k_sums[i].sum())
+            box.extra["exchange_by_k"] = {k: float(k_sums[i, k] / k_sums[i].sum()) for k in range(5)
+                                          if k_sums[i, k] > 0}
+            box.extra["play_share"] = float(by_best[i, ACTIONS.index(PLAY)])
+        boxes[(rows[ri], cols[ci])] = box
+    return Grid(title, rows, cols, ACTIONS, boxes, seats, "normal", quick=False,
+                note=f"every hand, {len(idx):,} table cells")
+
+
+def _examples(fc: Cells, key, w, best_cell, box_best_of_cell, sure, idx) -> dict[int, list[dict]]:
+    """Per box: the most frequent hand whose own best is the box's choice, and the most frequent one the table
+    is sure wants another choice (else the next most frequent of the box's choice)."""
+    frame = pd.DataFrame({"key": key, "w": w, "agree": best_cell == box_best_of_cell,
+                          "other": sure & (best_cell != box_best_of_cell), "cell": idx})
+    frame = frame[frame["w"] > 0].sort_values(["key", "w", "cell"], ascending=[True, False, True])
+    firsts = frame[frame["agree"]].drop_duplicates("key")
+    others = frame[frame["other"]].drop_duplicates("key")
+    seconds = frame[frame["agree"] & ~frame["cell"].isin(firsts["cell"])].drop_duplicates("key")
+    out: dict[int, list[dict]] = {}
+    for part in (firsts, others, seconds):
+        for k, cell in zip(part["key"].to_numpy(), part["cell"].to_numpy()):
+            got = out.setdefault(int(k), [])
+            if len(got) < 2:
+                got.append(_example(fc, int(cell)))
+    return out
+
+
+def _example(fc: Cells, cell: int) -> dict:
+    hand, trump_rank, seat = fc.situation(cell)
+    return {"hand": hand_text(hand), "trump": format_card(_trump_suit(fc) * SUIT_BITS + trump_rank),
+            "seat": seat, "best": ACTIONS[int(fc.best[cell])],
+            "runner": ACTIONS[int(fc.runner[cell])], "margin": float(fc.margin[cell]),
+            "half": float(fc.margin_half[cell])}
+
+
+def _trump_suit(fc: Cells) -> int:
+    from ..handclasses import enumerate_classes
+
+    return enumerate_classes(fc.rules).trump_suit
+
+
+# -- any source -------------------------------------------------------------------------------------------------
+def grid(cells: Cells, seats, title: str, scenario: str = "normal", small: bool = False) -> Grid:
+    """The grid of ``seats`` (pooled) from any source of cells (see the module docstring); a packed table holds
+    only the normal scenario at the full rows and columns."""
+    if cells.packed:
+        if scenario != "normal" or small:
+            raise ValueError(f"a packed table has no {scenario} {'small ' if small else ''}grid")
+        return full_grid(cells, seats, title)
+    return action_grid(cells.frame, cells.rules, title, seats, scenario, cells.quick, small)
+
+
+def seat_groups(cells: Cells, scenario: str = "normal") -> list[tuple[int, ...]]:
+    """First to speak, the middle seats (in runs that share a grid), the dealer."""
+    if cells.packed:
+        return seat_runs(cells)
+    return frame_seat_groups(cells.frame, cells.rules, cells.players, cells.quick, scenario)
+
+
+def seat_grids(cells: Cells, title_of=None) -> list[Grid]:
+    """One grid per seat group (titles: ``title_of(seats, players)``, by default :func:`group_title`)."""
+    title_of = title_of or group_title
+    return [grid(cells, seats, title_of(seats, cells.players)) for seats in seat_groups(cells)]
 
 
 # -- the knock strip -------------------------------------------------------------------------------------
@@ -314,6 +530,7 @@ def knock_strip(knock: pd.DataFrame) -> KnockStrip:
 
 ACTION_WORDS = {SIT: "pass", PLAY: "play", RUMBA: "Rumba", KNOCK: "knock", LOOK: "look first", "join": "join"}
 
-__all__ = ["ACTION_WORDS", "Box", "Grid", "Interval", "KnockStrip", "action_grid", "box_of", "box_stats", "grid_for",
-           "short_title",
-           "group_title", "grids_differ", "knock_strip", "mean_interval", "player_grids", "seat_groups", "t95"]
+__all__ = ["ACTION_WORDS", "MERGE_LOSS", "MIXED_SHARE", "Box", "Grid", "Interval", "KnockStrip", "action_grid",
+           "box_of", "box_stats", "frame_seat_groups", "full_grid", "grid", "grid_for", "grids_differ", "group_title",
+           "hand_text", "knock_strip", "mean_interval", "player_grids", "seat_grids", "seat_groups", "seat_runs",
+           "short_title", "t95"]

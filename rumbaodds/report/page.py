@@ -1,4 +1,5 @@
-"""The report page: one self-contained HTML file per rule set (inline CSS, charts as data URIs, no script).
+"""The report page: one self-contained HTML file per rule set (inline CSS, charts as data URIs, one small
+inline script that opens a box's panel on a tap).
 
 Responsive: a viewport meta, grids as HTML tables that fit 400 px (every text 11 px or more), charts scaled to
 the width. The printable cards (PNG, PDF) lie beside the page and are linked, never needed to read it.
@@ -13,13 +14,29 @@ from dataclasses import dataclass, field
 
 from ..cardplay import DEFAULT_PLAY
 from ..models import ALWAYS, MODELS, NEVER
-from . import fullpage
 from . import precision as fmt
-from .card import Line
-from .charts import ACTION_COLOURS, COUNT_DOWN, MARGIN_FULL, box_label, dark, hex_of, shade
-from .data import KNOCK, LOOK, RUMBA, TableInfo
-from .grids import ACTION_WORDS, Box, Grid, KnockStrip
+from .blocks import (
+    MIXED_SHARE,
+    SCRIPT,
+    TAP_CSS,
+    card_html,
+    exchange_table,
+    exploit_table,
+    full_exchange_block,
+    full_grid_block,
+    grid_block,
+    legend_html,
+    line_html,
+    ordered_lines,
+    rule_card_html,
+    strip_table,
+)
+from .card import RuleCard
+from .charts import COUNT_DOWN, MARGIN_FULL
+from .grids import Grid, KnockStrip
+from .lines import Line
 from .shapes import Honours
+from .sources import TableInfo
 
 E = html.escape
 
@@ -46,7 +63,7 @@ class CountSection:
     files: dict[str, str] = field(default_factory=dict)  # kind -> file name beside the page
     lost: float = math.nan  # points per hand the card's Rumba and pass lines give away (same table)
     footer: str = ""
-    card: object = None  # a rulecard.RuleCard: the card fitted to every cell of a full table
+    card: RuleCard | None = None  # the card fitted to every cell of a packed full table
     sampled: str = ""  # where the grids come from a full table: what the third-pass grid and knock strip come from
 
 
@@ -139,199 +156,6 @@ a{color:#1d4f91}
 """
 
 
-# -- small pieces ---------------------------------------------------------------------------------------------
-def _interval_text(iv, digits: int = 1) -> str:
-    if iv is None or not (math.isfinite(iv.low) and math.isfinite(iv.high)):
-        return "not enough situations for an interval"
-    return fmt.with_interval(iv.mean, iv.low, iv.high, digits)
-
-
-def box_title(grid: Grid, box: Box) -> str:
-    """The tooltip of a box: every value behind it, with intervals."""
-    parts = [f"{box.row} / {box.col}: {ACTION_WORDS.get(box.best, box.best)}"]
-    for a, iv in box.values.items():
-        parts.append(f"{ACTION_WORDS.get(a, a)} {_interval_text(iv)}")
-    if box.margin is not None and box.runner is not None:
-        m = box.margin
-        cost = _interval_text(m) if math.isfinite(m.low) else "unknown (too few situations)"
-        parts.append(f"choosing {ACTION_WORDS.get(box.runner, box.runner)} instead costs {cost} points per hand")
-    if "p_success_ci" in box.extra and box.best == RUMBA:
-        p = box.extra["p_success_ci"]
-        if math.isfinite(p.low):
-            parts.append(f"Rumba succeeds {fmt.share_with_interval(p.mean, max(0, p.low), min(1, p.high))}")
-    if box.extra.get("p_lone_play"):
-        parts.append(f"Rumba refused (you play alone) in {fmt.share(box.extra['p_lone_play'])} of deals")
-    if "exchange" in box.extra:
-        parts.append(f"best exchange: {box.extra['exchange']} cards")
-    agree = "every hand agrees" if not box.mixed else f"{fmt.share(box.agree)} of its hands agree"
-    parts.append(f"{box.cells:,} situations, {box.deals:,} deals; {agree}")
-    return "\n".join(parts)
-
-
-def grid_table(grid: Grid) -> str:
-    head = "".join(f"<th>{E(c)}</th>" for c in grid.cols)
-    out = [f"<table class=g><tr><th class=r>trumps</th>{head}</tr>"]
-    for r in grid.rows:
-        if not any(not grid.box(r, c).empty for c in grid.cols):
-            continue  # a row with no hands at all (e.g. 5 trumps in a quick table)
-        cells = []
-        for c in grid.cols:
-            box = grid.box(r, c)
-            if box.empty:
-                cells.append("<td class=e></td>")
-                continue
-            rgb = shade(box.best, box.margin.mean if box.margin else None)
-            classes = ("close" if box.close else ("mixed" if box.mixed else "")) + (" d" if dark(rgb) else "")
-            colour = "#fff" if dark(rgb) else "#111"
-            cells.append(f"<td class=\"t {classes}\" tabindex=0 style=\"background-color:{hex_of(rgb)};"
-                         f"color:{colour}\" "
-                         f"data-d=\"{E(box_title(grid, box))}\"><b>{E(box_label(box))}</b>{box.cells}</td>")
-        out.append(f"<tr><th class=r>{E(r)}</th>{''.join(cells)}</tr>")
-    out.append("</table>")
-    return "".join(out)
-
-
-def strip_table(strip: KnockStrip) -> str:
-    head = "".join(f"<th>{E(b.row)}</th>" for b in strip.boxes)
-    cells = []
-    for b in strip.boxes:
-        rgb = shade(b.best, b.margin.mean)
-        colour = "#fff" if dark(rgb) else "#111"
-        m = b.margin
-        saves = (m.mean, m.low, m.high) if b.best == KNOCK else (-m.mean, -m.high, -m.low)
-        title = (f"Turned {b.row}: {ACTION_WORDS[b.best]}\nKnocking saves {fmt.with_interval(*saves)} points per "
-                 f"hand against looking first\n{b.deals:,} deals")
-        classes = ("close" if b.close else "") + (" d" if dark(rgb) else "")
-        letter = "K" if b.best == KNOCK else "L"
-        cells.append(f"<td class=\"t {classes}\" tabindex=0 style=\"background-color:{hex_of(rgb)};color:{colour}\" "
-                     f"data-d=\"{E(title)}\"><b>{letter}</b>{E(box_label(b))}</td>")
-    return (f"<table class=g><tr><th class=r>turned</th>{head}</tr><tr><th class=r>dealer</th>{''.join(cells)}"
-            f"</tr></table>")
-
-
-def exchange_table(grid: Grid) -> str:
-    """Boxes where playing is best: how many cards to exchange (the weakest by keep value), shaded by what one
-    card more or less costs; striped where the best count's lead is within the noise (unpaired, conservative)."""
-    head = "".join(f"<th>{E(c)}</th>" for c in grid.cols)
-    out = [f"<table class=g><tr><th class=r>trumps</th>{head}</tr>"]
-    for r in grid.rows:
-        cells, any_box = [], False
-        for c in grid.cols:
-            box = grid.box(r, c)
-            means = box.extra.get("exchange_values") if not box.empty else None
-            if not means:
-                cells.append("<td class=e></td>")
-                continue
-            any_box = True
-            order = sorted(means, key=lambda k: (means[k].mean, k))
-            k1, k2 = order[0], order[1] if len(order) > 1 else order[0]
-            lead = means[k2].mean - means[k1].mean
-            half = math.hypot(means[k1].half, means[k2].half)
-            close = not (math.isfinite(half) and lead - half > 0)
-            rgb = shade("play", lead)
-            colour = "#fff" if dark(rgb) else "#111"
-            title = (f"{r} / {c}, playing: exchange {k1}\n" + "\n".join(
-                f"exchange {k}: {_interval_text(means[k])}" for k in sorted(means)) + f"\n{box.cells:,} situations")
-            cells.append(f"<td class=\"t {'close' if close else ''}{' d' if dark(rgb) else ''}\" tabindex=0 style=\""
-                         f"background-color:{hex_of(rgb)};color:{colour}\" data-d=\"{E(title)}\"><b>{k1}</b>"
-                         f"{box.cells}</td>")
-        if any_box:
-            out.append(f"<tr><th class=r>{E(r)}</th>{''.join(cells)}</tr>")
-    out.append("</table>")
-    return "".join(out)
-
-
-def exploit_table(exploit: dict, players: int) -> str:
-    """Issue 8 item 6: against a whole table of one style, what the best response gains over the equilibrium."""
-    head = "".join(f"<th>seat {k}</th>" for k in range(players))
-    rows = []
-    for style, seats in exploit.items():
-        cells = "".join(f"<td class=num title=\"95%: {fmt.number(seats[str(k)]['low'], 2)} to "
-                        f"{fmt.number(seats[str(k)]['high'], 2)}\">{fmt.number(seats[str(k)]['mean'], 2)}</td>"
-                        for k in range(players) if str(k) in seats)
-        rows.append(f"<tr><th>{E(style)}</th>{cells}</tr>")
-    return ("<h3 id=exploit>Reading your table</h3><p class=small>If every other player plays one style, the best "
-            "response to that table gains this many points per hand over playing the equilibrium (by your seat; "
-            "hover for the 95% interval; from the solved strategy's file, <code>rumbaodds strategy show</code>). "
-            "Small numbers: the equilibrium is already a good answer to that table.</p>"
-            f"<div class=scroll><table class=t><tr><th>table of</th>{head}</tr>{''.join(rows)}</table></div>")
-
-
-def grid_block(grid: Grid, strip: KnockStrip | None = None, note: str = "") -> str:
-    unit = "hands" if grid.scenario not in ("normal", "third", "jack") else "situations"
-    counts = f"{grid.cells:,} {unit}, {grid.deals:,} deals"
-    parts = [f"<div class=gridbox><h4>{E(grid.title)}</h4><p class=note>{E(note + ' ' if note else '')}{counts}."
-             f"</p>", grid_table(grid)]
-    if strip is not None:
-        inner = f" x {strip.inner} inner" if strip.inner else ""
-        parts.append(f"<p class=note>Before looking at his cards the dealer knocks (K) or looks first (L), by the "
-                     f"turned card; {strip.samples:,}{inner} deals per card.</p>{strip_table(strip)}")
-    parts.append("</div>")
-    return "".join(parts)
-
-
-def legend_html(actions) -> str:
-    items = []
-    for a in actions:
-        pale, full = hex_of(shade(a, 0.0)), hex_of(shade(a, MARGIN_FULL))
-        items.append(f"<span><span class=k style=\"background:linear-gradient(90deg,{pale},{full})\"></span>"
-                     f"{E(ACTION_WORDS[a])}</span>")
-    items.append("<span><span class=\"k\" style=\"background:#ccc repeating-linear-gradient(135deg,rgba(255,255,255,"
-                 ".6) 0 3px,transparent 3px 7px)\"></span>close</span>")
-    items.append("<span><span class=k style=\"background:#ccc radial-gradient(rgba(255,255,255,.85) 1.3px,"
-                 "transparent 1.6px);background-size:6px 6px\"></span>mixed</span>")
-    return f"<div class=legend>{''.join(items)}</div>"
-
-
-def line_html(line: Line) -> str:
-    who = f"<b>{E(line.seats)}:</b> " if line.seats else ""
-    saved = ""
-    if line.saved is not None:
-        s = line.saved
-        ok = math.isfinite(s.low) and math.isfinite(s.high)
-        value = fmt.cost(s.mean, s.low, s.high, 2) if ok else "?"
-        saved = f" <span class=saved>saves {E(value)} {E(line.where)}</span>"
-    return f"<li>{who}{E(line.text)}{saved}</li>"
-
-
-def _saved_key(line: Line) -> tuple[int, float]:
-    """Lines whose saving is known to be above 0 first, each group by the points saved."""
-    s = line.saved
-    if s is None or not math.isfinite(s.mean):
-        return (0, -1.0)
-    return (int(math.isfinite(s.low) and s.low > 0), s.mean)
-
-
-def ordered_lines(lines: list[Line]) -> list[Line]:
-    """Lines whose saving is known to be above 0 first, by the points saved; lines without a number last."""
-    return sorted([x for x in lines if x.saved is not None], key=_saved_key, reverse=True) + \
-        [x for x in lines if x.saved is None]
-
-
-def line_text(line: Line) -> str:
-    """A line as plain text (the printable card)."""
-    who = f"{line.seats}: " if line.seats else ""
-    saved = ""
-    if line.saved is not None:
-        s = line.saved
-        ok = math.isfinite(s.low) and math.isfinite(s.high)
-        saved = f" (saves {fmt.cost(s.mean, s.low, s.high, 2) if ok else '?'} {line.where})"
-    return who + line.text + saved
-
-
-def card_html(section: CountSection, rules, lone: Line | None = None, extra: list[Line] | None = None) -> str:
-    lines = ordered_lines(section.lines + (extra or []) + ([lone] if lone is not None else []))
-    items = "".join(line_html(x) for x in lines)
-    files = " · ".join(f"<a href=\"{E(name)}\">{E(kind)}</a>" for kind, name in section.files.items())
-    held = ""
-    if math.isfinite(section.lost):
-        held = (f" Its Rumba and pass lines give away {fmt.number(section.lost, 2, signed=False)} points per "
-                f"hand against the table's best.")
-    return (f"<div class=card id=card{section.players}><h3>{section.players} players: the card</h3><ol>{items}</ol>"
-            f"<p class=foot>Lines by the points they save (against the best one-word rule, 95% interval "
-            f"above 0).{held} Print: {files}</p></div>")
-
-
 def models_table() -> str:
     fields = [("rumba_points", "calls Rumba from"), ("play_points", "plays (no Rumba yet) from"),
               ("join_points", "joins a called Rumba from"), ("join_knock_points", "joins a knock from"),
@@ -390,7 +214,7 @@ def render(page: ReportPage) -> str:
     full = any(s.card is not None for s in page.sections)
     out = ["<!DOCTYPE html><html lang=en><head><meta charset=utf-8>",
            "<meta name=viewport content=\"width=device-width, initial-scale=1\">",
-           f"<title>Rumba strategy: {E(rules.name)}</title><style>{CSS}{fullpage.CSS}</style></head><body><main>",
+           f"<title>Rumba strategy: {E(rules.name)}</title><style>{CSS}{TAP_CSS}</style></head><body><main>",
            f"<h1>Rumba strategy: {E(rules.name)}</h1>",
            f"<p class=small>{E(plain_description(rules))}. Generated {E(page.generated)} from {E(source)}: "
            f"{total_cells:,} simulated situations (seat, turned card, hand), {total_deals:,} simulated deals in "
@@ -401,7 +225,7 @@ def render(page: ReportPage) -> str:
            "<h2>The cards</h2><div class=cards>"]
     for s in page.sections:
         if s.card is not None:
-            out.append(fullpage.rule_card_html(s.card, rules, s.players, s.files))
+            out.append(rule_card_html(s.card, rules, s.players, s.files))
             continue
         extra = [page.jack_lines[s.players]] if s.players in page.jack_lines else []
         out.append(card_html(s, rules, page.lone_line, extra))
@@ -428,7 +252,7 @@ def render(page: ReportPage) -> str:
     for s in page.sections:
         out.append(f"<h2 id=p{s.players}>{s.players} players</h2>")
         if s.card is not None:
-            blocks = [fullpage.grid_block(g, f"{s.players} players, {grid_seats(g, s.players)}",
+            blocks = [full_grid_block(g, f"{s.players} players, {grid_seats(g, s.players)}",
                                           f"Every hand, weighted by how often it is dealt; {g.cells:,} situations, "
                                           f"{g.deals:,} simulated deals.",
                                           strip_html(s.strip, s.sampled) if (s.strip is not None and g.seats ==
@@ -450,7 +274,7 @@ def render(page: ReportPage) -> str:
                    f"{'quick' if t.quick else 'full'} table <code>{E(t.path)}</code>.{E(' ' + s.sampled)}</p>")
     if page.exchange is not None and page.exchange.boxes and \
             next(iter(page.exchange.boxes.values())).extra.get("full"):
-        out.append(f"<h2 id=exchange>How many cards to exchange</h2>{fullpage.exchange_block(page.exchange)}")
+        out.append(f"<h2 id=exchange>How many cards to exchange</h2>{full_exchange_block(page.exchange)}")
     elif page.exchange is not None:
         g = page.exchange
         out.append(f"<h2 id=exchange>How many cards to exchange</h2><div class=grids><div class=gridbox>"
@@ -509,13 +333,13 @@ def render(page: ReportPage) -> str:
                    f"{E(title)}</b> {E(chart.caption)} <a href=\"{E(chart.name)}.png\">PNG</a></figcaption></figure>")
     out.append("</div>")
     out.append(method_html(page))
-    out.append(f"</main>{fullpage.SCRIPT}</body></html>")
+    out.append(f"</main>{SCRIPT}</body></html>")
     return "\n".join(out)
 
 
 BOX_SECOND = {True: "its share of all hands at those seats in percent (<.1: under 0.1%)",
               False: "the number of simulated situations (seat, turned card, hand class) behind it"}
-MIXED_TEXT = {True: f"for more than {fullpage.MIXED_SHARE:.0%} of its hands the table is sure another choice is "
+MIXED_TEXT = {True: f"for more than {MIXED_SHARE:.0%} of its hands the table is sure another choice is "
                     f"better",
               False: "not every hand in the box has this best choice"}
 
@@ -591,5 +415,4 @@ def render_index(entries) -> str:
             "<p class=small>Made by <code>make report</code> (rumbaodds report).</p></main></body></html>")
 
 
-__all__ = ["Chart", "CountSection", "ModelEntry", "ReportPage", "WordsEntry", "card_html", "grid_table", "render",
-           "render_index", "ACTION_COLOURS", "LOOK"]
+__all__ = ["Chart", "CountSection", "ModelEntry", "ReportPage", "WordsEntry", "render", "render_index"]

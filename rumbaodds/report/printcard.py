@@ -20,15 +20,15 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .blocks import POINTS_TEXT, saved_text
+from .cells import PLAY, RUMBA, SIT
 from .charts import ACTION_COLOURS, COUNT_DOWN, MARGIN_FULL, box_label, dark, mix, new_figure, shade
-from .data import PLAY, RUMBA, SIT
-from .fullpage import POINTS_TEXT, saved_text
 from .grids import Grid
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-    from .rulecard import RuleCard
+    from .card import RuleCard
 
 MIN_PT = 7.0
 A5_GRIDS = 3  # grids side by side on an A5 page (7 pt numbers need the width)

@@ -1,6 +1,6 @@
 """What moved between two packed tables of one rule set and player count: a rebuild's account of itself.
 
-``rumbaodds tables compare OLD NEW`` reads every cell of both (:func:`rumbaodds.report.full.cells_of`) and
+``rumbaodds tables compare OLD NEW`` reads every cell of both (:func:`rumbaodds.report.cells.from_packed`) and
 says, weighted by how often each hand is dealt (the cells' class weights):
 
 - the share of hands whose best choice changed, in all and per seat, and of those the share where both tables
@@ -17,8 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..report.data import ACTIONS, RUMBA
-from ..report.full import FullCells, cells_of, weighted_mean
+from ..report.cells import ACTIONS, RUMBA, Cells, from_packed, weighted_mean
 from ..rules import RulesError, get_rules
 from .pack import knock_rows, load_packed
 from .spec import TableError
@@ -26,7 +25,7 @@ from .spec import TableError
 RUMBA_I = ACTIONS.index(RUMBA)
 
 
-def _cells(path: str | Path) -> tuple[FullCells, object]:
+def _cells(path: str | Path) -> tuple[Cells, object]:
     try:
         packed = load_packed(path)
     except (OSError, ValueError, KeyError) as exc:  # not parquet (pyarrow's ArrowInvalid is a ValueError), no manifest
@@ -35,10 +34,10 @@ def _cells(path: str | Path) -> tuple[FullCells, object]:
     rules = get_rules(rules_dict["name"])
     if rules.to_dict() != rules_dict:
         raise RulesError(f"{path}: a house rule set ({rules_dict['name']!r}); compare reads preset tables")
-    return cells_of(packed, rules), packed
+    return from_packed(packed, rules), packed
 
 
-def rumba_threshold(cells: FullCells, seat: int, share: float = 0.5) -> float | None:
+def rumba_threshold(cells: Cells, seat: int, share: float = 0.5) -> float | None:
     """The lowest hand points from which Rumba is best for at least ``share`` of the seat's hands (weighted), at
     every higher point value too; None if never."""
     s = cells.seat_slice(seat)
