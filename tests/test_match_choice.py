@@ -92,7 +92,7 @@ def test_cli_scores_json_has_a_game_block_and_bad_scores_end_at_the_door():
     args = ["ask", "HA HK S6 C7 D9", "--trump", "H8", "--players", "5", "--seat", "2"]
     result = CliRunner().invoke(main, [*args, "--scores", "20,20,20,20,20", "--samples", "500", "--json"])
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert data["recommendation"] == data["game"]["per_hand_recommendation"]
     assert set(data["game"]["actions"]) >= {"pass", "play", "rumba"} and "positive = received" in data["game"]["sign"]
     for bad, words in [("20,20,20", "3 scores for 5 players"), ("20,x,20,20,20", "'x' is not a whole number"),

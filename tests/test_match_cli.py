@@ -17,7 +17,7 @@ def run(*args):
 def test_game_json_adds_up():
     result = run("--rules", "flemish", "--scores", "5,9,14", "--games", "2000", "--json")
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     players = data["per_player"]
     assert data["games"] == 2000 and data["players"] == 3 and data["dealer"] == 2
     assert abs(sum(p["p_win"] for p in players) - 1) < 1e-9 and abs(sum(p["payout"] for p in players)) < 1e-9

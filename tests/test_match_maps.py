@@ -67,7 +67,7 @@ def test_game_map_cli_json_and_one_line_errors():
     args = ["game-map", WEAK[0], "--trump", WEAK[1], "--players", "5", "--seat", "2"]
     result = CliRunner().invoke(main, [*args, "--own", "1,4,3", "--best", "1,1,1", "--samples", "300", "--json"])
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert [(c["own"], c["best_opponent"]) for c in data["cells"]] == [(1, 1), (4, 1)]
     assert data["samples"] == 300 and data["seed"] == 0 and data["per_hand_recommendation"] == "pass"
     for bad, words in [(["--own", "1,2"], "--own: 2 numbers"), (["--best", "5,1,1"], "--best: 5..1 step 1"),

@@ -61,5 +61,5 @@ def test_rumba_seat_out_of_range_is_a_one_line_error():
 def test_cli_pimc_prints_tricks_per_hand():
     result = run("play", "-", "--policy", "pimc", "--rumba", "0", "--worlds", "8", input=json.dumps(LINE) + "\n")
     assert result.exit_code == 0, result.output
-    tricks = json.loads(result.output)["tricks"]
+    tricks = json.loads(result.stdout)["tricks"]
     assert len(tricks) == 3 and sum(tricks) == 5

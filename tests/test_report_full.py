@@ -213,7 +213,7 @@ def test_the_command_gives_the_same_answer_where_the_table_is_sure(asked):
                 "--seat", str(seat), "--json"]
         result = CliRunner().invoke(main, args)
         assert result.exit_code == 0, result.output
-        assert KIND[json.loads(result.output)["recommendation"]] == answer
+        assert KIND[json.loads(result.stdout)["recommendation"]] == answer
 
 
 def _grid_check(shipped, asked, flip: bool = False) -> tuple[int, float, float]:

@@ -205,7 +205,7 @@ def check_against_ask(rules, folder, players, grid_of, hands=20, seed=11):
                 "--opponents", "default"]  # the table's opponents
         result = CliRunner().invoke(main, args)
         assert result.exit_code == 0, result.output
-        doc = json.loads(result.output)
+        doc = json.loads(result.stdout)
         assert doc["source"]["source"] == "table" and doc["source"]["cell"] == int(cell["cell"])  # the same cell
         box = grids.box_of(grid_of(seat, trump), cards, trump, rules)
         assert not box.empty  # the cell itself stands in its box

@@ -137,7 +137,7 @@ def test_ask_by_search_says_its_worlds_and_repeats_with_its_seed():
     runner = CliRunner()
     one = runner.invoke(main, [*args, "--json"])
     assert one.exit_code == 0, one.output
-    doc = json.loads(one.output)
+    doc = json.loads(one.stdout)
     search = doc["source"]["search"]
     assert search["worlds_asked"] == 32 and 0 < search["worlds_per_decision"] <= 32 and search["decisions"] > 0
     assert runner.invoke(main, [*args, "--json"]).output == one.output
@@ -189,7 +189,7 @@ def test_knock_by_search_says_its_worlds_and_repeats_with_its_seed():
     runner = CliRunner()
     one = runner.invoke(main, [*args, "--json"])
     assert one.exit_code == 0, one.output
-    doc = json.loads(one.output)
+    doc = json.loads(one.stdout)
     assert doc["play"] == "pimc" and doc["samples"] == 30
     search = doc["source"]["search"]
     assert search["worlds_asked"] == 32 and search["decisions"] > 0 and search["inner_play"] == "distilled"

@@ -66,7 +66,7 @@ def test_ask_answers_any_swiss_hand_from_the_shipped_table_and_says_so(players, 
     out = CliRunner().invoke(main, ["ask", " ".join(cards[:5]), "--trump", cards[5], "--players", str(players),
                                     "--seat", str(seat), "--tables", str(tmp_path), "--json"])
     assert out.exit_code == 0, out.output
-    data = json.loads(out.output)
+    data = json.loads(out.stdout)
     assert data["source"]["source"] == "packed table", data.get("source")
     assert data["source"]["table"].startswith(str(SHIPPED))
     human = CliRunner().invoke(main, ["ask", " ".join(cards[:5]), "--trump", cards[5], "--players", str(players),

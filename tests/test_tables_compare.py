@@ -58,7 +58,7 @@ def test_swapped_cells_move_by_their_share_of_the_hands_dealt(tmp_path, cells):
     assert sum(result["flow"].values()) == pytest.approx(result["best_changed"], rel=1e-9)
     printed = CliRunner().invoke(main, ["tables", "compare", str(TABLE), str(path), "--json"])
     assert printed.exit_code == 0, printed.output
-    assert json.loads(printed.output)["best_changed"] == pytest.approx(result["best_changed"])
+    assert json.loads(printed.stdout)["best_changed"] == pytest.approx(result["best_changed"])
     words = CliRunner().invoke(main, ["tables", "compare", str(TABLE), str(path)])
     assert f"{100 * result['best_changed']:.1f}% of hands dealt" in words.output
 
