@@ -20,8 +20,8 @@ import numpy as np
 import pandas as pd
 
 from ..cards import cards_of
-from ..handclasses import enumerate_trump_rank_pairs
 from ..rules import RulesError, RuleSet
+from ..tables.handclasses import enumerate_trump_rank_pairs
 from . import shapes
 from .data import JOIN, PLAY, RUMBA, SIT, Budget
 from .grids import Box, Grid, mean_interval
@@ -142,7 +142,7 @@ def _cache_key(scenario: Scenario, sample: HandSample, rules: RuleSet, opponents
     import json
 
     from ..engine import NUMBERS_TAG
-    from ..opponents import opponent_policy
+    from ..opponents.resolve import opponent_policy
 
     digest = opponent_policy(opponents, rules, scenario.players).to_dict()["digest"]
     doc = {"numbers": NUMBERS_TAG, "rules": rules.to_dict(), "opponents": digest, "play": budget.play,
@@ -180,7 +180,7 @@ def measure(scenario: Scenario, sample: HandSample, rules: RuleSet, opponents: s
 
 def _ask_all(scenario: Scenario, sample: HandSample, rules: RuleSet, opponents: str, budget: Budget
              ) -> tuple[list[dict], int, set[str]]:
-    from ..analysis import ask
+    from ..answer.simulation import ask
 
     rows = []
     skipped = 0
@@ -259,7 +259,7 @@ def example_hand(m: Measured, sample: HandSample) -> tuple[str, str] | None:
 def lone_dealer(rules: RuleSet, players: int, opponents: str, budget: Budget) -> dict | None:
     """Flemish: the dealer who heard everybody pass may not call Rumba (§5.5); his play scores
     ``lone_player_score`` without trick play [D-7]. Checked with ``ask`` on one hand."""
-    from ..analysis import ask
+    from ..answer.simulation import ask
 
     if rules.lone_rumba_allowed or rules.speaking_order != "one-round" or players < 2:
         return None

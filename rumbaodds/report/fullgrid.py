@@ -184,7 +184,7 @@ def _example(fc: FullCells, cell: int, pair: int) -> dict:
 
 
 def _trump_suit(fc: FullCells) -> int:
-    from ..handclasses import enumerate_classes
+    from ..tables.handclasses import enumerate_classes
 
     return enumerate_classes(fc.rules).trump_suit
 

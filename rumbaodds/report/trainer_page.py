@@ -15,8 +15,8 @@ import json
 from pathlib import Path
 
 from ..cards import format_card
-from ..grading import BEST_BELOW, INACCURACY_BELOW, MISTAKE_BELOW, Decision, equilibrium_mix, grade
-from ..trainer import Spot, Trainer
+from ..learning.grading import BEST_BELOW, INACCURACY_BELOW, MISTAKE_BELOW, Decision, equilibrium_mix, grade
+from ..learning.trainer import Spot, Trainer
 
 CHOICES = ("pass", "play", "rumba", "throw-in")
 
