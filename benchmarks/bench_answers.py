@@ -27,8 +27,8 @@ import time
 
 import numpy as np
 
-from rumbaodds import answer
-from rumbaodds.question import Question
+from rumbaodds.answer import pipeline
+from rumbaodds.answer.question import Question
 
 from .common import print_table
 
@@ -67,27 +67,27 @@ def answer_times(repeat: int = 2) -> list[dict]:
     rows = []
     for label, cases in SITUATIONS.items():
         lookup_only = label.startswith("table (")
-        run = (lambda kw: answer.from_table(_question(kw))) if lookup_only else \
-            (lambda kw: answer.answer(_question(kw)))
+        run = (lambda kw: pipeline.from_table(_question(kw))) if lookup_only else \
+            (lambda kw: pipeline.answer(_question(kw)))
         run(cases[0])  # warm: compiled and loaded
         times, kinds, deals = [], set(), []
         for _ in range(repeat):
             for kw in cases:
                 seconds, result = _time(lambda kw=kw: run(kw))
                 times.append(seconds)
-                source = answer.source_of(result)
+                source = pipeline.source_of(result)
                 kinds.add(source["kind"])
                 deals.append(source.get("simulation", source).get("deals", result.samples))
         rows.append({"situation": label, "answers": len(times), "median_s": statistics.median(times),
                      "worst_s": max(times), "under_10s": max(times) < TARGET_S, "source": "/".join(sorted(kinds)),
                      "deals_median": statistics.median(deals)})
-    from rumbaodds import analysis
+    from rumbaodds.answer import simulation
 
-    analysis.knock("HA", 5, samples=10, inner_samples=10, seed=1)  # warm
+    simulation.knock("HA", 5, samples=10, inner_samples=10, seed=1)  # warm
     times, verdicts = [], []
     for _ in range(max(1, repeat - 1)):
         for kw in KNOCKS:
-            seconds, result = _time(lambda kw=kw: answer.knock_answer(tables_root=None, **kw))
+            seconds, result = _time(lambda kw=kw: pipeline.knock_answer(tables_root=None, **kw))
             times.append(seconds)
             verdicts.append(f"{kw['trump']} {kw['players']}p: {result.samples} deals, {result.stopped}, "
                             f"{'resolved' if result.resolved else 'too close'}")
@@ -102,10 +102,10 @@ def _block_frame(players: int, per_seat: int):
     """Contiguous runs of ``per_seat`` real cells per seat of a swiss table, as the full table's frame."""
     import pandas as pd
 
-    from rumbaodds.handclasses import enumerate_trump_rank_pairs
     from rumbaodds.rules import SWISS
     from rumbaodds.tables import TableSpec
     from rumbaodds.tables.build import chunk_frame, simulate_cells
+    from rumbaodds.tables.handclasses import enumerate_trump_rank_pairs
 
     spec = TableSpec(SWISS, players, None, seed=0)
     pairs = len(enumerate_trump_rank_pairs(SWISS))

@@ -37,14 +37,14 @@ import time
 
 import numpy as np
 
-from rumbaodds.call_belief import call_belief
 from rumbaodds.distil.record import play_deals
 from rumbaodds.engine import pimc
 from rumbaodds.engine.distilled import TREES, WEIGHTS
 from rumbaodds.engine.keep import hand_points
 from rumbaodds.engine.policy import CTX_OPEN, hand_score
 from rumbaodds.engine.rng import deal_batch
-from rumbaodds.opponents import opponent_policy
+from rumbaodds.opponents.call_belief import call_belief
+from rumbaodds.opponents.resolve import opponent_policy
 from rumbaodds.rules import FLEMISH, SWISS
 
 from .common import print_table
@@ -95,7 +95,7 @@ def play(deals, caller_play: int, defence_play: int, worlds: int = pimc.DEFAULT_
 
     ``rumba``: hand 0 called a Rumba, else a normal game. ``trees``: the distilled play's (engine/pimc.py
     ``play_deal``; ``None``: the shipped ones). ``belief``: PIMC defenders infer the caller's hand from his call
-    (rumbaodds/call_belief.py)."""
+    (rumbaodds/opponents/call_belief.py)."""
     hands, leaders, trumps, turned = deals
     seats = np.full(hands.shape[1], defence_play, dtype=np.int64)
     seats[0] = caller_play

@@ -6,10 +6,10 @@ import time
 
 import numpy as np
 
-from rumbaodds import analysis
+from rumbaodds.answer import simulation
 from rumbaodds.cards import parse_card, parse_hand
 from rumbaodds.engine import hand as kernel
-from rumbaodds.models import MODELS
+from rumbaodds.opponents.models import MODELS
 from rumbaodds.rules import SWISS
 from rumbaodds.twins import hand as twin_hand
 
@@ -17,15 +17,15 @@ from .common import best_time, cached_seconds, compile_seconds, cpu_ratio, print
 
 HAND, TRUMP, PLAYERS, SEAT = "HA HK HQ S6 C7", "H9", 5, 2
 ASK_SNIPPET = (
-    "from rumbaodds.analysis import ask\n"
+    "from rumbaodds.answer.simulation import ask\n"
     f"ask({HAND!r}, {TRUMP!r}, {PLAYERS}, {SEAT}, samples=1000, seed=1)\n"
 )
 
 
-def _job(play: str = "expert") -> analysis.Job:
-    """The kernel's arguments for the benchmark's question, as ``ask`` builds them (analysis.Job)."""
-    situation = analysis.make_situation(parse_hand(HAND), parse_card(TRUMP), PLAYERS, SEAT)
-    return analysis.Job.of(situation, MODELS["default"], play)
+def _job(play: str = "expert") -> simulation.Job:
+    """The kernel's arguments for the benchmark's question, as ``ask`` builds them (simulation.Job)."""
+    situation = simulation.make_situation(parse_hand(HAND), parse_card(TRUMP), PLAYERS, SEAT)
+    return simulation.Job.of(situation, MODELS["default"], play)
 
 
 def run_plays(quick: bool = False) -> list[dict]:
@@ -35,7 +35,7 @@ def run_plays(quick: bool = False) -> list[dict]:
     repeat = 1 if quick else 3
     rates = {}
     calls = {}
-    for play in analysis.POLICIES:
+    for play in simulation.POLICIES:
         args = _job(play).args()
         kernel.ask_batch(*args, np.uint64(1), 0, 100)
         rates[play] = count / best_time(lambda args=args: kernel.ask_batch(*args, np.uint64(1), 0, count), repeat)
@@ -69,8 +69,8 @@ def run(quick: bool = False) -> list[dict]:
 
 
 def ask_seconds(samples: int = 200_000) -> float:
-    analysis.ask(HAND, TRUMP, PLAYERS, SEAT, samples=1000, seed=1)
-    return best_time(lambda: analysis.ask(HAND, TRUMP, PLAYERS, SEAT, samples=samples, seed=1), repeat=3)
+    simulation.ask(HAND, TRUMP, PLAYERS, SEAT, samples=1000, seed=1)
+    return best_time(lambda: simulation.ask(HAND, TRUMP, PLAYERS, SEAT, samples=samples, seed=1), repeat=3)
 
 
 def main(quick: bool = False) -> None:

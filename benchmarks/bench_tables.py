@@ -36,10 +36,10 @@ import pyarrow.parquet as pq
 
 from rumbaodds.engine import hand as hand_kernel
 from rumbaodds.engine.table import COL_PLAY, COL_RUMBA
-from rumbaodds.handclasses import enumerate_trump_rank_pairs
 from rumbaodds.rules import SWISS
 from rumbaodds.tables import TableSpec, build_table
 from rumbaodds.tables.build import chunk_frame, plan_rows, simulate_cells
+from rumbaodds.tables.handclasses import enumerate_trump_rank_pairs
 from rumbaodds.tables.plan import plan_tables, totals
 
 from .common import best_time, print_table
@@ -77,8 +77,8 @@ def whole_map(sample_cells: int) -> tuple[list[dict], list[dict]]:
 
 def where_the_time_goes(plan_rows_: list[dict], sample_cells: int, quick: bool = False) -> list[dict]:
     """Cost of a deal by the choices simulated (5 players, seat 2), and where the deals of a table go."""
-    from rumbaodds.analysis import POLICIES, Job
-    from rumbaodds.situation import make_situation
+    from rumbaodds.answer.simulation import POLICIES, Job
+    from rumbaodds.answer.situation import make_situation
 
     rules = SWISS
     job = Job.of(make_situation("HA HK C7 C8 D9", "H7", 5, 2, rules), MODEL, "expert")
@@ -186,7 +186,7 @@ def packed_sizes(block: int, plan_rows_: list[dict]) -> list[dict]:
 
 def lookups() -> list[dict]:
     """A packed lookup: canonicalise the hand, searchsorted, index (tiny table; the cost does not grow with size)."""
-    from rumbaodds.analysis import make_situation
+    from rumbaodds.answer.simulation import make_situation
     from rumbaodds.rules import RuleSet
     from rumbaodds.tables.pack import answer_from_packed, load_packed, pack_table
 

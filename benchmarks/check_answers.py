@@ -19,9 +19,9 @@ import random
 import time
 from statistics import NormalDist
 
-from rumbaodds import analysis, answer
+from rumbaodds.answer import pipeline, simulation
+from rumbaodds.answer.question import Question
 from rumbaodds.cards import format_card
-from rumbaodds.question import Question
 from rumbaodds.rules import SWISS
 from rumbaodds.stats import Z95
 from rumbaodds.tables.pack import SHIPPED, SUFFIX
@@ -42,11 +42,11 @@ def pairs_of_values(players_list, hands_each: int, deals: int, seed: int) -> lis
             assert tries <= 100 * hands_each, f"the shipped swiss {players}-player table answers no default question"
             cards = rng.sample([format_card(c) for c in SWISS.deck], 6)
             seat = rng.randrange(players)
-            table = answer.from_table(Question.of(" ".join(cards[:5]), cards[5], players, seat))
+            table = pipeline.from_table(Question.of(" ".join(cards[:5]), cards[5], players, seat))
             if table is None:
                 continue
             asked += 1
-            sim = analysis.ask(" ".join(cards[:5]), cards[5], players, seat, samples=deals, seed=seed + asked)
+            sim = simulation.ask(" ".join(cards[:5]), cards[5], players, seat, samples=deals, seed=seed + asked)
             for name, c in table.actions.items():
                 if name in ("pass", "throw-in") or name not in sim.actions:
                     continue
@@ -80,10 +80,10 @@ def named_exchanges(players_list, hands_each: int, deals: int, seed: int) -> lis
         for _ in range(hands_each):
             cards = rng.sample([format_card(c) for c in SWISS.deck], 6)
             seat = rng.randrange(players)
-            result = answer.answer(Question.of(" ".join(cards[:5]), cards[5], players, seat))
+            result = pipeline.answer(Question.of(" ".join(cards[:5]), cards[5], players, seat))
             if result.exchange is None or not result.exchange.resolved or "play" not in result.actions:
                 continue
-            sim = analysis.ask(" ".join(cards[:5]), cards[5], players, seat, samples=deals, seed=rng.randrange(2**31))
+            sim = simulation.ask(" ".join(cards[:5]), cards[5], players, seat, samples=deals, seed=rng.randrange(2**31))
             values = {tuple(c.discard): c.ev for n, c in sim.options.items() if n.startswith("play")}
             chosen = values[tuple(result.exchange.best)]
             out.append((chosen.mean - min(v.mean for v in values.values()), chosen.half_width, (cards, players, seat)))

@@ -26,7 +26,7 @@ from statistics import NormalDist
 
 import numpy as np
 
-from rumbaodds import analysis
+from rumbaodds.answer import simulation
 from rumbaodds.cards import format_card
 from rumbaodds.rules import rules_from_dict
 from rumbaodds.tables import cell_situation, load_table, table_cell
@@ -58,7 +58,7 @@ def agreement(folder: str | Path, cells: int = 100, samples: int = 4_000, seed: 
     for i, r in enumerate(rows):
         situation = cell_situation(table.frame.iloc[r], rules, players)
         row = table_cell(table, situation)
-        result = analysis.ask([format_card(c) for c in situation.hand], format_card(situation.trump_card), players,
+        result = simulation.ask([format_card(c) for c in situation.hand], format_card(situation.trump_card), players,
                               situation.seat, rules=rules, opponents=opponents, play=m["play"], samples=samples,
                               seed=seed + 1 + i)
         for name, column in COMPARISONS.items():

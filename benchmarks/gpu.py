@@ -25,12 +25,12 @@ if __name__ == "__main__" and "--simulate" in sys.argv:
 
 import numpy as np  # noqa: E402
 
-from rumbaodds.analysis import Job  # noqa: E402
+from rumbaodds.answer.simulation import Job  # noqa: E402
+from rumbaodds.answer.situation import make_situation  # noqa: E402
 from rumbaodds.engine import hand as K  # noqa: E402
 from rumbaodds.engine import table as T  # noqa: E402
 from rumbaodds.engine.devices import DeviceError, resolve_device  # noqa: E402
 from rumbaodds.rules import FLEMISH, SWISS  # noqa: E402
-from rumbaodds.situation import make_situation  # noqa: E402
 from rumbaodds.tables import TableSpec  # noqa: E402
 from rumbaodds.tables.build import cell_arguments, plan_rows  # noqa: E402
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-MAX_DEALS = 20_000_000  # the most deals one `ask` simulates (analysis.MAX_SAMPLES is this)
-MAX_KNOCK_DEALS = MAX_DEALS // 100  # analysis.knock's own cap: each knock deal plays --inner-samples more
+MAX_DEALS = 20_000_000  # the most deals one `ask` simulates (simulation.MAX_SAMPLES is this)
+MAX_KNOCK_DEALS = MAX_DEALS // 100  # simulation.knock's own cap: each knock deal plays --inner-samples more
 MAX_RUMMY_TURNS = 60  # rummy.odds.MAX_TURNS
 SEED_HIGH = 2**63 - 1  # the counter-based random stream takes a 63-bit seed (seeds.check_seed)
 

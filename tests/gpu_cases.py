@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from rumbaodds import analysis
-from rumbaodds.opponents import opponent_policy
+from rumbaodds.answer import simulation
+from rumbaodds.opponents.resolve import opponent_policy
 from rumbaodds.rules import FLEMISH, SWISS
 from rumbaodds.tables import build
 from rumbaodds.tables.spec import TableSpec
@@ -24,14 +24,14 @@ ASKS = [
 ]
 
 
-def job(case, play="expert") -> analysis.Job:
+def job(case, play="expert") -> simulation.Job:
     _id, rules, players, seat, hand, trump, before, passes, knocked, swapped = case
-    situation = analysis.make_situation(hand, trump, players, seat, rules, passes, knocked, before, swapped)
-    return analysis.Job.of(situation, "default", play)
+    situation = simulation.make_situation(hand, trump, players, seat, rules, passes, knocked, before, swapped)
+    return simulation.Job.of(situation, "default", play)
 
 
 def batch_args(case, seed, start, count) -> tuple:
-    """The arguments ``analysis.ask`` gives ``hand.ask_batch`` (and ``gpu.ask_batch``) for this situation."""
+    """The arguments ``simulation.ask`` gives ``hand.ask_batch`` (and ``gpu.ask_batch``) for this situation."""
     return (*job(case).args(), np.uint64(seed), start, count)
 
 

@@ -1,10 +1,10 @@
-"""Calling the whole-hand kernel and its twin the way ``analysis.ask`` does, for tests."""
+"""Calling the whole-hand kernel and its twin the way ``simulation.ask`` does, for tests."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from rumbaodds.analysis import Job, make_situation
+from rumbaodds.answer.simulation import Job, make_situation
 from rumbaodds.twins import hand as th
 
 

@@ -15,16 +15,16 @@ import pytest
 from click.testing import CliRunner
 
 from benchmarks import check_answers
-from rumbaodds import analysis, answer, stopping
+from rumbaodds.answer import pipeline, simulation, stopping
+from rumbaodds.answer.question import Question
+from rumbaodds.answer.results import ExchangeCall
 from rumbaodds.cards import RANKS, format_card
 from rumbaodds.cli import main
-from rumbaodds.handclasses import enumerate_trump_rank_pairs
-from rumbaodds.models import get_model
-from rumbaodds.question import Question
-from rumbaodds.results import ExchangeCall
+from rumbaodds.opponents.models import get_model
 from rumbaodds.rules import SWISS, RuleSet
 from rumbaodds.stats import Z95, Estimate
 from rumbaodds.tables import TableSpec, build_table, load_table
+from rumbaodds.tables.handclasses import enumerate_trump_rank_pairs
 from rumbaodds.tables.pack import pack_frame, pack_table
 
 TINY = RuleSet(name="tiny", suits="CDH", ranks="TJQK", hand_size=2, min_players=2, max_players=3, exchange_limit=1,
@@ -69,8 +69,8 @@ def test_a_resolved_table_answer_comes_from_the_table_alone(tiny, monkeypatch):
     rows = _rows(table, lambda r: r["margin"] - r["margin_half"] > 0.3 and r["best"] != "play")
     assert rows
     _no_simulation(monkeypatch)
-    result = answer.answer(_question(rows[0]), v2)
-    source = answer.document(result)["source"]
+    result = pipeline.answer(_question(rows[0]), v2)
+    source = pipeline.document(result)["source"]
     assert source["kind"] == "table" and source["source"] == "packed table" and source["deals"] == rows[0]["samples"]
     assert source["table"].endswith("tiny3.packed.parquet") and source["cell"] == int(rows[0]["cell"])
     key = source["cell_key"]
@@ -85,9 +85,9 @@ def test_a_margin_whose_interval_includes_0_is_settled_by_simulation_and_says_so
     rows = _rows(table, lambda r: abs(r["margin"]) < r["margin_half"] * 0.8)
     assert rows, "the tiny table has cells whose decision it did not resolve"
     row = rows[0]
-    raw = answer.from_table(_question(row), v2)
-    assert raw is not None and not raw.resolved and "margin" in answer.open_parts(raw)
-    result = answer.answer(_question(row), v2)
+    raw = pipeline.from_table(_question(row), v2)
+    assert raw is not None and not raw.resolved and "margin" in pipeline.open_parts(raw)
+    result = pipeline.answer(_question(row), v2)
     meta = result.meta
     assert meta["kind"] == "table+simulation" and "margin" in meta["settled"]
     assert meta["text"].startswith(f"table + {meta['simulation']['deals']:,} simulated deals to settle")
@@ -95,7 +95,7 @@ def test_a_margin_whose_interval_includes_0_is_settled_by_simulation_and_says_so
     assert meta["simulation"]["deals"] >= stopping.SETTLE_FIRST_LOOK and meta["simulation"]["seed"] >= 0
     assert result.samples == row["samples"] + meta["simulation"]["deals"]
     assert meta["simulation"]["stopped"] in ("settled", "time", "cap")
-    text = answer.source_text(result)
+    text = pipeline.source_text(result)
     assert f"{meta['simulation']['deals']:,} deals simulated now (seed {meta['simulation']['seed']}) to settle the " \
            f"recommendation" in text and f"cell {int(row['cell'])}: seat {int(row['seat'])}" in text
 
@@ -104,10 +104,10 @@ def test_the_same_question_gets_the_same_settled_answer(tiny):
     """The settling seed comes from the table and the question: the command line and the page agree exactly."""
     table, v2, _ = tiny
     rows = _rows(table, lambda r: abs(r["margin"]) < r["margin_half"] * 0.8)
-    a, b = answer.answer(_question(rows[0]), v2), answer.answer(_question(rows[0]), v2)
+    a, b = pipeline.answer(_question(rows[0]), v2), pipeline.answer(_question(rows[0]), v2)
     assert a.meta["simulation"]["stopped"] != "time"
-    assert answer.document(a) == answer.document(b)
-    other = answer.answer(_question(rows[1]), v2)  # another cell: another seed
+    assert pipeline.document(a) == pipeline.document(b)
+    other = pipeline.answer(_question(rows[1]), v2)  # another cell: another seed
     assert other.meta["simulation"]["seed"] != a.meta["simulation"]["seed"]
 
 
@@ -115,9 +115,9 @@ def test_format_1_tables_get_their_missing_values_from_the_settling_simulation(t
     table, _, v1 = tiny
     rows = _rows(table, lambda r: "pass" not in (r["best"], r["runner_up"]))
     assert rows
-    raw = answer.from_table(_question(rows[0]), v1)
-    assert raw.meta["format"] == 1 and raw.meta["missing"] and "values" in answer.open_parts(raw)
-    result = answer.answer(_question(rows[0]), v1)
+    raw = pipeline.from_table(_question(rows[0]), v1)
+    assert raw.meta["format"] == 1 and raw.meta["missing"] and "values" in pipeline.open_parts(raw)
+    result = pipeline.answer(_question(rows[0]), v1)
     assert "values" in result.meta["settled"] and set(result.actions) >= {"pass", "play", "rumba"}
     assert all(math.isfinite(c.ev.mean) for c in result.actions.values())
 
@@ -125,7 +125,7 @@ def test_format_1_tables_get_their_missing_values_from_the_settling_simulation(t
 def test_the_settling_simulation_keeps_to_its_budget(tiny):
     table, v2, _ = tiny
     row = _rows(table, lambda r: abs(r["margin"]) < r["margin_half"] * 0.8)[0]
-    result = answer.answer(_question(row), v2, settle_budget=0.0)
+    result = pipeline.answer(_question(row), v2, settle_budget=0.0)
     sim = result.meta["simulation"]
     assert sim["deals"] == stopping.CHUNK  # one chunk (the first look), then the budget
     assert sim["stopped"] in ("time", "settled") and ("budget" in result.meta["text"]) == (sim["stopped"] == "time")
@@ -135,10 +135,10 @@ def test_an_own_run_is_never_a_table_and_a_precision_only_one_it_has(tiny):
     table, v2, _ = tiny
     row = _rows(table, lambda r: r["margin"] - r["margin_half"] > 0.3 and r["best"] != "play")[0]
     for own in (dict(samples=500, seed=1), dict(seed=3)):
-        result = answer.answer(_question(row, **own), v2)
+        result = pipeline.answer(_question(row, **own), v2)
         assert result.meta["kind"] == "simulation" and result.meta["seed"] == own["seed"]
-    assert answer.answer(_question(row, precision=50), v2).meta["kind"] == "table"  # the table is that precise
-    finer = answer.answer(_question(row, precision=0.1), v2)  # it is not: a run of its own to that precision
+    assert pipeline.answer(_question(row, precision=50), v2).meta["kind"] == "table"  # the table is that precise
+    finer = pipeline.answer(_question(row, precision=0.1), v2)  # it is not: a run of its own to that precision
     assert finer.meta["kind"] == "simulation" and "table_not_used" in finer.meta
     assert max(c.ev.half_width for c in finer.options.values()) < 0.1
 
@@ -156,17 +156,17 @@ def test_a_guard_wraps_every_simulation_and_never_a_lookup(tiny):
         yield
 
     alone = _rows(table, lambda r: r["margin"] - r["margin_half"] > 0.3 and r["best"] != "play")[0]
-    assert answer.answer(_question(alone), v2, guard=guard).meta["kind"] == "table" and entered == []
+    assert pipeline.answer(_question(alone), v2, guard=guard).meta["kind"] == "table" and entered == []
     open_row = _rows(table, lambda r: abs(r["margin"]) < r["margin_half"] * 0.8)[0]
-    assert answer.answer(_question(open_row), v2, guard=guard).meta["kind"] == "table+simulation"
-    assert answer.answer(_question(alone, samples=300, seed=1), v2, guard=guard).meta["kind"] == "simulation"
+    assert pipeline.answer(_question(open_row), v2, guard=guard).meta["kind"] == "table+simulation"
+    assert pipeline.answer(_question(alone, samples=300, seed=1), v2, guard=guard).meta["kind"] == "simulation"
     assert entered == [1, 1]
 
 
 def test_the_python_api_asks_through_the_pipeline():
-    own = answer.ask("HA HK HQ S6 C7", "H9", 5, 2, samples=500, seed=2)
-    assert own.to_dict() == analysis.ask("HA HK HQ S6 C7", "H9", 5, 2, samples=500, seed=2).to_dict()
-    shipped = answer.ask("HA HK HQ S6 C7", "H9", 5, 2)  # the swiss 5-player table shipped in the package
+    own = pipeline.ask("HA HK HQ S6 C7", "H9", 5, 2, samples=500, seed=2)
+    assert own.to_dict() == simulation.ask("HA HK HQ S6 C7", "H9", 5, 2, samples=500, seed=2).to_dict()
+    shipped = pipeline.ask("HA HK HQ S6 C7", "H9", 5, 2)  # the swiss 5-player table shipped in the package
     assert shipped.meta["source"] == "packed table" and shipped.meta["kind"].startswith("table")
     assert {"play", "rumba"} <= set(shipped.actions) and shipped.actions["rumba"].p_success is not None
 
@@ -181,13 +181,13 @@ def test_an_unresolved_exchange_is_never_named(tiny):
     table, v2, _ = tiny
     row = _rows(table, lambda r: r["best"] == "play" and min(r["ev_play0_deals"], r["ev_play1_deals"]) >= r["samples"])
     assert row, "the tiny table has play cells with both exchanges still simulated"
-    raw = answer.from_table(_question(row[0]), v2)
-    assert raw.exchange is not None and not raw.exchange.resolved and "exchange" in answer.open_parts(raw)
-    doc = answer.document(raw)
+    raw = pipeline.from_table(_question(row[0]), v2)
+    assert raw.exchange is not None and not raw.exchange.resolved and "exchange" in pipeline.open_parts(raw)
+    doc = pipeline.document(raw)
     assert doc["actions"]["play"]["discard"] is None and doc["exchange"]["resolved"] is False
     assert "not resolved" in doc["actions"]["play"]["exchange"] or "too close" in doc["actions"]["play"]["exchange"]
-    settled = answer.answer(_question(row[0]), v2)
-    doc = answer.document(settled)
+    settled = pipeline.answer(_question(row[0]), v2)
+    doc = pipeline.document(settled)
     if settled.exchange.resolved:  # the simulation told them apart: named, and its difference excludes 0
         assert doc["actions"]["play"]["discard"] is not None and settled.exchange.difference.low > 0
     else:
@@ -208,13 +208,13 @@ def test_the_exchange_text_names_both_or_the_resolved_one():
 
 
 def test_a_simulated_answer_names_an_exchange_only_when_its_difference_excludes_0():
-    result = analysis.ask("HJ H7 SA D9 C8", "H6", 4, 0, samples=2_000, seed=3)
+    result = simulation.ask("HJ H7 SA D9 C8", "H6", 4, 0, samples=2_000, seed=3)
     call = result.exchange
     assert call is not None and call.difference is not None
     assert call.resolved == (call.difference.low > 0)
-    doc = answer.document(result)
+    doc = pipeline.document(result)
     assert (doc["actions"]["play"]["discard"] is None) == (not call.resolved)
-    forced = answer.document(_with_exchange(result, ExchangeCall(call.best, call.second, call.difference, False)))
+    forced = pipeline.document(_with_exchange(result, ExchangeCall(call.best, call.second, call.difference, False)))
     assert forced["actions"]["play"]["discard"] is None  # the same answer, unresolved: not named
 
 
@@ -222,13 +222,13 @@ def test_a_simulated_answer_names_an_exchange_only_when_its_difference_excludes_
 def test_two_independent_estimates_pool_by_inverse_variance():
     a = Estimate(1.0, 1.0 - Z95, 1.0 + Z95, 10)  # variance 1
     b = Estimate(2.0, 2.0 - Z95 / 2, 2.0 + Z95 / 2, 40)  # variance 1/4
-    pooled = answer._pooled(a, b)
+    pooled = pipeline._pooled(a, b)
     assert pooled.mean == pytest.approx((1.0 * 1 + 2.0 * 4) / 5)
     assert pooled.half_width == pytest.approx(Z95 * math.sqrt(1 / 5))
     assert pooled.samples == 50
     exact = Estimate(0.0, 0.0, 0.0, 10)  # pass is 0 on every deal: stays exact
-    assert answer._pooled(exact, Estimate(0.0, 0.0, 0.0, 100)).half_width == 0.0
-    share = answer._pooled_share(Estimate(0.5, 0.3, 0.7, 20), Estimate(0.75, 0.7, 0.8, 60))
+    assert pipeline._pooled(exact, Estimate(0.0, 0.0, 0.0, 100)).half_width == 0.0
+    share = pipeline._pooled_share(Estimate(0.5, 0.3, 0.7, 20), Estimate(0.75, 0.7, 0.8, 60))
     assert share.mean == pytest.approx((10 + 45) / 80) and share.samples == 80
 
 
@@ -245,11 +245,11 @@ class _View:
 
 
 def _result(margin: Estimate, half: float = 0.01):
-    situation = analysis.make_situation("HA HK HQ S6 C7", "H9", 5, 2)
+    situation = simulation.make_situation("HA HK HQ S6 C7", "H9", 5, 2)
     ev = Estimate(-1.0, -1.0 - half, -1.0 + half, 4000)
-    options = {"pass": analysis.ChoiceResult("pass", Estimate(0.0, 0.0, 0.0, 4000)),
-               "rumba": analysis.ChoiceResult("rumba", ev)}
-    return analysis.AskResult(situation, None, "expert", 1, 4000, 1.0, options, "rumba", "pass", margin)
+    options = {"pass": simulation.ChoiceResult("pass", Estimate(0.0, 0.0, 0.0, 4000)),
+               "rumba": simulation.ChoiceResult("rumba", ev)}
+    return simulation.AskResult(situation, None, "expert", 1, 4000, 1.0, options, "rumba", "pass", margin)
 
 
 def test_the_default_rule_stops_at_a_look_when_settled_and_not_before():
@@ -282,31 +282,31 @@ class _SlowClock:
 
 def test_a_seeded_default_run_has_no_time_budget_and_an_unseeded_one_has(monkeypatch):
     monkeypatch.setattr(stopping, "Clock", _SlowClock)
-    seeded = analysis.simulate(Question.of("HA HK HQ S6 C7", "H9", 5, 2, seed=8))
+    seeded = simulation.simulate(Question.of("HA HK HQ S6 C7", "H9", 5, 2, seed=8))
     assert seeded.meta["stopped"] in ("settled", "cap")  # where it stops depends on the numbers alone
     assert stopping.rule_for(Question.of("HA HK HQ S6 C7", "H9", 5, 2, seed=8)).budget == math.inf
     unseeded = stopping.rule_for(Question.of("HA HK HQ S6 C7", "H9", 5, 2))  # negative control
     assert unseeded.budget == stopping.TIME_BUDGET_S
-    fresh = analysis.simulate(Question.of("HA HK HQ S6 C7", "H9", 5, 2))
+    fresh = simulation.simulate(Question.of("HA HK HQ S6 C7", "H9", 5, 2))
     assert fresh.meta["stopped"] == "time" and fresh.samples == stopping.CHUNK
 
 
 def test_a_seeded_knock_has_no_time_budget(monkeypatch):
     monkeypatch.setattr(stopping, "Clock", _SlowClock)
-    seeded = analysis.knock("HA", 5, seed=3, inner_samples=5)
-    assert seeded.stopped in ("settled", "cap") and seeded.samples in analysis.KNOCK_LOOKS
-    fresh = analysis.knock("HA", 5, inner_samples=5)  # negative control: the clock stops it after one chunk
-    assert fresh.stopped == "time" and fresh.samples == analysis.KNOCK_CHUNK
+    seeded = simulation.knock("HA", 5, seed=3, inner_samples=5)
+    assert seeded.stopped in ("settled", "cap") and seeded.samples in simulation.KNOCK_LOOKS
+    fresh = simulation.knock("HA", 5, inner_samples=5)  # negative control: the clock stops it after one chunk
+    assert fresh.stopped == "time" and fresh.samples == simulation.KNOCK_CHUNK
 
 
 def test_a_seeded_default_run_is_reproducible_and_bounded():
     question = Question.of("HA HK HQ S6 C7", "H9", 5, 2, seed=8)
-    a, b = analysis.simulate(question), analysis.simulate(question)
+    a, b = simulation.simulate(question), simulation.simulate(question)
     assert a.to_dict() == b.to_dict() and a.meta == b.meta
     assert a.meta["stopped"] in ("settled", "cap") and a.samples in stopping.settled_looks(stopping.FIRST_LOOK,
                                                                                           stopping.DEFAULT_CAP)
     assert a.samples <= stopping.DEFAULT_CAP
-    again = analysis.ask("HA HK HQ S6 C7", "H9", 5, 2, samples=a.samples, seed=8)  # --samples N --seed S repeats it
+    again = simulation.ask("HA HK HQ S6 C7", "H9", 5, 2, samples=a.samples, seed=8)  # --samples N --seed S repeats it
     assert again.recommendation == a.recommendation
     assert again.margin.mean == pytest.approx(a.margin.mean, abs=1e-9)
 
@@ -314,7 +314,7 @@ def test_a_seeded_default_run_is_reproducible_and_bounded():
 # -- the knock ---------------------------------------------------------------------------------------------------------
 def _knock(margin: Estimate):
     e = Estimate(-1.0, -1.2, -0.8, 1000)
-    return analysis.KnockResult(SWISS, 5, 9, MODEL, "expert", 1, 1000, 200, e, e, margin,
+    return simulation.KnockResult(SWISS, 5, 9, MODEL, "expert", 1, 1000, 200, e, e, margin,
                                 Estimate(0.5, 0.4, 0.6, 1000), {}, 0.1)
 
 
@@ -345,10 +345,10 @@ def test_the_knock_comes_from_a_table_that_resolves_it(tiny, tmp_path):
              "p_success": 0.8, "samples": 2000, "inner_samples": 200} for r in range(8, 12)]
     pack_frame(table.frame, spec.manifest(), len(enumerate_trump_rank_pairs(TINY)), tmp_path / "k.packed.parquet",
                knock=rows)
-    found = answer.knock_answer("HK", 3, rules, MODEL, tables_root=tmp_path)
+    found = pipeline.knock_answer("HK", 3, rules, MODEL, tables_root=tmp_path)
     assert found.meta["kind"] == "table" and found.stopped == "table" and found.recommendation == "knock"
     assert found.to_dict()["source"]["table"].endswith("k.packed.parquet")
-    assert answer.knock_from_table(tmp_path, "HK", 3, rules, get_model("bold"), "expert") is None  # other opponents
+    assert pipeline.knock_from_table(tmp_path, "HK", 3, rules, get_model("bold"), "expert") is None  # other opponents
 
 
 # -- agreement with simulation on real swiss hands -------------------------------------------------------------------

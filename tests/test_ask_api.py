@@ -1,4 +1,4 @@
-"""The Python API of the hand analyzer: ``analysis.ask``, ``analysis.knock`` and their results.
+"""The Python API of the hand analyzer: ``simulation.ask``, ``simulation.knock`` and their results.
 
 Which choices each situation offers (RULES.md §4, §5; docs/SIMULATION.md step
 3), the fields of the JSON form, reproducibility, the precision mode, the
@@ -13,10 +13,10 @@ import math
 
 import pytest
 
-from rumbaodds import analysis
+from rumbaodds.answer import simulation
 from rumbaodds.cardplay import DEFAULT_PLAY
 from rumbaodds.cards import CardError, parse_hand
-from rumbaodds.models import ModelError
+from rumbaodds.opponents.models import ModelError
 from rumbaodds.rules import RulesError
 
 HAND = "HA HK HQ S6 C7"
@@ -26,7 +26,7 @@ SMALL = 2000
 def ask(hand=HAND, trump="H9", players=5, seat=2, **kw):
     kw.setdefault("samples", SMALL)
     kw.setdefault("seed", 11)
-    return analysis.ask(hand, trump, players, seat, **kw)
+    return simulation.ask(hand, trump, players, seat, **kw)
 
 
 # =============================================================================
@@ -158,7 +158,7 @@ def test_recommendation_is_the_lowest_expected_change():
 def test_discards_are_the_lowest_keep_values():
     result = ask()
     assert result.options["play0"].discard == ()
-    shown = [" ".join(analysis.format_card(c) for c in result.options[f"play{k}"].discard) for k in range(5)]
+    shown = [" ".join(simulation.format_card(c) for c in result.options[f"play{k}"].discard) for k in range(5)]
     assert shown == ["", "S6", "S6 C7", "HQ S6 C7", "HK HQ S6 C7"]
 
 
@@ -170,9 +170,9 @@ def test_same_seed_same_numbers_other_seed_other_numbers():
 
 
 def test_seed_is_drawn_and_reported_when_omitted():
-    result = analysis.ask(HAND, "H9", 5, 2, samples=200)
+    result = simulation.ask(HAND, "H9", 5, 2, samples=200)
     assert 0 <= result.seed < 2**63
-    again = analysis.ask(HAND, "H9", 5, 2, samples=200, seed=result.seed)
+    again = simulation.ask(HAND, "H9", 5, 2, samples=200, seed=result.seed)
     assert again.to_dict() == result.to_dict()
 
 
@@ -187,7 +187,7 @@ def test_to_frame_columns():
 
 
 def test_precision_mode_stops_with_every_half_width_below_target(monkeypatch):
-    monkeypatch.setattr(analysis, "BATCH", 500)
+    monkeypatch.setattr(simulation, "BATCH", 500)
     target = 0.12
     calls = []
     result = ask(samples=None, precision=target, seed=3, progress=lambda done, planned: calls.append(done))
@@ -200,7 +200,7 @@ def test_precision_mode_stops_with_every_half_width_below_target(monkeypatch):
 
 
 def test_progress_reports_planned_samples(monkeypatch):
-    monkeypatch.setattr(analysis, "BATCH", 700)
+    monkeypatch.setattr(simulation, "BATCH", 700)
     calls = []
     ask(samples=1500, progress=lambda done, planned: calls.append((done, planned)))
     assert calls == [(700, 1500), (1400, 1500), (1500, 1500)]
@@ -250,7 +250,7 @@ def test_flemish_pass_never_costs():
 # knock
 # =============================================================================
 def test_knock_fields_and_reproducible():
-    result = analysis.knock("HA", 5, samples=300, inner_samples=10, seed=4)
+    result = simulation.knock("HA", 5, samples=300, inner_samples=10, seed=4)
     d = json.loads(json.dumps(result.to_dict()))
     for key in ("rules", "players", "trump", "opponents", "play", "samples", "inner_samples", "seed",
                 "recommendation", "actions", "margin"):
@@ -264,7 +264,7 @@ def test_knock_fields_and_reproducible():
     assert math.isclose(sum(no_knock["choices"].values()), 1.0)
     assert math.isclose(d["margin"]["ev"], no_knock["ev"] - knock["ev"], abs_tol=1e-9)
     assert (d["recommendation"] == "knock") == (knock["ev"] < no_knock["ev"])
-    again = analysis.knock("HA", 5, samples=300, inner_samples=10, seed=4)
+    again = simulation.knock("HA", 5, samples=300, inner_samples=10, seed=4)
     assert again.to_dict() == result.to_dict()
     frame = result.to_frame()
     assert list(frame["choice"]) == ["knock", "no-knock"]
@@ -288,7 +288,7 @@ def test_knock_bad_input(kw, exc, words):
     args = dict(trump="HA", players=5, samples=10, inner_samples=2, seed=1)
     args.update(kw)
     with pytest.raises(exc) as info:
-        analysis.knock(**args)
+        simulation.knock(**args)
     for word in words:
         assert word in str(info.value)
 
@@ -346,17 +346,17 @@ def test_card_error_carries_the_token():
 
 
 def test_make_situation_checks_without_simulating():
-    s = analysis.make_situation("ha, hk, hq, s10, c7", "h9", 5, 2)
+    s = simulation.make_situation("ha, hk, hq, s10, c7", "h9", 5, 2)
     assert s.hand == tuple(parse_hand("HA HK HQ ST C7"))
     assert s.before == ("-", "-")
-    s = analysis.make_situation(HAND, "H9", 5, 2, before=["Pass", " play "])
+    s = simulation.make_situation(HAND, "H9", 5, 2, before=["Pass", " play "])
     assert s.before == ("pass", "play")
 
 
 def test_flemish_lone_dealer_rumba_is_reported_as_a_lone_play_not_a_success():
     """Flemish, 2 players, the dealer, seat 0's word unknown: when seat 0 passes his Rumba is not allowed and he
     plays alone (-5); those deals are neither successes nor failures of a Rumba."""
-    result = analysis.ask("C2 D3 S4 C5 D7", "H9", 2, 1, "flemish", "default", samples=20_000, seed=4)
+    result = simulation.ask("C2 D3 S4 C5 D7", "H9", 2, 1, "flemish", "default", samples=20_000, seed=4)
     rumba = result.options["rumba"]
     assert rumba.outcomes.not_allowed > 0.3  # seat 0 passes a good share of hands
     assert rumba.outcomes.lost > 0.3  # this weak hand loses most contested Rumbas
@@ -366,6 +366,6 @@ def test_flemish_lone_dealer_rumba_is_reported_as_a_lone_play_not_a_success():
 
 
 def test_flemish_dealer_who_heard_a_pass_is_not_offered_a_rumba():
-    result = analysis.ask("HA HK HQ S4 D7", "H9", 2, 1, "flemish", "default", before="pass", samples=2_000,
+    result = simulation.ask("HA HK HQ S4 D7", "H9", 2, 1, "flemish", "default", before="pass", samples=2_000,
                           seed=4)
     assert "rumba" not in result.options and result.recommendation in ("play", "pass")

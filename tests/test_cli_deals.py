@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from rumbaodds.cardplay import DEFAULT_PLAY
 from rumbaodds.cli import main
-from rumbaodds.deals import BATCH, parse_deal
+from rumbaodds.deals.files import BATCH, parse_deal
 from rumbaodds.twins import common as twin
 
 

@@ -18,7 +18,8 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from rumbaodds import analysis, limits
+from rumbaodds import limits
+from rumbaodds.answer import simulation
 from rumbaodds.cli import main
 from rumbaodds.cli.options import Bounded
 from rumbaodds.rules import RulesError, is_safe_name, load_rules, rules_from_dict
@@ -296,7 +297,7 @@ def no_work(monkeypatch):
     import rumbaodds.web.server
     from rumbaodds.cli import deals_cmd, report_cmd, rummy_cmd, tables_cmd
 
-    for owner, name in [(analysis.Job, "batch"), (analysis, "knock_across_models"),
+    for owner, name in [(simulation.Job, "batch"), (simulation, "knock_across_models"),
                         (rumbaodds.engine.knock, "knock_batch"), (tables_cmd, "build_table"),
                         (rumbaodds.tables.plan, "plan_tables"), (rumbaodds.strategy.run, "solve"),
                         (report_cmd, "_make_report"), (rummy_cmd, "odds"), (rumbaodds.rummy.tables, "build_table"),
@@ -422,8 +423,8 @@ def _env():
 def test_the_caps_are_the_simulators_own():
     from rumbaodds.rummy.odds import MAX_TURNS
 
-    assert limits.MAX_DEALS == analysis.MAX_SAMPLES
-    assert limits.MAX_KNOCK_DEALS == analysis.MAX_SAMPLES // 100
+    assert limits.MAX_DEALS == simulation.MAX_SAMPLES
+    assert limits.MAX_KNOCK_DEALS == simulation.MAX_SAMPLES // 100
     assert limits.MAX_RUMMY_TURNS == MAX_TURNS
     with pytest.raises(RulesError, match="--seed must be"):
         check_seed(limits.SEED.high + 1)

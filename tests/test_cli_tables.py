@@ -1,7 +1,7 @@
 """`rumbaodds tables build|query` and `rumbaodds ask --tables` on the command line (click's CliRunner).
 
 The table is the tiny rule set (a house-rule TOML file: 3 suits of 4 ranks,
-2-card hands, no knock), built once on a small budget. ``analysis.ask`` is
+2-card hands, no knock), built once on a small budget. ``simulation.ask`` is
 wrapped by a spy that records every simulation (and keeps the default
 200,000-deal run short), so "answered from the table" means "no simulation
 ran", not only "the output says so".
@@ -15,7 +15,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from rumbaodds import analysis
+from rumbaodds.answer import simulation
 from rumbaodds.cli import main, tables_cmd
 from rumbaodds.tables import load_table
 
@@ -54,7 +54,7 @@ def built(tmp_path_factory):
 def spy(monkeypatch):
     """Record every question ``ask`` simulates; cap the default run at 2,000 deals to keep the tests short."""
     calls = []
-    real = analysis.simulate
+    real = simulation.simulate
 
     def simulate(question, progress=None):
         calls.append(question)
@@ -62,7 +62,7 @@ def spy(monkeypatch):
             question = dataclasses.replace(question, samples=2_000)
         return real(question, progress)
 
-    monkeypatch.setattr(analysis, "simulate", simulate)
+    monkeypatch.setattr(simulation, "simulate", simulate)
     return calls
 
 

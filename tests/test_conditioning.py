@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from simulate import job_of
 
-from rumbaodds import analysis
+from rumbaodds.answer import simulation
 from rumbaodds.cards import format_card, parse_card
 from rumbaodds.engine import policy as P
 from rumbaodds.rules import FLEMISH, SWISS, RulesError
@@ -31,7 +31,7 @@ def test_a_rare_rumba_is_drawn_exactly_and_weighs_the_sample():
 
 def test_a_rumba_the_model_cannot_have_called_is_stretched_and_said():
     """The hero holds the ace and king of trump: no hand left reaches 17 hand points."""
-    result = analysis.ask("HA HK S6 C7 D9", "H8", 5, 2, before="rumba,pass", samples=4_000, seed=2,
+    result = simulation.ask("HA HK S6 C7 D9", "H8", 5, 2, before="rumba,pass", samples=4_000, seed=2,
                            opponents="default")
     assert result.samples == 4_000 and list(result.actions) == ["pass", "play"]
     assert any("stretched" in note for note in result.notes)
@@ -59,15 +59,15 @@ def test_swapped_by_is_checked(bad, message):
     kw = dict(hand="SA S9 D8 C7 D9", trump="HK", players=4, seat=2, rules=FLEMISH)
     kw.update(bad)
     with pytest.raises((RulesError, ValueError), match=message):
-        analysis.make_situation(kw["hand"], kw["trump"], kw["players"], kw["seat"], kw["rules"],
+        simulation.make_situation(kw["hand"], kw["trump"], kw["players"], kw["seat"], kw["rules"],
                                 swapped_by=kw["swapped_by"])
 
 
 def test_rumba_first_before_words_are_round_one_words():
     rules = SWISS.replace(name="rf", speaking_order="rumba-first")
     with pytest.raises(RulesError, match="rumba-first"):
-        analysis.make_situation("HA HK HQ S6 C7", "H9", 5, 2, rules, before="pass,play")
-    assert analysis.make_situation("HA HK HQ S6 C7", "H9", 5, 2, rules, before="-,rumba").before == ("-", "rumba")
+        simulation.make_situation("HA HK HQ S6 C7", "H9", 5, 2, rules, before="pass,play")
+    assert simulation.make_situation("HA HK HQ S6 C7", "H9", 5, 2, rules, before="-,rumba").before == ("-", "rumba")
 
 
 def test_every_hand_gets_an_answer_after_an_earlier_rumba():
@@ -78,13 +78,13 @@ def test_every_hand_gets_an_answer_after_an_earlier_rumba():
         cards = rng.choice(deck, 6, replace=False)
         hand, trump = [format_card(c) for c in cards[:5]], format_card(cards[5])
         before = "rumba,pass" if i % 2 else "play,rumba"
-        result = analysis.ask(hand, trump, 5, 2, before=before, samples=1_000, seed=i)
+        result = simulation.ask(hand, trump, 5, 2, before=before, samples=1_000, seed=i)
         assert result.samples == 1_000 and result.effective_samples > 0
         assert set(result.actions) <= {"pass", "play", "throw-in"}
 
 
 def test_the_policy_contexts_are_read_from_the_earlier_words():
-    from rumbaodds.conditioning import _contexts
+    from rumbaodds.answer.conditioning import _contexts
 
     ctx = _contexts(3, [P.W_PLAY, P.W_NONE, P.W_PASS], SWISS, False, False)
     assert {c[0] for c in ctx} == {P.CTX_OPEN + 1, P.CTX_OPEN + 2}  # the unknown seat played or passed

@@ -22,7 +22,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from rumbaodds.models import get_model
+from rumbaodds.opponents.models import get_model
 from rumbaodds.rules import RuleSet, get_rules
 from rumbaodds.tables import TableError, TableSpec, build_table, load_table, schedulers
 

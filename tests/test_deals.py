@@ -1,4 +1,4 @@
-"""Deal files (RULES.md §7): the Python API of rumbaodds.deals."""
+"""Deal files (RULES.md §7): the Python API of rumbaodds.deals (files and play)."""
 
 import json
 
@@ -6,16 +6,16 @@ import numpy as np
 import pytest
 
 from rumbaodds.cards import SUITS, mask_of, parse_card
-from rumbaodds.deals import (
+from rumbaodds.deals.files import (
     Deal,
     DealError,
     check_seat,
     deal_to_json,
     generate_deals,
     parse_deal,
-    play_deals,
     read_deals,
 )
+from rumbaodds.deals.play import play_deals
 from rumbaodds.rules import FLEMISH, SWISS, RuleSet
 from rumbaodds.twins import common as twin
 
@@ -302,7 +302,7 @@ def dd():
 
 
 def test_solve_hand_checked(dd):
-    from rumbaodds.deals import solve_deals
+    from rumbaodds.deals.play import solve_deals
 
     for text, seat, expect in HAND_CHECKED:
         deal = parse_deal(text)
@@ -312,7 +312,7 @@ def test_solve_hand_checked(dd):
 
 
 def test_solve_batched_matches_one_by_one(dd):
-    from rumbaodds.deals import solve_deals
+    from rumbaodds.deals.play import solve_deals
 
     deals = list(generate_deals(SWISS, 3, 20, 3, seed=9)) + list(generate_deals(FLEMISH, 2, 20, 4, seed=9))
     deals = deals[::2] + deals[1::2]
@@ -326,7 +326,7 @@ def test_solve_batched_matches_one_by_one(dd):
 
 
 def test_solve_seat_out_of_range(dd):
-    from rumbaodds.deals import solve_deals
+    from rumbaodds.deals.play import solve_deals
 
     deal = parse_deal(HAND_CHECKED[0][0], SWISS, 4)
     with pytest.raises(DealError, match=r"^line 4: seat '2': seat out of range"):

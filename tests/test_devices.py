@@ -27,8 +27,8 @@ def run(args):
 
 
 def test_nothing_imports_numba_cuda_unless_a_gpu_is_asked_for():
-    code = ("import sys, rumbaodds.analysis, rumbaodds.tables, rumbaodds.cli, rumbaodds.engine.devices; "
-            "from rumbaodds.analysis import ask; ask('HA HK HQ S6 C7', 'H9', 5, 2, samples=50, seed=1); "
+    code = ("import sys, rumbaodds.answer.simulation, rumbaodds.tables, rumbaodds.cli, rumbaodds.engine.devices; "
+            "from rumbaodds.answer.simulation import ask; ask('HA HK HQ S6 C7', 'H9', 5, 2, samples=50, seed=1); "
             "print('numba.cuda' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False", out.stderr

@@ -487,8 +487,8 @@ def test_keep_value_by_the_book_and_every_reader_agrees():
     from rumbaodds.cards import mask_of
     from rumbaodds.engine import policy as P
     from rumbaodds.engine.keep import keep_value, keep_value_py, keep_value_table
-    from rumbaodds.models import keep_value as model_keep_value
-    from rumbaodds.policies import keep_value_table as policy_table
+    from rumbaodds.opponents.models import keep_value as model_keep_value
+    from rumbaodds.opponents.policies import keep_value_table as policy_table
 
     top = 12
     assert [keep_value_py(c, H, top) for c in cards("HA HK HQ HJ HT H6 SA SK SQ D6")] == [6, 5, 4, 3, 2, 2, 3, 1, 0, 0]

@@ -21,8 +21,8 @@ from rumbaodds.engine import hand as K
 from rumbaodds.engine import policy as P
 from rumbaodds.engine.replay import replay_seat
 from rumbaodds.game import HandState, Knock, Phase, SwapTwo, Word, two_of_trump
-from rumbaodds.models import MODELS
-from rumbaodds.policies import named_policy, scripted_policy
+from rumbaodds.opponents.models import MODELS
+from rumbaodds.opponents.policies import named_policy, scripted_policy
 from rumbaodds.rules import rules_from_dict
 from rumbaodds.twins import hand as th
 

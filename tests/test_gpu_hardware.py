@@ -23,7 +23,7 @@ if _problem is not None:
 
 from gpu_cases import ASKS, TABLES, batch_args, table_args  # noqa: E402
 
-from rumbaodds import analysis  # noqa: E402
+from rumbaodds.answer import simulation  # noqa: E402
 from rumbaodds.engine import gpu  # noqa: E402
 from rumbaodds.engine import hand as K  # noqa: E402
 from rumbaodds.engine import table as T  # noqa: E402
@@ -41,7 +41,7 @@ def test_ask_batch_equals_the_cpu_sample_by_sample(case):
 def test_ask_on_the_gpu_equals_the_cpu():
     kwargs = dict(hand="HA HK S6 C7 D8", trump="H9", players=4, seat=2, rules="swiss", before="pass,rumba",
                   samples=120_000, seed=8)
-    assert analysis.ask(**kwargs, device="gpu").to_dict() == analysis.ask(**kwargs, device="cpu").to_dict()
+    assert simulation.ask(**kwargs, device="gpu").to_dict() == simulation.ask(**kwargs, device="cpu").to_dict()
 
 
 @pytest.mark.parametrize("case", TABLES, ids=[t[0] for t in TABLES])

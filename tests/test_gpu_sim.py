@@ -48,13 +48,13 @@ else:
     from gpu_cases import ASKS, TABLES, batch_args, job, table_args
     from numba.cuda.core import config as cuda_config
 
-    from rumbaodds import analysis
+    from rumbaodds.answer import simulation
     from rumbaodds.cli import main
     from rumbaodds.engine import gpu
     from rumbaodds.engine import hand as K
     from rumbaodds.engine import table as T
     from rumbaodds.engine.devices import resolve_device
-    from rumbaodds.models import get_model
+    from rumbaodds.opponents.models import get_model
     from rumbaodds.rules import SWISS
     from rumbaodds.tables import TableSpec, build_table, load_table
 
@@ -114,8 +114,8 @@ else:
     def test_ask_api_on_the_gpu_equals_the_cpu():
         kwargs = dict(hand="HA HK S6 C7 D8", trump="H9", players=4, seat=2, rules="swiss", before="pass,rumba",
                       samples=120, seed=8)
-        on_gpu = analysis.ask(**kwargs, device="gpu")
-        on_cpu = analysis.ask(**kwargs, device="cpu")
+        on_gpu = simulation.ask(**kwargs, device="gpu")
+        on_cpu = simulation.ask(**kwargs, device="cpu")
         assert on_gpu.to_dict() == on_cpu.to_dict()
         assert on_cpu.effective_samples < 120  # weighted: the sums were formed from the weights alike
 

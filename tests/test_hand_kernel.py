@@ -22,13 +22,13 @@ import numpy as np
 import pytest
 from simulate import assert_kernel_equals_twin, job_of
 
-from rumbaodds import analysis
+from rumbaodds.answer import simulation
 from rumbaodds.cards import mask_of, parse_card, parse_hand
 from rumbaodds.engine import policy as P
 from rumbaodds.engine.knock import knock_batch
 from rumbaodds.engine.tricks import play_greedy
-from rumbaodds.models import MODELS, OpponentModel
-from rumbaodds.policies import named_policy
+from rumbaodds.opponents.models import MODELS, OpponentModel
+from rumbaodds.opponents.policies import named_policy
 from rumbaodds.rules import FLEMISH, SWISS
 from rumbaodds.twins import common as twin
 from rumbaodds.twins import condition as tc
@@ -112,8 +112,8 @@ def test_knock_kernel_equals_twin(rules, n, trump, model, play):
     policy = named_policy(MODELS[model], rules, n)
     unknown = np.array([c for c in rules.deck if c != trump_card], dtype=np.int64)
     start, count = 7, 30
-    res = knock_batch(np.uint64(rules.deck_mask), unknown, trump_card, n, analysis.kernel.rules_array(rules),
-                      policy.as_tuple(), analysis.POLICIES[play], np.uint64(SEED), start, count, 2)
+    res = knock_batch(np.uint64(rules.deck_mask), unknown, trump_card, n, simulation.kernel.rules_array(rules),
+                      policy.as_tuple(), simulation.POLICIES[play], np.uint64(SEED), start, count, 2)
     for i in range(count):
         want = th.simulate_knock_sample(rules, n, trump_card, policy, play, seed=SEED, index=start + i)
         got = (int(res[i, 0, 0]), int(res[i, 0, 1]), bool(res[i, 0, 2]))
@@ -157,8 +157,8 @@ def test_knock_batch_independent_of_threads_and_split():
     policy = named_policy(MODELS["default"], SWISS, 5)
 
     def run(start, count):
-        return knock_batch(np.uint64(SWISS.deck_mask), unknown, trump_card, 5, analysis.kernel.rules_array(SWISS),
-                           policy.as_tuple(), analysis.kernel.POLICY_EXPERT, np.uint64(9), start, count, 5)
+        return knock_batch(np.uint64(SWISS.deck_mask), unknown, trump_card, 5, simulation.kernel.rules_array(SWISS),
+                           policy.as_tuple(), simulation.kernel.POLICY_EXPERT, np.uint64(9), start, count, 5)
 
     old = numba.get_num_threads()
     try:
@@ -233,7 +233,7 @@ def _twin_enumeration(job):
 @pytest.mark.parametrize("seat, before", [(0, None), (1, None), (2, None), (2, ("play", "play"))])
 def test_ask_exact_model_all_accepts_every_order(seat, before):
     """Model ``all`` never throws in, swaps or calls Rumba and always plays: every order is accepted."""
-    out = analysis.exact_ask("HA SK", "DQ", 3, seat, rules=TINY, opponents="all", play="greedy", before=before)
+    out = simulation.exact_ask("HA SK", "DQ", 3, seat, rules=TINY, opponents="all", play="greedy", before=before)
     assert out["_accepted"]["weight"] == math.factorial(len(TINY.deck) - 3) * RENAMINGS
 
 
@@ -249,7 +249,7 @@ def test_ask_exact_model_all_accepts_every_order(seat, before):
     ],
 )
 def test_ask_exact_equals_twin_enumeration(n, seat, hand, trump, before, knocked, passes, play):
-    out = analysis.exact_ask(hand, trump, n, seat, rules=TINY, opponents=TINY_MODEL, play=play,
+    out = simulation.exact_ask(hand, trump, n, seat, rules=TINY, opponents=TINY_MODEL, play=play,
                              passes_in_a_row=passes, dealer_knocked=knocked, before=before)
     job = job_of(hand, trump, n, seat, TINY, TINY_MODEL, play, passes, knocked, before)
     total, sums = _twin_enumeration(job)
@@ -262,7 +262,7 @@ def test_ask_exact_equals_twin_enumeration(n, seat, hand, trump, before, knocked
 
 def test_ask_exact_conditioning_weighs_orders():
     """A Rumba-prone model at seat 0 rules out some orders for seat 2: the weight is the twin's, below n!."""
-    out = analysis.exact_ask("SQ DQ", "DK", 3, 2, rules=TINY, opponents=TINY_MODEL, play="greedy")
+    out = simulation.exact_ask("SQ DQ", "DK", 3, 2, rules=TINY, opponents=TINY_MODEL, play="greedy")
     total, _sums = _twin_enumeration(job_of("SQ DQ", "DK", 3, 2, TINY, TINY_MODEL, "greedy"))
     assert out["_accepted"]["weight"] == pytest.approx(total)
     assert total < math.factorial(len(TINY.deck) - 3) * RENAMINGS
@@ -275,7 +275,7 @@ def test_ask_exact_conditioning_weighs_orders():
 def test_rumba_all_greedy_seat0_equals_play_greedy(n, hand, trump):
     samples, seed = 1500, 77
     cards, trump_card = parse_hand(hand), parse_card(trump)
-    result = analysis.ask(hand, trump, n, 0, rules="swiss", opponents="all", play="greedy", samples=samples,
+    result = simulation.ask(hand, trump, n, 0, rules="swiss", opponents="all", play="greedy", samples=samples,
                           seed=seed)
     unknown = [c for c in SWISS.deck if c not in cards and c != trump_card]
     hist = np.zeros(6, dtype=np.int64)

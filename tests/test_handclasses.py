@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rumbaodds.cards import RANKS, SUITS, CardError, mask_of, parse_hand
-from rumbaodds.handclasses import (
+from rumbaodds.rules import FLEMISH, SWISS, RuleSet
+from rumbaodds.tables.handclasses import (
     canonical_hand,
     canonical_hands,
     class_index,
@@ -20,7 +21,6 @@ from rumbaodds.handclasses import (
     enumerate_trump_rank_pairs,
     side_suits,
 )
-from rumbaodds.rules import FLEMISH, SWISS, RuleSet
 
 
 def tiny(name, suits, ranks, hand_size, max_players=3):

@@ -96,7 +96,7 @@ def _edited(copy: Path, tmp: Path, name: str) -> Path:
 
 
 @pytest.mark.parametrize("name", ["cli/ask_cmd.py", "cli/__init__.py", "report/page.py", "tables/build.py",
-                                  "analysis.py", "situation.py", "web/app.py"])
+                                  "answer/simulation.py", "answer/situation.py", "web/app.py"])
 def test_editing_a_file_without_kernels_keeps_the_cache(copy, tmp_path, name):
     assert kernel_digest(copy) == KERNEL_DIGEST
     assert kernel_digest(_edited(copy, tmp_path, name)) == KERNEL_DIGEST

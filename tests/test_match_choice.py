@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from rumbaodds import analysis
+from rumbaodds.answer import simulation
+from rumbaodds.answer.situation import make_situation
 from rumbaodds.cli import main
 from rumbaodds.match.api import game_policy
 from rumbaodds.match.ask import ask_game
@@ -18,7 +19,6 @@ from rumbaodds.match.kernel import MAX_HANDS
 from rumbaodds.match.score import game_array
 from rumbaodds.match.twin import twin_choice_sample
 from rumbaodds.rules import FLEMISH, SWISS
-from rumbaodds.situation import make_situation
 
 
 def run_kernel(job, rules, scores, passes, seed, count):
@@ -37,7 +37,7 @@ def run_kernel(job, rules, scores, passes, seed, count):
 ])
 def test_kernel_equals_twin_sample_by_sample(rules, n, seat, hand, trump, scores, passes, before):
     situation = make_situation(hand, trump, n, seat, rules, passes[seat], False, before)
-    job = analysis.Job.of(situation, play="expert")  # the twin plays greedy or expert
+    job = simulation.Job.of(situation, play="expert")  # the twin plays greedy or expert
     count, seed = 12, 4
     (results, tries, weights, kinds, changes, passed, pays, wins, deals), policy, knock = run_kernel(
         job, rules, scores, passes, seed, count)
@@ -55,7 +55,7 @@ def test_the_hand_part_is_asks_own_sample_by_sample():
     """Every choice's hand, with every seat kept, gives the asking player exactly ``ask_batch``'s score change
     (his sit-out penalty added, swiss rule 17), so the per-hand answer beside the game value is ``ask``'s."""
     situation = make_situation("HA HK S6 C7 D9", "H8", 5, 2, SWISS, 2, False, None)
-    job = analysis.Job.of(situation)
+    job = simulation.Job.of(situation)
     scores, passes = [15, 17, 4, 19, 12], [0, 0, 2, 0, 0]
     (results, tries, weights, kinds, changes, passed, *_), _, _ = run_kernel(job, SWISS, scores, passes, 9, 400)
     ask_results, ask_tries, ask_weights = job.batch(9, 0, 400)

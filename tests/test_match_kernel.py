@@ -12,7 +12,7 @@ from rumbaodds.match.api import game_policy
 from rumbaodds.match.kernel import MAX_HANDS, game_batch, hand_batch
 from rumbaodds.match.score import PLAYED, THROWN_IN, VOID_NOBODY, game_array
 from rumbaodds.match.twin import twin_game, twin_hand
-from rumbaodds.models import OpponentModel
+from rumbaodds.opponents.models import OpponentModel
 from rumbaodds.rules import FLEMISH, SWISS, RuleSet
 from rumbaodds.twins.common import Stream, mix64
 

@@ -144,15 +144,16 @@ def test_a_deal_with_belief_kernel_equals_twin():
 
 def test_deals_play_infers_the_call_when_asked():
     """`deals play --policy pimc --rumba K --infer-call` prints what play_deals gives with the belief of hand K's
-    seat (rumbaodds/call_belief.py, a probability by hand score); the flag without --policy pimc --rumba K is a
-    one-line error."""
+    seat (rumbaodds/opponents/call_belief.py, a probability by hand score); the flag without --policy pimc
+    --rumba K is a one-line error."""
     import json
 
     from click.testing import CliRunner
 
-    from rumbaodds.call_belief import call_belief
     from rumbaodds.cli import main
-    from rumbaodds.deals import generate_deals, play_deals
+    from rumbaodds.deals.files import generate_deals
+    from rumbaodds.deals.play import play_deals
+    from rumbaodds.opponents.call_belief import call_belief
 
     deals = list(generate_deals(SWISS, 4, 6, 3, 9))
     text = "".join(d.to_json() + "\n" for d in deals)

@@ -8,7 +8,8 @@ import numpy as np
 from click.testing import CliRunner
 
 from rumbaodds.cli import main
-from rumbaodds.deals import generate_deals, parse_deal, play_deals
+from rumbaodds.deals.files import generate_deals, parse_deal
+from rumbaodds.deals.play import play_deals
 from rumbaodds.engine.play import POLICY_EXPERT, play_tricks
 from rumbaodds.rules import SWISS
 

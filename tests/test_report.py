@@ -306,7 +306,7 @@ def test_reading_your_table_shows_the_gain_over_the_equilibrium_per_style_and_se
 
 
 def test_answers_after_earlier_words_are_kept_and_read_back(tmp_path, monkeypatch):
-    from rumbaodds import analysis
+    from rumbaodds.answer import simulation
     from rumbaodds.report import decisions
 
     budget = sources.Budget(ask_hands=1, ask_samples=8)
@@ -319,7 +319,7 @@ def test_answers_after_earlier_words_are_kept_and_read_back(tmp_path, monkeypatc
     def no_ask(*args, **kwargs):
         raise AssertionError("asked again")
 
-    monkeypatch.setattr(analysis, "ask", no_ask)
+    monkeypatch.setattr(simulation, "ask", no_ask)
     again = decisions.measure(scenario, sample, SWISS, "default", budget, cache=tmp_path)
     cols = sorted(first.frame.columns)
     pd.testing.assert_frame_equal(first.frame[cols], again.frame[cols], check_dtype=False)

@@ -173,7 +173,7 @@ def _deal(rng, n):
 
 def _table_answer(cards, trump, n, seat):
     """``rumbaodds ask``'s table answer (before anything the table leaves open is simulated)."""
-    from rumbaodds.situation import make_situation
+    from rumbaodds.answer.situation import make_situation
     from rumbaodds.tables.find import find_answer
 
     situation = make_situation(" ".join(format_card(c) for c in cards), format_card(trump), n, seat, SWISS)

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from rumbaodds.cardplay import DEFAULT_PLAY
 from rumbaodds.cards import SUITS, cards_of, format_card, parse_card, parse_hand
 from rumbaodds.cli import main
-from rumbaodds.models import get_model
+from rumbaodds.opponents.models import get_model
 from rumbaodds.report import cells, grids, shapes
 from rumbaodds.rules import get_rules
 from rumbaodds.tables import TableSpec, build_table, load_table

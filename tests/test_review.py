@@ -1,4 +1,4 @@
-"""`rumbaodds review FILE` (rumbaodds/review.py): hands written down, every decision graded, skill and luck.
+"""`rumbaodds review FILE` (rumbaodds/learning/review.py): hands written down, every decision graded, skill and luck.
 
 A 50-line file with two bad lines: both reported with their numbers, the 48 others reviewed, in JSON Lines and in
 CSV alike; the totals worked by hand (skill: the sum of the points lost; luck: actual minus expected score);
@@ -16,12 +16,12 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from rumbaodds import answer
+from rumbaodds.answer import pipeline
+from rumbaodds.answer.question import Question
 from rumbaodds.cards import format_card
 from rumbaodds.cli import main
-from rumbaodds.grading import Decision, Grade
-from rumbaodds.question import Question
-from rumbaodds.review import Entry, Review, Reviewed, load, parse_entry, read_records
+from rumbaodds.learning.grading import Decision, Grade
+from rumbaodds.learning.review import Entry, Review, Reviewed, load, parse_entry, read_records
 from rumbaodds.rules import RulesError, get_rules
 from rumbaodds.stats import Estimate
 
@@ -122,7 +122,7 @@ def test_a_clean_file_exits_0_and_prints_the_totals(files):
 def test_a_table_line_keeps_the_tables_margin(tmp_path):
     """The runner-up's points lost are ask's margin from the same table (negative control: the best loses 0)."""
     q = Question.of("HA HK HQ S6 C7", "H9", 5, 2)
-    asked = answer.document(answer.from_table(q))  # the table's own answer (what a table line is graded by)
+    asked = pipeline.document(pipeline.from_table(q))  # the table's own answer (what a table line is graded by)
     path = tmp_path / "one.jsonl"
     path.write_text(json.dumps({"players": 5, "seat": 2, "hand": "HA HK HQ S6 C7", "trump": "H9",
                                 "choice": asked["runner_up"]}) + "\n" +

@@ -4,10 +4,10 @@ import numpy as np
 import pytest
 from simulate import assert_kernel_equals_twin, job_of
 
-from rumbaodds.analysis import ask, make_situation
+from rumbaodds.answer.simulation import ask, make_situation
 from rumbaodds.cards import mask_of
 from rumbaodds.engine import hand as kernel
-from rumbaodds.models import MODELS, OpponentModel
+from rumbaodds.opponents.models import MODELS, OpponentModel
 from rumbaodds.rules import SWISS
 from rumbaodds.twins import hand as twin_hand
 

@@ -15,9 +15,9 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from simulate import assert_kernel_equals_twin
 
-from rumbaodds.analysis import Job, make_situation
+from rumbaodds.answer.simulation import Job, make_situation
 from rumbaodds.cards import RANKS, SUITS, CardError, card_id
-from rumbaodds.models import OpponentModel
+from rumbaodds.opponents.models import OpponentModel
 from rumbaodds.rules import RulesError, RuleSet
 
 SCORE = st.integers(-10, 10)

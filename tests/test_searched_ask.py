@@ -8,8 +8,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from rumbaodds import analysis
-from rumbaodds.call_belief import call_belief
+from rumbaodds.answer import simulation
 from rumbaodds.cards import cards_of, parse_card, parse_hand
 from rumbaodds.cli import main
 from rumbaodds.cli.render import progress_bar
@@ -20,7 +19,8 @@ from rumbaodds.engine.knock import knock_batch, knock_batch_searched
 from rumbaodds.engine.policy import NSCORE
 from rumbaodds.engine.rng import deal_batch
 from rumbaodds.engine.searched_play import SEARCHED, call_probabilities, searched_tricks, utilities
-from rumbaodds.opponents import opponent_policy
+from rumbaodds.opponents.call_belief import call_belief
+from rumbaodds.opponents.resolve import opponent_policy
 from rumbaodds.rules import FLEMISH, SWISS
 
 RULES = {"swiss": SWISS, "flemish": FLEMISH}
@@ -42,7 +42,7 @@ def test_the_utilities_are_the_score_sheets(name):
 
 def believed(rules, n, caller, knocked, opponents="equilibrium"):
     """What the defenders of a call by ``caller`` (everybody before him said play) believe, by the Python side
-    (rumbaodds/call_belief.py); a knock: every hand (blind)."""
+    (rumbaodds/opponents/call_belief.py); a knock: every hand (blind)."""
     probs, values, top = call_belief(rules, n, max(caller, 0), opponents, earlier_players=max(caller, 0))
     return (np.ones_like(probs) if knocked else probs), values, top
 
@@ -117,18 +117,18 @@ def test_searched_tricks_is_compiled_code_only():
 
 
 def test_the_searched_batch_repeats_and_counts_its_worlds():
-    situation = analysis.make_situation(parse_hand("HA HK S6 C7 D9"), parse_card("H8"), 4, 1)
-    job = analysis.Job.of(situation, None, analysis.SEARCHED)
+    situation = simulation.make_situation(parse_hand("HA HK S6 C7 D9"), parse_card("H8"), 4, 1)
+    job = simulation.Job.of(situation, None, simulation.SEARCHED)
     first = job.batch(7, 0, 40)
     counted = job.searched.copy()
-    again = analysis.Job.of(job.situation, None, analysis.SEARCHED).batch(7, 0, 40)
+    again = simulation.Job.of(job.situation, None, simulation.SEARCHED).batch(7, 0, 40)
     assert all(np.array_equal(a, b) for a, b in zip(first, again, strict=True))
     decisions, worlds = counted
     assert decisions > 0 and 0 < worlds <= pimc.DEFAULT_WORLDS * decisions
     job.batch(7, 40, 10)
     assert (job.searched > counted).all()  # every batch adds to the counters
     # the control: the fast play on the same deals is another card play, and counts nothing
-    fast = analysis.Job.of(job.situation, None, "distilled")
+    fast = simulation.Job.of(job.situation, None, "distilled")
     assert not np.array_equal(fast.batch(7, 0, 40)[0], first[0]) and not fast.searched.any()
 
 
@@ -173,7 +173,7 @@ def test_a_searched_knock_chooses_by_the_fast_play_and_plays_by_search():
     unknown = np.array([c for c in rules.deck if c != trump_card], dtype=np.int64)
     args = (np.uint64(rules.deck_mask), unknown, trump_card, n, kernel.rules_array(rules),
             opponent_policy("equilibrium", rules, n).as_tuple())
-    fast = analysis.POLICIES["distilled"]
+    fast = simulation.POLICIES["distilled"]
     searched, counters = knock_batch_searched(*args, fast, np.uint64(5), 0, 24, 12)
     plain = knock_batch(*args, fast, np.uint64(5), 0, 24, 12)
     assert (searched[:, 1, 3] == plain[:, 1, 3]).all()  # the same choice on every deal

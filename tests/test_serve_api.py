@@ -26,12 +26,11 @@ import pytest
 from browser import TINY_QUESTION, build_tiny_table, running_server, tiny_questions
 from click.testing import CliRunner
 
-from rumbaodds import analysis
-from rumbaodds import answer as answers
+from rumbaodds.answer import pipeline, simulation
 from rumbaodds.cardplay import DEFAULT_PLAY
 from rumbaodds.cli import main
 from rumbaodds.cli.ask_cmd import ask as ask_command
-from rumbaodds.models import get_model
+from rumbaodds.opponents.models import get_model
 from rumbaodds.rules import get_rules
 from rumbaodds.tables import answer_from_table, find_tables, load_table
 from rumbaodds.web.app import App
@@ -69,8 +68,8 @@ def test_api_serves_the_cli_json_byte_for_byte(app):
     printed = cli([*CLI_README, "--samples", 3000, "--seed", 5, "--json", "--tables", app.tables_root])
     assert printed.exit_code == 0, printed.output
     assert response.body.decode() == printed.stdout
-    simulated = analysis.ask(HAND, "H9", 5, 2, samples=3000, seed=5)
-    assert printed.stdout == json.dumps(answers.document(simulated)) + "\n"  # the numbers of a plain simulation
+    simulated = simulation.ask(HAND, "H9", 5, 2, samples=3000, seed=5)
+    assert printed.stdout == json.dumps(pipeline.document(simulated)) + "\n"  # the numbers of a plain simulation
     assert json.loads(response.body)["source"]["kind"] == "simulation"
 
 
@@ -86,7 +85,7 @@ def test_api_serves_the_table_answer_like_ask_and_tables_query(tiny):
     page, table = json.loads(response.body), json.loads(queried.stdout)  # the page: the table's answer at once
     assert {k: v for k, v in page.items() if k != "source"} == {k: v for k, v in table.items() if k != "source"}
     assert page["source"]["kind"] == table["source"]["kind"] == "table"  # its source also says what is left open
-    situation = analysis.make_situation(q["hand"], q["trump"], q["players"], q["seat"], get_rules(rules_path))
+    situation = simulation.make_situation(q["hand"], q["trump"], q["players"], q["seat"], get_rules(rules_path))
     found = answer_from_table(load_table(find_tables(tables_root)[0]), situation, get_model("default"), DEFAULT_PLAY)
     assert json.loads(queried.stdout)["source"]["kind"] == "table"
     assert json.loads(queried.stdout)["recommendation"] == found.recommendation
@@ -195,9 +194,9 @@ def test_a_repeated_parameter_is_refused(app):
 
 def test_an_impossible_situation_is_a_400(app, monkeypatch):
     def impossible(*args, **kwargs):
-        raise analysis.RulesError("this situation is (almost) impossible under the opponent model")
+        raise simulation.RulesError("this situation is (almost) impossible under the opponent model")
 
-    monkeypatch.setattr(analysis, "simulate", impossible)
+    monkeypatch.setattr(simulation, "simulate", impossible)
     response = app.handle("GET", "/api/ask", query(**README, seed=1))
     assert response.status == 400 and "impossible" in json.loads(response.body)["error"]
 
@@ -221,7 +220,7 @@ def test_http_errors_are_json_and_the_server_keeps_serving(app, monkeypatch, cap
         def broken(*args, **kwargs):
             raise ZeroDivisionError("a bug")
 
-        monkeypatch.setattr(analysis, "simulate", broken)
+        monkeypatch.setattr(simulation, "simulate", broken)
         with caplog.at_level(logging.ERROR, logger="rumbaodds.web"):
             status, kind, body = fetch(url + "api/ask?" + urlencode({**README, "seed": 1}))
         assert status == 500 and kind == "application/json"
@@ -298,9 +297,9 @@ def test_a_bad_job_is_refused_at_once_or_ends_in_an_error(app):
 
 def test_an_error_found_in_the_job_ends_it_as_a_400(app, monkeypatch):
     def impossible(*args, **kwargs):
-        raise analysis.RulesError("no deal matches what the earlier seats did")
+        raise simulation.RulesError("no deal matches what the earlier seats did")
 
-    monkeypatch.setattr(analysis, "simulate", impossible)
+    monkeypatch.setattr(simulation, "simulate", impossible)
     response = app.handle("POST", "/api/jobs", query(**README, samples=100, seed=1))
     snap = wait(app, json.loads(response.body)["id"])
     assert snap["state"] == "error" and snap["status"] == 400 and "no deal matches" in snap["error"]

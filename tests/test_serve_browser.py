@@ -5,7 +5,7 @@ and the trump card and presses Ask, which stays on the screen. The answer
 starts with one plain sentence made of the answer's own values, repeats the
 situation and states its source truly (a table's file and cell, or the deals
 and seed of a simulation); its numbers are those of
-:func:`rumbaodds.analysis.ask` or the table with the same seed. Any change or
+:func:`rumbaodds.answer.simulation.ask` or the table with the same seed. Any change or
 error takes the old answer away; "Next hand" moves the dealer and clears the
 hand and the earlier words; after a Rumba or a knock playing is "join"; the
 dealer can ask "knock?" (GET /api/knock); settings survive a reload; a 63-bit
@@ -27,10 +27,9 @@ import pytest
 from browser import browser_context, build_tiny_table, running_server, skip_reason, tiny_questions
 from browser.phone import advanced, answer, fill
 
-from rumbaodds import analysis
-from rumbaodds import answer as answers
+from rumbaodds.answer import pipeline, simulation
+from rumbaodds.answer.question import Question
 from rumbaodds.cards import CardError
-from rumbaodds.question import Question
 from rumbaodds.rules import RulesError, get_rules
 from rumbaodds.web.app import App
 
@@ -102,7 +101,7 @@ def ask(page, button="#ask", timeout=300_000) -> dict:
     return read_answer(page)
 
 
-def assert_same_numbers(shown: dict, expected: analysis.AskResult):
+def assert_same_numbers(shown: dict, expected: simulation.AskResult):
     assert set(shown["rows"]) == set(expected.actions)
     for name, choice in expected.actions.items():
         row = shown["rows"][name]
@@ -133,7 +132,7 @@ def points(x: float) -> str:
 
 def api_message(*args, **kwargs) -> str:
     with pytest.raises((CardError, RulesError)) as caught:
-        analysis.make_situation(*args, **kwargs)
+        simulation.make_situation(*args, **kwargs)
     return str(caught.value)
 
 
@@ -159,9 +158,9 @@ def test_a_phone_asks_by_role_and_taps_and_gets_a_sentence_the_situation_and_the
     assert page.eval_on_selector("#advanced", "d => d.open") is False  # samples, seed and the rest: folded away
     shown = ask(page, timeout=60_000)
     _, app, _ = server
-    expected = answers.from_table(Question.of(" ".join(README["hand"]), "H9", 5, 2), app.tables_root)
+    expected = pipeline.from_table(Question.of(" ".join(README["hand"]), "H9", 5, 2), app.tables_root)
     assert expected is not None and "table" in expected.meta["source"]
-    document = answers.document(expected)
+    document = pipeline.document(expected)
     if expected.meta["open"]:  # the page settled what the table left open (test_the_page_settles_what_...)
         assert shown["source"] == "table+simulation" and shown["source_text"].startswith("From a table and ")
         assert shown["document"]["source"]["open"] == expected.meta["open"]
@@ -240,7 +239,7 @@ def test_after_a_rumba_playing_is_joining_with_the_numbers_of_ask(page):
     q = RUMBA_BEFORE
     fill(page, q["hand"], q["trump"], q["players"], q["seat"], before=q["before"], samples=3000, seed=3)
     shown = ask(page)
-    expected = analysis.ask(" ".join(q["hand"]), q["trump"], q["players"], q["seat"], before="rumba",
+    expected = simulation.ask(" ".join(q["hand"]), q["trump"], q["players"], q["seat"], before="rumba",
                             samples=3000, seed=3)
     assert "rumba" not in shown["rows"]  # nobody calls a second Rumba
     assert_same_numbers(shown, expected)
@@ -262,7 +261,7 @@ def test_after_a_knock_playing_is_joining(page):
     q = RUMBA_BEFORE
     fill(page, q["hand"], q["trump"], q["players"], q["seat"], knocked=True, samples=2000, seed=5)
     shown = ask(page)
-    expected = analysis.ask(" ".join(q["hand"]), q["trump"], q["players"], q["seat"], dealer_knocked=True,
+    expected = simulation.ask(" ".join(q["hand"]), q["trump"], q["players"], q["seat"], dealer_knocked=True,
                             samples=2000, seed=5)
     assert_same_numbers(shown, expected)
     assert shown["rows"]["play"]["label"] == "join" and "the dealer knocked" in shown["situation"]
@@ -308,11 +307,11 @@ def test_a_63_bit_seed_goes_through_exactly(page):
     assert page.evaluate(f"String(Number('{SEED}'))") != SEED  # the negative control: a number would be rounded
     fill(page, **README, samples=1000, seed=SEED)
     shown = ask(page)
-    expected = analysis.ask(" ".join(README["hand"]), "H9", 5, 2, samples=1000, seed=int(SEED))
+    expected = simulation.ask(" ".join(README["hand"]), "H9", 5, 2, samples=1000, seed=int(SEED))
     assert shown["source"] == "simulation" and page.inner_text("#seed-out") == SEED
     assert page.inner_text("#samples-out") == "1,000"
     assert page.inner_text("#repro").endswith(f"--samples 1000 --seed {SEED}")
-    assert shown["document"] == answers.document(expected)  # the JSON shown on the page, the seed's digits and all
+    assert shown["document"] == pipeline.document(expected)  # the JSON shown on the page, the seed's digits and all
     assert_same_numbers(shown, expected)
     raw = page.request.get(f"{page.url}api/ask?" + urlencode({**README, "hand": "HA HK HQ S6 C7", "samples": 1000,
                                                                "seed": SEED})).text()
@@ -323,21 +322,21 @@ def test_a_63_bit_seed_goes_through_exactly(page):
 def test_the_page_settles_what_a_table_answer_leaves_open_and_says_so(page, server, monkeypatch):
     _, app, rules_path = server
     q, _ = tiny_questions(rules_path, app.tables_root)
-    table = answers.from_table(Question.of(**q, rules=get_rules(rules_path)), app.tables_root)
+    table = pipeline.from_table(Question.of(**q, rules=get_rules(rules_path)), app.tables_root)
     read = threading.Event()
-    settle = answers.settle
+    settle = pipeline.settle
 
     def settle_once_read(*args, **kwargs):  # the follow-up waits until the table's answer on screen has been read
         read.wait(60)
         return settle(*args, **kwargs)
 
-    monkeypatch.setattr(answers, "settle", settle_once_read)
+    monkeypatch.setattr(pipeline, "settle", settle_once_read)
     fill(page, q["hand"].split(), q["trump"], q["players"], q["seat"], rules="tiny")
     page.click("#ask")
     page.wait_for_selector("#source[data-pending='settle']", timeout=120_000)  # the table's answer, at once
     first = read_answer(page)
     read.set()
-    assert first["source"] == "table" and first["document"] == answers.document(table)
+    assert first["source"] == "table" and first["document"] == pipeline.document(table)
     assert "to settle it" in page.inner_text("#settling")
     page.wait_for_selector("#result:not([hidden]) #source:not([data-pending])", timeout=120_000)
     shown = read_answer(page)
@@ -347,9 +346,9 @@ def test_the_page_settles_what_a_table_answer_leaves_open_and_says_so(page, serv
     assert page.inner_text("#settle-deals") == f"{doc['source']['simulation']['deals']:,}"
     assert f"{table_file(table.meta['table'])}, cell {table.meta['cell']:,};" in shown["source_text"]
     assert shown["recommendation"] == doc["recommendation"]
-    settled = answers.answer(Question.of(**q, rules=get_rules(rules_path)), app.tables_root)  # as `ask` answers
+    settled = pipeline.answer(Question.of(**q, rules=get_rules(rules_path)), app.tables_root)  # as `ask` answers
     if "time" not in (settled.meta["simulation"]["stopped"], doc["source"]["simulation"]["stopped"]):
-        assert doc == answers.document(settled)
+        assert doc == pipeline.document(settled)
     page.click("#ask")  # again, and a card changed while the follow-up runs: the old question's answer never returns
     page.wait_for_selector("#source[data-pending='settle']", timeout=120_000)
     page.click(f"#picker [data-card='{q['hand'].split()[0]}']")
@@ -368,7 +367,7 @@ def test_an_answer_from_a_built_table_names_its_file_and_cell(page, server):
     _, q = tiny_questions(rules_path, app.tables_root)  # nothing left open: the table's answer stands alone
     fill(page, q["hand"].split(), q["trump"], q["players"], q["seat"], rules="tiny")
     shown = ask(page)
-    expected = answers.from_table(Question.of(**q, rules=get_rules(rules_path)), app.tables_root)
+    expected = pipeline.from_table(Question.of(**q, rules=get_rules(rules_path)), app.tables_root)
     assert expected is not None and "table" in expected.meta["source"]
     assert shown["source"] == "table"
     assert f"{table_file(expected.meta['table'])}, cell {expected.meta['cell']:,};" in shown["source_text"]
@@ -407,7 +406,7 @@ def test_the_dealer_asks_knock_before_he_looks_at_his_hand(page):
     page.click("#picker [data-card='HA']")  # the picker moved to the trump card
     assert page.input_value("#trump-text") == "HA"
     shown = ask(page, "#knock-ask", timeout=600_000)
-    expected = analysis.knock("HA", 4, samples=300, seed=int(SEED))
+    expected = simulation.knock("HA", 4, samples=300, seed=int(SEED))
     assert shown["document"] == {**expected.to_dict(), "seed_text": SEED}
     rows = shown["rows"]
     assert set(rows) == {"knock", "no-knock"}
@@ -454,7 +453,7 @@ def test_the_knock_route_answers_as_rumbaodds_knock_does():
                                                                             seed=SEED))
     assert response.status == 200
     assert f'"seed": {SEED},' in response.body.decode()
-    expected = analysis.knock("H9", 4, samples=60, seed=int(SEED))
+    expected = simulation.knock("H9", 4, samples=60, seed=int(SEED))
     assert json.loads(response.body) == {**expected.to_dict(), "seed_text": SEED}
     assert App("x").handle("POST", "/api/knock", knock_query(trump="H9", players=4)).status == 405
 

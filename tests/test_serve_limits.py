@@ -22,7 +22,7 @@ from urllib.parse import urlencode
 import pytest
 from browser import running_server
 
-from rumbaodds import analysis
+from rumbaodds.answer import simulation
 from rumbaodds.web import app as app_module
 from rumbaodds.web import jobs
 from rumbaodds.web.app import App, Hosts
@@ -112,7 +112,7 @@ def still_serving(url: str) -> None:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     app = App(tmp_path_factory.mktemp("no-tables"))  # the shipped packed tables answer README
-    analysis.ask(*README.values(), samples=1_000, seed=0)  # the kernel compiled or loaded: timings below are warm
+    simulation.ask(*README.values(), samples=1_000, seed=0)  # the kernel compiled or loaded: timings below are warm
     with running_server(app, warm=False) as url:
         assert get(url, ask_path()).status == 200  # the table lookup warm too
         yield url, app
@@ -232,7 +232,7 @@ def test_hosts_allow_the_host_served_on():
 def test_the_caps_come_from_the_work_budget():
     assert SAMPLES_CAP == 500_000 and GAME_SAMPLES_CAP == 40_000 and PRECISION_FLOOR == 0.05
     assert 1 <= WORK_SECONDS <= 10 and MAX_SECONDS > WORK_SECONDS
-    assert analysis.BATCH < SAMPLES_CAP  # cancelling and the limits act between batches
+    assert simulation.BATCH < SAMPLES_CAP  # cancelling and the limits act between batches
 
 
 def test_a_run_stops_past_its_deals_or_its_seconds():
@@ -264,7 +264,7 @@ def test_a_precision_run_past_the_cap_is_a_400_naming_it(monkeypatch):
         for done in range(50_000, 10**9, 50_000):
             progress(done, done)
 
-    monkeypatch.setattr(analysis, "simulate", endless)
+    monkeypatch.setattr(simulation, "simulate", endless)
     query = {**{k: [str(v)] for k, v in README.items()}, "precision": ["0.05"], "simulate": ["1"]}  # never a table
     reply = app.handle("GET", "/api/ask", query)
     assert reply.status == 400
@@ -273,12 +273,12 @@ def test_a_precision_run_past_the_cap_is_a_400_naming_it(monkeypatch):
 
 # -- the queue: nobody waits behind a huge run, nobody queues without bound ------------------------------------------
 class Blocking:
-    """A stand-in for analysis.simulate that runs (reporting progress) until released or cancelled."""
+    """A stand-in for simulation.simulate that runs (reporting progress) until released or cancelled."""
 
     def __init__(self):
         self.release, self.started, self.cancelled = threading.Event(), threading.Event(), threading.Event()
         self.runs = 0
-        self.result = analysis.ask(*README.values(), samples=100, seed=1)  # made before simulate is replaced
+        self.result = simulation.ask(*README.values(), samples=100, seed=1)  # made before simulate is replaced
 
     def __call__(self, question, progress):
         self.runs += 1
@@ -297,7 +297,7 @@ class Blocking:
 @contextmanager
 def fake_server(monkeypatch, waiting=1):
     blocking = Blocking()
-    monkeypatch.setattr(analysis, "simulate", blocking)
+    monkeypatch.setattr(simulation, "simulate", blocking)
     app = App("no-tables", waiting=waiting)
     with running_server(app, warm=False) as url:
         try:
@@ -357,7 +357,7 @@ def test_a_client_that_goes_away_cancels_its_run_and_frees_its_place(monkeypatch
 def test_a_page_job_nobody_polls_is_cancelled(monkeypatch):
     monkeypatch.setattr(jobs, "ABANDONED_SECONDS", 0.3)
     blocking = Blocking()
-    monkeypatch.setattr(analysis, "simulate", blocking)
+    monkeypatch.setattr(simulation, "simulate", blocking)
     app = App("no-tables")
     reply = app.handle("POST", "/api/jobs", {k: [str(v)] for k, v in {**README, "seed": 1}.items()})
     job_id = json.loads(reply.body)["id"]
@@ -369,8 +369,8 @@ def test_a_page_job_nobody_polls_is_cancelled(monkeypatch):
 
 def test_a_table_answer_does_not_wait_for_the_warm_up(monkeypatch):
     release = threading.Event()
-    real_ask = analysis.ask
-    monkeypatch.setattr(analysis, "ask", lambda *a, **k: release.wait(30) and real_ask(*a, **k))  # a slow compile
+    real_ask = simulation.ask
+    monkeypatch.setattr(simulation, "ask", lambda *a, **k: release.wait(30) and real_ask(*a, **k))  # a slow compile
     app = App("no-tables")
     app.start_warmup()
     try:
@@ -386,7 +386,7 @@ def test_a_table_answer_does_not_wait_for_the_warm_up(monkeypatch):
 
 def test_the_warm_up_of_serve_also_compiles_the_whole_game_and_knock_kernels(monkeypatch):
     warmed = []
-    monkeypatch.setattr(analysis, "ask", lambda *a, **k: None)
+    monkeypatch.setattr(simulation, "ask", lambda *a, **k: None)
     monkeypatch.setattr(app_module, "_warm_game", lambda job: warmed.append("game") or {})
     monkeypatch.setattr(app_module, "_warm_knock", lambda job: warmed.append("knock") or {})
     app = App("no-tables")

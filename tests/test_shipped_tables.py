@@ -17,12 +17,12 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from rumbaodds import analysis
+from rumbaodds.answer import simulation
 from rumbaodds.cards import format_card
 from rumbaodds.cli import main
-from rumbaodds.handclasses import enumerate_trump_rank_pairs
 from rumbaodds.rules import SWISS
 from rumbaodds.tables import numbers_problem
+from rumbaodds.tables.handclasses import enumerate_trump_rank_pairs
 from rumbaodds.tables.lookup import cell_situation, read_manifest
 from rumbaodds.tables.pack import IMPOSSIBLE, KINDS, P_SCALE, SHIPPED, SUFFIX, answer_from_packed, load_packed
 
@@ -100,7 +100,7 @@ def _agreement_rows():
         situation = cell_situation({"hand": pairs.classes.hands[pairs.class_rows[pair]], "seat": seat,
                                     "trump_rank": pairs.trump_ranks[pair]}, SWISS, 5)
         best, runner = KINDS[code & 3], KINDS[(code >> 2) & 3]
-        result = analysis.ask([format_card(c) for c in situation.hand], format_card(situation.trump_card), 5,
+        result = simulation.ask([format_card(c) for c in situation.hand], format_card(situation.trump_card), 5,
                               seat, rules=SWISS, play=m["play"], samples=ASK_SAMPLES, seed=777 + len(rows))
         b, r = result.actions[best].ev, result.actions[runner].ev
         rows.append((packed.value("margin", row), packed.value("margin_half", row), r.mean - b.mean,

@@ -27,8 +27,8 @@ from statistics import NormalDist
 import pytest
 from simulate import job_of
 
-from rumbaodds.analysis import ask, exact_ask
-from rumbaodds.models import OpponentModel
+from rumbaodds.answer.simulation import ask, exact_ask
+from rumbaodds.opponents.models import OpponentModel
 from rumbaodds.rules import FLEMISH, RuleSet
 from rumbaodds.stats import Z95
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rumbaodds import analysis
+from rumbaodds.answer import simulation
 from rumbaodds.engine.play import POLICY_EXPERT
-from rumbaodds.opponents import opponent_policy
+from rumbaodds.opponents.resolve import opponent_policy
 from rumbaodds.rules import SWISS, RulesError, RuleSet
 from rumbaodds.strategy import solver as S
 from rumbaodds.strategy import store
@@ -81,7 +81,7 @@ def test_traverse_kernel_equals_twin(rules, players, seat, tiny_abstraction):
     pol = to_policy(strategy, ab)
     count = 40
     info, q = traverse_batch(rules.deck_array(), players, np.full(count, seat, dtype=np.int64),
-                             analysis.kernel.rules_array(rules), pol.as_tuple(), strategy.knock, POLICY_EXPERT,
+                             simulation.kernel.rules_array(rules), pol.as_tuple(), strategy.knock, POLICY_EXPERT,
                              np.uint64(17), 100, action_count(rules))
     for i in range(count):
         t_info, t_q = twin_traverse(rules, players, seat, pol, strategy.knock, "expert", 17, 100 + i)
@@ -219,9 +219,9 @@ def test_every_preset_and_player_count_ships_a_solved_strategy(rules, players):
 
 
 def test_ask_against_the_equilibrium_and_a_mixed_table():
-    eq = analysis.ask("HA HK HQ S6 C7", "H9", 5, 2, opponents="equilibrium", samples=4_000, seed=1)
+    eq = simulation.ask("HA HK HQ S6 C7", "H9", 5, 2, opponents="equilibrium", samples=4_000, seed=1)
     assert eq.recommendation == "rumba" and eq.opponents.meta["kind"] == "strategy"
-    mixed = analysis.ask("HA HK HQ S6 C7", "H9", 5, 2, opponents="equilibrium,3=bold,4=cautious", samples=4_000,
+    mixed = simulation.ask("HA HK HQ S6 C7", "H9", 5, 2, opponents="equilibrium,3=bold,4=cautious", samples=4_000,
                          seed=1)
     assert mixed.opponents.meta["seats"] == {"3": "bold", "4": "cautious"}
     assert mixed.options["rumba"].ev.mean != eq.options["rumba"].ev.mean
@@ -233,11 +233,11 @@ def test_opponents_left_out_are_the_equilibrium_or_else_the_default_style_said_s
     from click.testing import CliRunner
 
     from rumbaodds.cli import main
-    from rumbaodds.opponents import default_opponents, describe
+    from rumbaodds.opponents.resolve import default_opponents, describe
 
     monkeypatch.setenv("RUMBAODDS_STRATEGIES", str(tmp_path / "cache"))
-    plain = analysis.ask("HA HK HQ S6 C7", "H9", 5, 2, samples=2_000, seed=4)
-    named = analysis.ask("HA HK HQ S6 C7", "H9", 5, 2, opponents="equilibrium", samples=2_000, seed=4)
+    plain = simulation.ask("HA HK HQ S6 C7", "H9", 5, 2, samples=2_000, seed=4)
+    named = simulation.ask("HA HK HQ S6 C7", "H9", 5, 2, opponents="equilibrium", samples=2_000, seed=4)
     assert plain.opponents.meta["kind"] == "strategy" and plain.opponents == named.opponents
     assert plain.options["rumba"].ev == named.options["rumba"].ev
     house = tmp_path / "house.toml"
@@ -246,10 +246,10 @@ def test_opponents_left_out_are_the_equilibrium_or_else_the_default_style_said_s
 
     rules = get_rules(str(house))
     assert default_opponents(rules, 5)[0] == "default"
-    fallback = analysis.ask("HA HK HQ S6 C7", "H9", 5, 2, rules=str(house), samples=2_000, seed=4)
+    fallback = simulation.ask("HA HK HQ S6 C7", "H9", 5, 2, rules=str(house), samples=2_000, seed=4)
     assert fallback.opponents.meta["kind"] == "thresholds" and "no solved strategy" in describe(fallback.opponents)
     with pytest.raises(RulesError, match="strategy solve"):  # named explicitly, it is not silently replaced
-        analysis.ask("HA HK HQ S6 C7", "H9", 5, 2, rules=str(house), opponents="equilibrium", samples=100)
+        simulation.ask("HA HK HQ S6 C7", "H9", 5, 2, rules=str(house), opponents="equilibrium", samples=100)
     out = CliRunner().invoke(main, ["ask", "HA HK HQ S6 C7", "--trump", "H9", "--players", "5", "--seat", "2",
                                     "--samples", "2000", "--seed", "4", "--rules", str(house)])
     assert out.exit_code == 0 and "no solved strategy" in " ".join(out.output.split())

@@ -34,12 +34,12 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from rumbaodds import analysis, tables
+from rumbaodds import tables
+from rumbaodds.answer import simulation
 from rumbaodds.cardplay import DEFAULT_PLAY
 from rumbaodds.cards import SUITS, format_card, mask_of
-from rumbaodds.handclasses import canonical_hand, enumerate_trump_rank_pairs
-from rumbaodds.models import get_model
-from rumbaodds.opponents import opponent_policy
+from rumbaodds.opponents.models import get_model
+from rumbaodds.opponents.resolve import opponent_policy
 from rumbaodds.rules import RuleSet, get_rules
 from rumbaodds.tables import (
     TableError,
@@ -51,6 +51,7 @@ from rumbaodds.tables import (
     package_version,
     table_cell,
 )
+from rumbaodds.tables.handclasses import canonical_hand, enumerate_trump_rank_pairs
 
 TINY = RuleSet(name="tiny", suits="CDH", ranks="TJQK", hand_size=2, min_players=2, max_players=3, exchange_limit=1,
                rumba_min_tricks=2, throw_in_below="J", knock=False)
@@ -87,7 +88,7 @@ def _situation(row, rules: RuleSet, players: int, perm: dict[int, int] | None = 
         return cell_situation(row, rules, players)
     trump = enumerate_trump_rank_pairs(rules).classes.trump_suit
     hand, trump_card = _relabel(int(row["hand"]), trump * 16 + int(row["trump_rank"]), perm)
-    return analysis.make_situation(_hand_text(hand), format_card(trump_card), players, int(row["seat"]), rules)
+    return simulation.make_situation(_hand_text(hand), format_card(trump_card), players, int(row["seat"]), rules)
 
 
 @pytest.fixture(scope="module")
@@ -312,7 +313,7 @@ def agreement(request, tiny_table, tiny_adaptive):
         situation = _situation(table.frame.iloc[r], TINY, spec.players)
         row = table_cell(table, situation)
         assert row is not None and int(row["cell"]) == int(table.frame.iloc[r]["cell"])
-        result = analysis.ask([format_card(c) for c in situation.hand], format_card(situation.trump_card),
+        result = simulation.ask([format_card(c) for c in situation.hand], format_card(situation.trump_card),
                               spec.players, situation.seat, rules=TINY, opponents=MODEL, play=PLAY,
                               samples=AGREE_SAMPLES, seed=10_000 + i)  # independent of the table's seed
         for name in COMPARISONS:
@@ -429,10 +430,10 @@ def test_subset_table_has_no_row_for_other_hands(tmp_path):
     assert answer_from_table(table, present, MODEL, PLAY) is not None
     assert answer_from_table(table, present, get_model("bold"), PLAY) is None
     assert answer_from_table(table, present, MODEL, "greedy") is None
-    three = analysis.make_situation(_hand_text(mask_of(present.hand)), format_card(present.trump_card), 3, 0, TINY)
+    three = simulation.make_situation(_hand_text(mask_of(present.hand)), format_card(present.trump_card), 3, 0, TINY)
     assert answer_from_table(table, three, MODEL, PLAY) is None
     seat1 = _situation(table.frame[table.frame["seat"] == 1].iloc[0], TINY, 2)
-    said = analysis.make_situation(_hand_text(mask_of(seat1.hand)), format_card(seat1.trump_card), 2, 1, TINY,
+    said = simulation.make_situation(_hand_text(mask_of(seat1.hand)), format_card(seat1.trump_card), 2, 1, TINY,
                                    before="play")
     assert answer_from_table(table, seat1, MODEL, PLAY) is not None
     assert answer_from_table(table, said, MODEL, PLAY) is None
@@ -448,9 +449,9 @@ def test_table_answer_for_renamed_suits_agrees_with_ask(tiny_table):
     spec, _, table = tiny_table
     z = NormalDist().inv_cdf(1 - 1e-3 / 2)
     for hand in ("CJ HK", "DJ HK"):  # the same class: DJ HK is CJ HK with the side suits C and D swapped
-        situation = analysis.make_situation(hand, "HJ", 3, 2, TINY)
+        situation = simulation.make_situation(hand, "HJ", 3, 2, TINY)
         from_table = answer_from_table(table, situation, MODEL, PLAY).options["rumba"].ev
-        asked = analysis.ask(hand, "HJ", 3, 2, rules=TINY, opponents=MODEL, play=PLAY, samples=40_000,
+        asked = simulation.ask(hand, "HJ", 3, 2, rules=TINY, opponents=MODEL, play=PLAY, samples=40_000,
                              seed=99).options["rumba"].ev
         sd = np.hypot(from_table.half_width, asked.half_width) / 1.959963984540054
         assert abs(from_table.mean - asked.mean) <= z * sd, (hand, from_table, asked)

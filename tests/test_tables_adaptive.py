@@ -25,16 +25,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rumbaodds.analysis import POLICIES, exact_ask
+from rumbaodds.answer.simulation import POLICIES, exact_ask
 from rumbaodds.cards import mask_of, parse_card, parse_hand
 from rumbaodds.engine import hand as hand_kernel
 from rumbaodds.engine import table as kernel
-from rumbaodds.handclasses import enumerate_trump_rank_pairs
-from rumbaodds.models import get_model
+from rumbaodds.opponents.models import get_model
 from rumbaodds.rules import FLEMISH, SWISS, RuleSet
 from rumbaodds.stats import Estimate
 from rumbaodds.tables import TableSpec, build_table, load_table
 from rumbaodds.tables.build import cells_of, opponents_of, simulate_cells, wilson
+from rumbaodds.tables.handclasses import enumerate_trump_rank_pairs
 from rumbaodds.tables.spec import STOP_ALPHA, stop_z
 from rumbaodds.twins import table as twin_table
 

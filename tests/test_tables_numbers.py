@@ -13,10 +13,10 @@ import sys
 
 import pytest
 
-from rumbaodds.analysis import make_situation
+from rumbaodds.answer.simulation import make_situation
 from rumbaodds.cardplay import DEFAULT_PLAY
 from rumbaodds.engine import NUMBERS_VERSION
-from rumbaodds.models import get_model
+from rumbaodds.opponents.models import get_model
 from rumbaodds.rules import RuleSet
 from rumbaodds.tables import TableError, TableSpec, build_table, find_answer, numbers_problem, spec
 from rumbaodds.tables.lookup import manifest_matches, read_manifest

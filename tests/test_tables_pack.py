@@ -17,15 +17,15 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from rumbaodds import analysis
+from rumbaodds.answer import simulation
 from rumbaodds.cardplay import DEFAULT_PLAY
 from rumbaodds.cards import format_card, mask_of
 from rumbaodds.engine import NUMBERS_VERSION
-from rumbaodds.handclasses import enumerate_trump_rank_pairs
-from rumbaodds.models import get_model
+from rumbaodds.opponents.models import get_model
 from rumbaodds.rules import SWISS, RuleSet
 from rumbaodds.tables import TableError, TableSpec, build_table, find_answer, load_table
 from rumbaodds.tables import pack as pack_module
+from rumbaodds.tables.handclasses import enumerate_trump_rank_pairs
 from rumbaodds.tables.lookup import table_discard
 from rumbaodds.tables.pack import (
     CODEC,
@@ -70,7 +70,7 @@ def _situation(row, perm=None, passes=0, before=None):
     if perm is not None:
         cards = [perm[c // 16] * 16 + c % 16 for c in cards]
         trump_card = perm[trump_card // 16] * 16 + trump_card % 16
-    return analysis.make_situation(" ".join(format_card(c) for c in cards), format_card(trump_card), 3,
+    return simulation.make_situation(" ".join(format_card(c) for c in cards), format_card(trump_card), 3,
                                    int(row["seat"]), TINY, passes, before=before)
 
 
@@ -239,14 +239,14 @@ def test_a_full_table_is_preferred_and_the_shipped_folder_is_searched(packed, tm
 
 
 def test_the_table_discard_is_the_kernels(packed):
-    """table_discard (plain Python, no compile wait) equals analysis.discard_cards (the kernel's rule)."""
+    """table_discard (plain Python, no compile wait) equals simulation.discard_cards (the kernel's rule)."""
     rng = random.Random(3)
     deck = list(SWISS.deck)
     for _ in range(300):
         cards = rng.sample(deck, 6)
         hand, trump = cards[:5], cards[5]
         k = rng.randrange(0, 6)
-        assert table_discard(hand, k, trump, SWISS) == analysis.discard_cards(hand, k, trump // 16, SWISS)
+        assert table_discard(hand, k, trump, SWISS) == simulation.discard_cards(hand, k, trump // 16, SWISS)
     assert mask_of(table_discard(hand, 5, trump, SWISS)) == mask_of(hand)
 
 

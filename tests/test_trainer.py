@@ -1,4 +1,4 @@
-"""Grading a decision (rumbaodds/grading.py) and the trainer (rumbaodds/trainer.py, `rumbaodds train`).
+"""Grading a decision (rumbaodds/learning/grading.py), the trainer (rumbaodds/learning/trainer.py, `rumbaodds train`).
 
 Hand-worked grades on answers written out by hand (every value known, so every loss is checked to the cent), the
 bands at their thresholds, a tie never called a mistake (a hypothesis property), mixed strategies graded as mixed
@@ -18,11 +18,14 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rumbaodds import answer
-from rumbaodds.analysis import discard_cards
+from rumbaodds.answer import pipeline
+from rumbaodds.answer.question import Question
+from rumbaodds.answer.results import AskResult, ChoiceResult
+from rumbaodds.answer.simulation import discard_cards
+from rumbaodds.answer.situation import make_situation
 from rumbaodds.cards import format_card, parse_hand
 from rumbaodds.cli import main
-from rumbaodds.grading import (
+from rumbaodds.learning.grading import (
     BEST_BELOW,
     INACCURACY_BELOW,
     MISTAKE_BELOW,
@@ -33,13 +36,10 @@ from rumbaodds.grading import (
     grade,
     sure_trump_tricks,
 )
-from rumbaodds.opponents import opponent_policy
-from rumbaodds.question import Question
-from rumbaodds.results import AskResult, ChoiceResult
+from rumbaodds.learning.trainer import Trainer, summary
+from rumbaodds.opponents.resolve import opponent_policy
 from rumbaodds.rules import get_rules
-from rumbaodds.situation import make_situation
 from rumbaodds.stats import Estimate
-from rumbaodds.trainer import Trainer, summary
 
 README = ("HA HK HQ S6 C7", "H9", 5, 2)
 
@@ -220,7 +220,7 @@ def test_trainer_points_lost_equal_asks_margin_from_the_same_table():
     checked = 0
     for _ in range(200):
         question = random_question(rng, deck)
-        asked = answer.document(answer.from_table(question))  # the table's own answer (`rumbaodds tables query`)
+        asked = pipeline.document(pipeline.from_table(question))  # the table's own answer (`rumbaodds tables query`)
         if asked.get("source", {}).get("source") != "packed table":
             continue
         s = question.situation
@@ -261,8 +261,8 @@ def test_train_json_points_lost_equal_ask_json_margin():
 def test_a_planted_wrong_table_is_caught(monkeypatch):
     """Negative control: a table whose margin is one quantum off no longer matches ask's."""
     q = Question.of(*README)
-    result = answer.from_table(q)
-    asked = answer.document(result)["margin"]["ev"]
+    result = pipeline.from_table(q)
+    asked = pipeline.document(result)["margin"]["ev"]
     result.margin = Estimate(result.margin.mean + 0.05, result.margin.low, result.margin.high, 32)
     assert grade(result, Decision.of("play")).loss.mean != pytest.approx(asked, abs=1e-12)
 
@@ -338,7 +338,7 @@ def test_train_ends_at_end_of_input_and_drills():
 
 
 def test_train_knock_first_for_the_dealer():
-    """--knock: the dealer decides before he looks (graded against analysis.knock), then, having looked, speaks."""
+    """--knock: the dealer decides before he looks (graded against simulation.knock), then, having looked, speaks."""
     result = CliRunner().invoke(main, ["train", "--knock", "--players", "3", "--seat", "2", "--rounds", "2",
                                        "--samples", "2000", "--seed", "6", "--no-drill", "--json"],
                                 input="look\npass\nknock\n")
@@ -380,7 +380,7 @@ def test_page_records_are_asks_answers(trainer_page):
     assert {s["p"] for s in data["spots"]} == {3, 4, 5, 6, 7}
     for spot in data["spots"][:40]:
         q = Question.of(" ".join(spot["h"]), spot["t"], spot["p"], spot["s"])
-        asked = answer.document(answer.from_table(q))
+        asked = pipeline.document(pipeline.from_table(q))
         assert spot["b"] == asked["recommendation"] and spot["g"][spot["b"]][0] == 0
         assert spot["g"][asked["runner_up"]][0] == pytest.approx(round(asked["margin"]["ev"], 2), abs=1e-9)
         assert all(g[4] in ("best", "mixed", "too close") for g in spot["g"].values() if g[1] <= 0 <= g[2])

@@ -18,13 +18,13 @@ from hypothesis import strategies as st
 from simulate import assert_kernel_equals_twin, job_of, twin_sample
 from test_rule_sets import questions
 
+from rumbaodds.answer.situation import make_situation
 from rumbaodds.cards import CardError, parse_card, parse_hand, parse_suit
 from rumbaodds.engine import policy as P
 from rumbaodds.game import HandState, Knock, Phase, Say, SwapTwo, Word
-from rumbaodds.models import ALWAYS, MODELS, NEVER, OpponentModel
-from rumbaodds.policies import named_policy
+from rumbaodds.opponents.models import ALWAYS, MODELS, NEVER, OpponentModel
+from rumbaodds.opponents.policies import named_policy
 from rumbaodds.rules import FLEMISH, FOLLOW_FLEMISH, FOLLOW_STECHZWANG, SWISS, RulesError
-from rumbaodds.situation import make_situation
 from rumbaodds.twins import common as twin
 from rumbaodds.twins import hand as th
 

@@ -6,12 +6,13 @@ import json
 
 import click
 
-from .. import analysis, answer, limits
+from .. import limits
+from ..answer import pipeline, simulation
+from ..answer.question import Question
 from ..cardplay import DEFAULT_PLAY
 from ..engine.devices import DEVICE_CHOICES, resolve_device
-from ..models import ModelError
-from ..opponents import DEFAULT_HELP
-from ..question import Question
+from ..opponents.models import ModelError
+from ..opponents.resolve import DEFAULT_HELP
 from .errors import UserError, friendly_errors
 from .group import main
 from .options import (
@@ -38,12 +39,12 @@ def _remember_seat_models(ctx, _param, value):
 
 
 def _with_seat_models(ctx, _param, value):
-    """``--opponents X --seat-model 3=bold`` is the opponents ``X,3=bold`` (opponents.opponent_policy)."""
+    """``--opponents X --seat-model 3=bold`` is the opponents ``X,3=bold`` (resolve.opponent_policy)."""
     seats = ctx.meta.get("seat_models") or ()
     return ",".join([value or "", *seats]) if seats else value  # "" names no base: the default opponents
 
 
-def common_options(samples: limits.Limit, precision: limits.Limit, samples_help: str, plays=analysis.POLICIES,
+def common_options(samples: limits.Limit, precision: limits.Limit, samples_help: str, plays=simulation.POLICIES,
                    play_help: str = "Card play of every player."):
     """Options shared by `ask` and `knock` (their run lengths have their own caps, ``plays`` their card plays)."""
     options = [
@@ -97,7 +98,7 @@ def _check_exclusive(samples, precision):
 @click.option("--device", type=click.Choice(DEVICE_CHOICES), default="cpu", show_default=True,
               help="Simulate on the CPU or a CUDA GPU (auto: the GPU if one works); the same numbers.")
 @common_options(limits.ASK_SAMPLES, limits.ASK_PRECISION, "Number of simulated deals [default: 200,000].",
-                plays=analysis.ASK_PLAYS,
+                plays=simulation.ASK_PLAYS,
                 play_help="Card play of every player: distilled (PIMC's choices, learned), expert, greedy, or pimc "
                           "(the search itself: 32 worlds a decision, on the CPU; by default at most 16,000 deals, "
                           "under a minute).")
@@ -113,8 +114,8 @@ def ask(hand, trump, players, seat, passes_in_a_row, before, dealer_knocked, swa
     follow --play.
     """
     _check_exclusive(samples, precision)
-    if play == analysis.SEARCHED and (scores is not None or passes is not None):
-        raise UserError(f"--play {analysis.SEARCHED} values the hand, not the game: drop --scores/--passes")
+    if play == simulation.SEARCHED and (scores is not None or passes is not None):
+        raise UserError(f"--play {simulation.SEARCHED} values the hand, not the game: drop --scores/--passes")
     if scores is not None or passes is not None:  # the whole-game simulator loads only when asked for
         from ..match.ask import check_scores
 
@@ -128,15 +129,15 @@ def ask(hand, trump, players, seat, passes_in_a_row, before, dealer_knocked, swa
                            play=play, samples=samples, precision=precision, seed=seed, device=engine)
     try:
         with progress_bar(progress, "simulating") as update:
-            result = answer.answer(question, tables_root, simulate, update)
+            result = pipeline.answer(question, tables_root, simulate, update)
     except ModelError as exc:
         raise UserError(str(exc)) from None
-    simulated = answer.source_of(result)["kind"] != "table"
+    simulated = pipeline.source_of(result)["kind"] != "table"
     if precision is not None and result.samples >= limits.MAX_DEALS:
         click.echo(f"rumbaodds: note: stopped at the cap of {limits.MAX_DEALS:,} deals before every half-width "
                    f"was below --precision {precision:g}", err=True)
     if as_json:
-        document = answer.document(result)
+        document = pipeline.document(result)
         if device != "cpu" and simulated:  # --device gpu|auto: which one ran (the default document stays the web's)
             document["device"] = engine.as_dict()
         click.echo(json.dumps(document))
@@ -174,7 +175,7 @@ def _ask_game(hand, trump, players, seat, passes_in_a_row, before, dealer_knocke
 @click.option("--models", "across", is_flag=True,
               help="Also show how the answer moves across the named opponent models (same deals).")
 @common_options(limits.KNOCK_SAMPLES, limits.KNOCK_PRECISION, "Number of simulated deals [default: 4,000].",
-                plays=analysis.ASK_PLAYS,
+                plays=simulation.ASK_PLAYS,
                 play_help="Card play of every player: distilled (PIMC's choices, learned), expert, greedy, or pimc "
                           "(the hands by search, 32 worlds a decision, on the CPU; the dealer's inner deals by "
                           "distilled; by default within 45 s).")
@@ -191,7 +192,7 @@ def knock(trump, players, inner_samples, across, rules, samples, precision, seed
     _check_exclusive(samples, precision)
     try:
         with progress_bar(progress, "simulating") as update:
-            result = answer.knock_answer(trump, players, rules=rules, opponents=opponents, play=play,
+            result = pipeline.knock_answer(trump, players, rules=rules, opponents=opponents, play=play,
                                          samples=samples, precision=precision, seed=seed,
                                          inner_samples=inner_samples, progress=update)
     except ModelError as exc:
@@ -202,7 +203,7 @@ def knock(trump, players, inner_samples, across, rules, samples, precision, seed
     others = {}
     if across:
         with progress_bar(progress, "other models") as update:
-            others = analysis.knock_across_models(trump, players, rules, seed=result.seed, play=play,
+            others = simulation.knock_across_models(trump, players, rules, seed=result.seed, play=play,
                                                   samples=result.samples, inner_samples=inner_samples,
                                                   progress=update)
     if as_json:

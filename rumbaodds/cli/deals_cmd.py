@@ -17,7 +17,8 @@ import click
 
 from .. import limits
 from ..cardplay import DEFAULT_PLAY
-from ..deals import BATCH, POLICIES, Deal, DealError, check_seat, deal_to_json, generate_deals, play_deals, read_deals
+from ..deals.files import BATCH, Deal, DealError, check_seat, deal_to_json, generate_deals, read_deals
+from ..deals.play import POLICIES, play_deals
 from ..rules import get_rules
 from .errors import UserError, friendly_errors
 from .group import main
@@ -152,7 +153,7 @@ def solve_cmd(file: str, seat_text: str, rules_name: str, skip_invalid: bool) ->
     seat = _parse_seat(seat_text)
     rules = get_rules(rules_name)
     try:
-        from ..deals import solve_deals
+        from ..deals.play import solve_deals
         from ..engine import dd  # noqa: F401  (fail early, before any output)
     except ImportError as exc:
         raise UserError(f"the double-dummy solver is not available ({exc})") from None

@@ -7,10 +7,10 @@ import json
 import click
 
 from .. import limits
-from ..analysis import POLICIES
+from ..answer.simulation import POLICIES
 from ..cardplay import DEFAULT_PLAY
 from ..match.api import DEFAULT_GAMES, DEFAULT_SEED, game_values
-from ..models import ModelError
+from ..opponents.models import ModelError
 from ..rules import RulesError, get_rules
 from .errors import UserError, friendly_errors
 from .group import main

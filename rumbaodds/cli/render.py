@@ -1,6 +1,6 @@
 """Everything the command line prints: the answers of ask, knock and the tables, and the progress bar.
 
-The JSON documents are the API's own (``to_dict`` / answer.document); this
+The JSON documents are the API's own (``to_dict`` / pipeline.document); this
 module only lays out the human-readable tables. Scores count down like the
 score sheet: a negative change is good.
 """
@@ -16,9 +16,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from ..answer import document
+from ..answer.pipeline import document
 from ..cards import format_card
-from ..opponents import describe
+from ..opponents.resolve import describe
 from ..rummy.cards import format_cards, format_type
 
 SIGN_NOTE = "Scores count down like the score sheet: negative is good; the best choice has the lowest value."
@@ -88,7 +88,7 @@ def recommendation_text(result) -> str:
 
 
 def print_ask(result) -> None:
-    from ..answer import source_lines
+    from ..answer.pipeline import source_lines
 
     s = result.situation
     console = Console()

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from .. import limits
-from ..models import ModelError
+from ..opponents.models import ModelError
 from ..report import DPI, Budget, parse_players, summary_lines
 from ..report import make_report as _make_report
 from ..report import model_players as default_model_players

@@ -10,7 +10,7 @@ from rich.console import Console
 
 from .. import limits
 from ..cards import format_card
-from ..review import (
+from ..learning.review import (
     BAND_COLOURS,
     DEFAULT_SAMPLES,
     Review,

@@ -8,7 +8,7 @@ import signal
 import click
 
 from .. import limits
-from ..models import MODELS, ModelError, get_model
+from ..opponents.models import MODELS, ModelError, get_model
 from ..rules import PRESETS, get_rules
 from .errors import UserError, friendly_errors
 from .group import main

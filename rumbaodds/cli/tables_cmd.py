@@ -10,13 +10,14 @@ import click
 import numpy as np
 import pyarrow.parquet as pq
 
-from .. import analysis, limits
-from ..answer import lookup
+from .. import limits
+from ..answer import simulation
+from ..answer.pipeline import lookup
 from ..cardplay import DEFAULT_PLAY
 from ..engine import NUMBERS_TAG
 from ..engine.devices import DEVICE_CHOICES, resolve_device
-from ..models import ModelError
-from ..opponents import DEFAULT_HELP, opponent_policy
+from ..opponents.models import ModelError
+from ..opponents.resolve import DEFAULT_HELP, opponent_policy
 from ..rules import get_rules
 from ..tables import DEFAULT_CHUNK_CELLS, DEFAULT_PRECISION, TableSpec, build_table
 from ..tables.spec import DEFAULT_MAX_SAMPLES, DEFAULT_MIN_SAMPLES
@@ -77,7 +78,7 @@ def tables() -> None:
 @click.option("--out", "out", type=click.Path(file_okay=False), default=None,
               help=f"Folder for the table [default: {DEFAULT_ROOT}/<rules>-<players>p-<model>-<play>-...].")
 @click.option("--opponents", default=None, help=f"Opponent model, equilibrium or a TOML file {DEFAULT_HELP}.")
-@click.option("--play", type=click.Choice(sorted(analysis.POLICIES)), default=DEFAULT_PLAY, show_default=True)
+@click.option("--play", type=click.Choice(sorted(simulation.POLICIES)), default=DEFAULT_PLAY, show_default=True)
 @int_option("--cells", limit=limits.CELLS, default=None,
             help="Only this many (trump rank, hand class) pairs, drawn by how often they occur (quick tables).")
 @int_option("--knock-samples", limit=limits.KNOCK_SAMPLES, default=None,
@@ -135,14 +136,14 @@ def build(rules, players, precision, min_samples, max_samples, samples_per_cell,
 @rules_option()
 @passes_option()
 @click.option("--opponents", default=None, help=f"As in build {DEFAULT_HELP}.")
-@click.option("--play", type=click.Choice(sorted(analysis.POLICIES)), default=DEFAULT_PLAY, show_default=True)
+@click.option("--play", type=click.Choice(sorted(simulation.POLICIES)), default=DEFAULT_PLAY, show_default=True)
 @tables_option(DEFAULT_ROOT, "root", help="A table folder, or a folder of table folders and packed tables (the "
                                          "shipped ones are also searched).")
 @json_option()
 @friendly_errors
 def query(hand, trump, players, seat, rules, passes_in_a_row, opponents, play, root, as_json):
     """Answer from a built table, instantly (no simulation)."""
-    situation = analysis.make_situation(hand, trump, players, seat, rules, passes_in_a_row)
+    situation = simulation.make_situation(hand, trump, players, seat, rules, passes_in_a_row)
     model = _model(opponents, situation.rules, players)
     result = lookup(root, situation, model, play)
     if result is None:
@@ -166,7 +167,7 @@ def query(hand, trump, players, seat, rules, passes_in_a_row, opponents, play, r
 @int_option("--max-samples", limit=limits.CELL_SAMPLES, default=None,
             help=f"As in build [default: {DEFAULT_MAX_SAMPLES}].")
 @click.option("--opponents", default=None, help=f"As in build {DEFAULT_HELP}.")
-@click.option("--play", type=click.Choice(sorted(analysis.POLICIES)), default=DEFAULT_PLAY, show_default=True)
+@click.option("--play", type=click.Choice(sorted(simulation.POLICIES)), default=DEFAULT_PLAY, show_default=True)
 @json_option()
 @progress_option()
 @friendly_errors

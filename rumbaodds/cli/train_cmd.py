@@ -8,9 +8,9 @@ import click
 
 from .. import limits
 from ..cards import CardError, format_card
-from ..grading import Decision, DecisionError, Grade, caller_of, loss_text
+from ..learning.grading import Decision, DecisionError, Grade, caller_of, loss_text
+from ..learning.trainer import DEFAULT_SAMPLES, Answered, Spot, Trainer, summary
 from ..rules import RulesError
-from ..trainer import DEFAULT_SAMPLES, Answered, Spot, Trainer, summary
 from .errors import friendly_errors
 from .group import main
 from .options import (

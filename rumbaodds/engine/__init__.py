@@ -34,7 +34,7 @@ NUMBERS_VERSION = 5  # 5: the distilled weights also fitted to 7-player Rumbas, 
 # The files whose edits must recompile kernels: the modules that define Numba kernels (njit, cuda.jit) and the
 # package modules they import (their constants are frozen into the compiled code). tests/test_kernel_cache.py
 # fails when a kernel module or one of its imports is missing here.
-KERNEL_FILES = ("engine/*.py", "cards.py", "cardplay.py", "rules.py", "stats.py", "policies.py",
+KERNEL_FILES = ("engine/*.py", "cards.py", "cardplay.py", "rules.py", "stats.py", "opponents/policies.py",
                 "rummy/candidates.py", "rummy/odds.py", "rummy/solver.py", "rummy/cards.py", "rummy/rules.py",
                 "rummy/melds.py", "strategy/abstraction.py", "strategy/exact.py", "strategy/game.py",
                 "strategy/tables.py", "match/choice.py", "match/exact.py", "match/kernel.py", "match/score.py",

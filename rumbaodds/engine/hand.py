@@ -5,7 +5,7 @@ The procedure is docs/SIMULATION.md, step by step; its readable twin is
 and tests compare the two sample by sample. Rule-set numbers
 arrive as an int64 array (``rules_layout.py``), the opponents as a policy
 tuple (``policy.py``), what the hero saw of the earlier seats as a
-conditioning plan (``rumbaodds/conditioning.py``, ``condition.py``).
+conditioning plan (``rumbaodds/answer/conditioning.py``, ``condition.py``).
 """
 
 import numpy as np

@@ -1,6 +1,6 @@
 """Who may say what at his turn to speak (RULES.md §4.2-§4.5, §5.2-§5.5), as small questions.
 
-Both the hand state (state.py) and the asking player's choices (situation.py)
+Both the hand state (state.py) and the asking player's choices (answer/situation.py)
 are built from these, so the speaking rules are written once. They look only at
 what a seat knows at his turn: the rule set, his seat, what was said before
 him, whether the dealer knocked, the card turned and his own hand.

@@ -15,12 +15,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..analysis import POLICIES
+from ..answer.simulation import POLICIES
 from ..cardplay import DEFAULT_PLAY
 from ..engine.compiled import announce_compile
 from ..engine.rules_layout import rules_array
-from ..opponents import EQUILIBRIUM, opponent_policy
-from ..policies import Policy
+from ..opponents.policies import Policy
+from ..opponents.resolve import EQUILIBRIUM, opponent_policy
 from ..rules import PRESETS, RulesError, RuleSet, get_rules
 from .kernel import MAX_HANDS, game_batch
 from .score import game_array
@@ -46,7 +46,7 @@ def game_policy(rules: RuleSet, players: int, opponents=None) -> tuple[Policy, n
     """(policy of every seat, the dealer's knock probability by rank of the card turned).
 
     ``opponents`` None or ``equilibrium``: the solved strategy (its knock too); else anything
-    ``policies.opponent_policy`` takes, and a dealer who never knocks.
+    ``resolve.opponent_policy`` takes, and a dealer who never knocks.
     """
     knock = np.zeros(16, dtype=np.float64)
     base = strategy_rules(rules)

@@ -6,7 +6,7 @@ the game, each with a 95% interval: the hand is played out with that choice
 on ``ask``'s own conditioned samples (the same deals, importance weights
 included), then the rest of the game is simulated from the score state it
 leaves (``choice.py``). The per-hand answer comes from the same samples and is
-exactly what ``analysis.ask`` gives with the same seed and sample count.
+exactly what ``simulation.ask`` gives with the same seed and sample count.
 """
 
 from __future__ import annotations
@@ -16,16 +16,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import analysis
-from ..analysis import Job
+from ..answer import simulation
+from ..answer.results import AskResult
+from ..answer.simulation import Job
+from ..answer.situation import make_situation
 from ..cardplay import DEFAULT_PLAY
 from ..cards import format_card
 from ..engine.compiled import announce_compile
 from ..game import Choice
-from ..results import AskResult
 from ..rules import RulesError, get_rules
 from ..seeds import check_seed
-from ..situation import make_situation
 from ..stats import Estimate
 from .api import GameState, game_policy
 from .choice import choice_batch, rest_seed
@@ -118,7 +118,7 @@ def game_document(answer: GameAnswer) -> dict:
 
     The one document ``ask --scores --json`` prints and the web API serves for ``scores=``.
     """
-    from ..answer import document
+    from ..answer.pipeline import document
 
     data = document(answer.hand)
     data["game"] = answer.to_dict()
@@ -141,8 +141,8 @@ def ask_game(hand, trump, players: int, seat: int, scores, passes=None, rules="s
     the 95% half-width of every choice's expected payout is below it (stake units). The rest of the game: every
     player by the opponents' policy (the shipped equilibrium by default, its knock too) and the card play ``play``.
     """
-    if play == analysis.SEARCHED:  # thousands of times the work of a hand, by the games' many hands
-        raise RulesError(f"the game value has no --play {analysis.SEARCHED}: ask without --scores for it")
+    if play == simulation.SEARCHED:  # thousands of times the work of a hand, by the games' many hands
+        raise RulesError(f"the game value has no --play {simulation.SEARCHED}: ask without --scores for it")
     rules_ = get_rules(rules)
     state = scores_in_seats(rules_, players, scores, passes)
     situation = make_situation(hand, trump, players, seat, rules_, state.passes[seat], dealer_knocked, before,
@@ -157,7 +157,7 @@ def ask_game(hand, trump, players: int, seat: int, scores, passes=None, rules="s
     game_pol, knock = game_policy(rules_, players, opponents)
     args = job.args()
     rest = rest_seed(seed)
-    accs = [analysis.Accumulator(len(job.names), players + 1) for _ in range(3)]  # hand, -payout, win share
+    accs = [simulation.Accumulator(len(job.names), players + 1) for _ in range(3)]  # hand, -payout, win share
     deals = unfinished = 0
     announce_compile(choice_batch, "the whole-game simulator")
     while True:
@@ -184,12 +184,12 @@ def ask_game(hand, trump, players: int, seat: int, scores, passes=None, rules="s
             break
         if accs[0].n >= MAX_SAMPLES:
             break
-    hand_result = analysis.result_of(job, seed, accs[0])
-    by_game = analysis.result_of(job, seed, accs[1])
+    hand_result = simulation.result_of(job, seed, accs[0])
+    by_game = simulation.result_of(job, seed, accs[1])
     plans = {name: c for c, name in enumerate(job.names)}
     win = {name: accs[2].estimate(c) for name, c in plans.items()}
     if Choice.NO_RUMBA in by_game.options:
-        plan, _ = analysis.round_two_plan(job, accs[1])
+        plan, _ = simulation.round_two_plan(job, accs[1])
         win[Choice.NO_RUMBA] = accs[2].estimate(plan)
     return GameAnswer(hand_result, by_game, win, state, rest, deals / max(1, accs[0].n * len(job.names)),
                       unfinished)

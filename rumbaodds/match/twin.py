@@ -15,7 +15,7 @@ import numpy as np
 
 from ..engine.rules_layout import rules_array
 from ..game import HandState, Knock, Phase, Word
-from ..policies import Policy
+from ..opponents.policies import Policy
 from ..rules import RuleSet
 from ..twins import hand as th
 from ..twins.common import GOLDEN, MASK64, Stream, mix64

@@ -15,7 +15,7 @@ along its ideas:
 - :mod:`.lines`: lines in words for one decision each (Rumba, pass, after the passes, exchange, knock, join,
   jack turned), searched over small families: a quick table's card and the decisions a full table does not hold;
 - :mod:`.decisions`: what the tables do not hold (after a Rumba call, a knock, passes, plays, a swap), asked
-  with ``analysis.ask`` on a sample of hands;
+  with ``answer.simulation.ask`` on a sample of hands;
 - :mod:`.section`: one player count from its source: grids, card, printed card, ``cards.json``;
 - :mod:`.precision`: how a number known within an interval is written (never a wrong sign, ≈0, no false 100%);
 - :mod:`.charts`: the colour scales, the interval charts;

@@ -59,7 +59,7 @@ def model_players(rules: RuleSet, players: Sequence[int]) -> int:
 def base_model(rules: RuleSet, players: int) -> str:
     """The opponents of every card and chart: what `ask` plays against when none are named (policies.
     default_opponents): the equilibrium where a strategy is solved, else the default style."""
-    from ..opponents import default_opponents
+    from ..opponents.resolve import default_opponents
 
     return default_opponents(rules, players)[0]
 
@@ -72,7 +72,7 @@ def default_models(rules: RuleSet, players: int) -> list[str]:
 
 
 def check_models(names: Sequence[str], rules: RuleSet, players: int) -> list[str]:
-    from ..models import ModelError, get_model
+    from ..opponents.models import ModelError, get_model
 
     if not names:
         raise ReportError("--models: name at least one opponent model")
@@ -108,7 +108,7 @@ def report_command(rules_arg: str, players_arg: str | None, tables: str, out: st
 
 def full_commands(rules_arg: str, rules: RuleSet, players: Sequence[int], models: Sequence[str], model_n: int,
                   tables: str) -> list[str]:
-    from ..handclasses import enumerate_trump_rank_pairs
+    from ..tables.handclasses import enumerate_trump_rank_pairs
 
     pairs = len(enumerate_trump_rank_pairs(rules))
     lines = [f"# every situation: {pairs:,} (turned trump rank, hand) pairs per seat, up to {FULL_SAMPLES:,} deals "
@@ -231,7 +231,7 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
     # opponent models
     entries = []
     base_grid = None
-    from ..opponents import describe
+    from ..opponents.resolve import describe
 
     for j, name in enumerate(model_list, len(players)):
         if name != base:
@@ -248,7 +248,7 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
                           small=True)  # rows and columns merged: each box holds enough situations
         lines, _ = main_lines(f, rules, [(everyone, "every seat")], got.info.quick)
         try:
-            from ..opponents import opponent_policy
+            from ..opponents.resolve import opponent_policy
 
             text = describe(opponent_policy(name, rules, mn))
         except Exception:  # noqa: BLE001 - a description is a nicety

@@ -47,8 +47,8 @@ import pandas as pd
 
 from ..cardplay import DEFAULT_PLAY
 from ..cards import RANKS
-from ..handclasses import enumerate_trump_rank_pairs
 from ..rules import RuleSet
+from ..tables.handclasses import enumerate_trump_rank_pairs
 from . import shapes
 
 Z95 = 1.959963984540054
@@ -92,7 +92,7 @@ def hand_features(hands, trump_ranks, rules: RuleSet, trump_suit: int | None = N
     speaks with them (:func:`.shapes.features`): trumps, top trump, side aces and kings, voids, hand points, and
     the grid row and column (indices into :func:`.shapes.trump_rows` / :func:`.shapes.side_columns`)."""
     from ..cards import SUIT_BITS
-    from ..handclasses import resolve_trump_suit, side_suits
+    from ..tables.handclasses import resolve_trump_suit, side_suits
 
     hands = np.asarray(hands, dtype=np.uint64)
     ranks = np.asarray(trump_ranks, dtype=np.int64)

@@ -1,7 +1,7 @@
-"""Decisions the tables do not hold, measured with ``analysis.ask`` on a sample of hands.
+"""Decisions the tables do not hold, measured with ``answer.simulation.ask`` on a sample of hands.
 
 Tables answer the first word with nothing known of the earlier seats. After earlier words (a Rumba call, a
-knock, passes or plays, an earlier swap of the two of trump) the report asks ``analysis.ask(..., before=...)``
+knock, passes or plays, an earlier swap of the two of trump) the report asks ``answer.simulation.ask(..., before=...)``
 for a stratified sample of hands: the (trump rank, class) pairs are drawn by how often they occur, then up to
 ``Budget.ask_hands`` per box of the small grid (shapes.py), each asked with ``Budget.ask_samples`` deals and
 its own seed. A box's value is the mean over its hands, with a t interval over them; each hand stands for
@@ -20,8 +20,8 @@ import numpy as np
 import pandas as pd
 
 from ..cards import cards_of
-from ..handclasses import enumerate_trump_rank_pairs
 from ..rules import RulesError, RuleSet
+from ..tables.handclasses import enumerate_trump_rank_pairs
 from . import shapes
 from .cells import JOIN, PLAY, RUMBA, SIT
 from .grids import Box, Grid, mean_interval
@@ -143,7 +143,7 @@ def _cache_key(scenario: Scenario, sample: HandSample, rules: RuleSet, opponents
     import json
 
     from ..engine import NUMBERS_TAG
-    from ..opponents import opponent_policy
+    from ..opponents.resolve import opponent_policy
 
     digest = opponent_policy(opponents, rules, scenario.players).to_dict()["digest"]
     doc = {"numbers": NUMBERS_TAG, "rules": rules.to_dict(), "opponents": digest, "play": budget.play,
@@ -181,7 +181,7 @@ def measure(scenario: Scenario, sample: HandSample, rules: RuleSet, opponents: s
 
 def _ask_all(scenario: Scenario, sample: HandSample, rules: RuleSet, opponents: str, budget: Budget
              ) -> tuple[list[dict], int, set[str]]:
-    from ..analysis import ask
+    from ..answer.simulation import ask
 
     rows = []
     skipped = 0
@@ -260,7 +260,7 @@ def example_hand(m: Measured, sample: HandSample) -> tuple[str, str] | None:
 def lone_dealer(rules: RuleSet, players: int, opponents: str, budget: Budget) -> dict | None:
     """Flemish: the dealer who heard everybody pass may not call Rumba (§5.5); his play scores
     ``lone_player_score`` without trick play [D-7]. Checked with ``ask`` on one hand."""
-    from ..analysis import ask
+    from ..answer.simulation import ask
 
     if rules.lone_rumba_allowed or rules.speaking_order != "one-round" or players < 2:
         return None

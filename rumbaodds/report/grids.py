@@ -467,7 +467,7 @@ def _example(fc: Cells, cell: int) -> dict:
 
 
 def _trump_suit(fc: Cells) -> int:
-    from ..handclasses import enumerate_classes
+    from ..tables.handclasses import enumerate_classes
 
     return enumerate_classes(fc.rules).trump_suit
 

@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass, field
 
 from ..cardplay import DEFAULT_PLAY
-from ..models import ALWAYS, MODELS, NEVER
+from ..opponents.models import ALWAYS, MODELS, NEVER
 from . import precision as fmt
 from .blocks import (
     MIXED_SHARE,

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..cards import RANKS, SUIT_BITS
-from ..handclasses import resolve_trump_suit
 from ..rules import RuleSet
+from ..tables.handclasses import resolve_trump_suit
 
 LANE = (1 << SUIT_BITS) - 1
 _POP16 = np.array([bin(i).count("1") for i in range(1 << SUIT_BITS)], dtype=np.int64)

@@ -88,7 +88,7 @@ class Loaded:
 def opponents_of(name: str, rules: RuleSet, players: int):
     """The opponents a table build takes for a model name (a named model, ``equilibrium``, a mixed table): the
     name itself, checked here so that a bad one fails before any table is built."""
-    from ..opponents import opponent_policy
+    from ..opponents.resolve import opponent_policy
 
     opponent_policy(name, rules, players)
     return name
@@ -97,7 +97,7 @@ def opponents_of(name: str, rules: RuleSet, players: int):
 def policy_available(name: str, rules: RuleSet, players: int) -> bool:
     """Does ``opponents.opponent_policy(name, rules, players)`` work in this build (e.g. "equilibrium")?"""
     try:
-        from ..opponents import opponent_policy
+        from ..opponents.resolve import opponent_policy
 
         opponent_policy(name, rules, players)
     except Exception:  # noqa: BLE001 - any failure means: not available here
@@ -129,7 +129,7 @@ def matches(manifest: dict, wanted: dict) -> bool:
 
 
 def is_quick(manifest: dict, rules: RuleSet) -> bool:
-    from ..handclasses import enumerate_trump_rank_pairs
+    from ..tables.handclasses import enumerate_trump_rank_pairs
 
     cells = manifest.get("cells")
     return cells is not None and int(cells) < len(enumerate_trump_rank_pairs(rules))
@@ -168,7 +168,7 @@ def obtain_table(root: str | Path, rules: RuleSet, players: int, model_name: str
 
     A build killed half-way resumes where it stopped (tables.build_table writes chunk by chunk).
     """
-    from ..opponents import default_opponents
+    from ..opponents.resolve import default_opponents
     from ..tables import build_table, knock_values, load_table
 
     root = Path(root)

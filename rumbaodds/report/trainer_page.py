@@ -1,8 +1,9 @@
 """The trainer on a phone: one self-contained page of situations answered by the shipped tables, graded by tap.
 
-:func:`write_trainer_page` deals a few thousand spots as they occur at the table (:class:`rumbaodds.trainer.Trainer`:
-random player count 3-7, seat, cards and turned card; the earlier words not told, as the tables assume), answers
-each from the shipped packed tables and grades every choice open there with :func:`rumbaodds.grading.grade`
+:func:`write_trainer_page` deals a few thousand spots as they occur at the table
+(:class:`rumbaodds.learning.trainer.Trainer`: random player count 3-7, seat, cards and turned card; the earlier
+words not told, as the tables assume), answers each from the shipped packed tables and grades every choice open
+there with :func:`rumbaodds.learning.grading.grade`
 (points lost with their interval, band, reason), and writes them into one HTML file with a small script that
 deals a round, takes a tap, shows the grade at once and sums up the round, with a drill of the spots got wrong
 (the same hands with the suits permuted). No outside file, font or request: once loaded it works offline.
@@ -15,8 +16,8 @@ import json
 from pathlib import Path
 
 from ..cards import format_card
-from ..grading import BEST_BELOW, INACCURACY_BELOW, MISTAKE_BELOW, Decision, equilibrium_mix, grade
-from ..trainer import Spot, Trainer
+from ..learning.grading import BEST_BELOW, INACCURACY_BELOW, MISTAKE_BELOW, Decision, equilibrium_mix, grade
+from ..learning.trainer import Spot, Trainer
 
 CHOICES = ("pass", "play", "rumba", "throw-in")
 

@@ -30,7 +30,7 @@ from ..engine.keep import hand_points
 from ..engine.play import POLICY_CODES, play_tricks
 from ..engine.rng import below, next_state, stream_start
 from ..engine.rules_layout import R_FOLLOW, R_HAND, R_MIN_TRICKS, R_TOP_RANK, rules_array
-from ..policies import keep_value_table
+from ..opponents.policies import keep_value_table
 from ..rules import RuleSet
 
 DEFAULT_POLICY = POLICY_CODES[DEFAULT_PLAY]  # the card play of every answer (cardplay.py)

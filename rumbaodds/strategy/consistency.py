@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import analysis
+from ..answer import simulation
+from ..answer.situation import WORD_NAMES
 from ..cards import RANKS
-from ..conditioning import WORD_NAMES
 from ..twins.condition import turn_of
 from . import store
 from .game import A_PASS, A_PLAY, A_RUMBA
@@ -70,7 +70,7 @@ def consistency(rules, players: int, hands: int = 2_000, samples: int = 10_000, 
         bucket = solved.abstraction.bucket_array()[policy.score(spoken, d["trump_card"] // 16, top, seat)]
         row = solved.strategy.word[seat, turn.ctx, bucket]
         own = own_action(row, turn.pass_ok, turn.rumba_ok)
-        result = analysis.ask(sorted(hero), d["trump_card"], players, seat, rules, policy, samples=samples,
+        result = simulation.ask(sorted(hero), d["trump_card"], players, seat, rules, policy, samples=samples,
                               seed=seed + i, before=words or None, dealer_knocked=d["knocked"], swapped_by=swapper)
         asked += 1
         said = "pass" if result.recommendation == "throw-in" else result.recommendation

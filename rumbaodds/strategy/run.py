@@ -23,8 +23,8 @@ import numpy as np
 
 from .. import engine
 from ..cardplay import DEFAULT_PLAY
-from ..models import MODELS
-from ..policies import named_policy
+from ..opponents.models import MODELS
+from ..opponents.policies import named_policy
 from ..rules import RulesError, RuleSet
 from ..stats import Estimate
 from . import store

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..engine import policy as P
-from ..policies import Policy
+from ..opponents.policies import Policy
 from ..rules import RuleSet
 from .abstraction import Abstraction
 from .game import A_PASS, A_PLAY, A_RUMBA

@@ -12,7 +12,7 @@ keeps the two equal deal by deal.
 from __future__ import annotations
 
 from ..game import HandState, Knock, Phase, SwapTwo, Word, speaking
-from ..policies import Policy
+from ..opponents.policies import Policy
 from ..rules import RuleSet
 from ..twins import hand as th
 from ..twins.common import Stream

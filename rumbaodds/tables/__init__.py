@@ -1,8 +1,9 @@
 """Strategy tables: every seat, trump rank and hand class, simulated once and kept as Parquet.
 
 A table answers ``ask`` instantly for any hand (hands are looked up through
-their class, :mod:`..handclasses`). The ideas live in their own modules:
+their class, :mod:`.handclasses`). The ideas live in their own modules:
 
+- :mod:`.handclasses`: hand classes, hands up to a permutation of the side suits (a table's rows);
 - :mod:`.spec`: what a table is (settings, adaptive precision, seeds, manifest);
 - :mod:`.build`: building and resuming, chunk by chunk, with the stopping rule;
 - :mod:`.schedulers`: where the chunks run (this process, or Dask);

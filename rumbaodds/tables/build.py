@@ -43,7 +43,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from ..analysis import POLICIES
+from ..answer.simulation import POLICIES
 from ..cards import RANKS, SUITS
 from ..engine import hand as hand_kernel
 from ..engine.compiled import announce_compile
@@ -62,10 +62,10 @@ from ..engine.table import (
     P_VOID,
     table_cells,
 )
-from ..handclasses import enumerate_trump_rank_pairs
-from ..models import keep_value
+from ..opponents.models import keep_value
 from ..rules import RuleSet
 from ..stats import Z95
+from .handclasses import enumerate_trump_rank_pairs
 from .spec import TableError, TableSpec, package_version
 
 DEFAULT_CHUNK_CELLS = 20_000
@@ -111,7 +111,7 @@ def cells_of(spec: TableSpec, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]
 @functools.lru_cache(maxsize=8)
 def opponents_of(spec: TableSpec):
     """(the others' policy, per seat and trump rank the two of trump that seat cannot hold or -1) of a table."""
-    from ..conditioning import excluded_card
+    from ..answer.conditioning import excluded_card
 
     rules = spec.rules
     policy = spec.policy
@@ -265,8 +265,8 @@ def knock_samples(spec: TableSpec) -> int:
 
 
 def knock_row(spec: TableSpec, rank: int, samples: int | None = None, inner: int = KNOCK_INNER) -> dict:
-    """The dealer's knock against no knock with trump card of ``rank`` (rumbaodds.analysis.knock)."""
-    from ..analysis import knock
+    """The dealer's knock against no knock with trump card of ``rank`` (rumbaodds.answer.simulation.knock)."""
+    from ..answer.simulation import knock
 
     rules = spec.rules
     trump = enumerate_trump_rank_pairs(rules).classes.trump_suit
@@ -281,7 +281,7 @@ def knock_row(spec: TableSpec, rank: int, samples: int | None = None, inner: int
 
 
 def knock_values(spec: TableSpec, samples: int | None = None, inner: int = KNOCK_INNER) -> pd.DataFrame:
-    """The dealer's knock against no knock for every trump rank (rumbaodds.analysis.knock per rank)."""
+    """The dealer's knock against no knock for every trump rank (rumbaodds.answer.simulation.knock per rank)."""
     return pd.DataFrame([knock_row(spec, RANKS.index(r), samples, inner) for r in spec.rules.ranks])
 
 

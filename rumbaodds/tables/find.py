@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..analysis import AskResult, Situation
-from ..opponents import opponent_policy
+from ..answer.simulation import AskResult, Situation
+from ..opponents.resolve import opponent_policy
 from .lookup import answer_from_table, find_tables, load_table, matches, read_manifest
 from .pack import answer_from_packed, find_packed, load_packed
 

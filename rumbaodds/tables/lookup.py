@@ -4,7 +4,7 @@ A situation is answered from a table only when the table's numbers are its
 answer: the same numbers version (``engine.NUMBERS_VERSION``, see
 :func:`.spec.numbers_problem`), rule set, player count, opponent model and card
 play, no dealer's knock and no words known from the earlier seats. Hands are
-looked up through their class (:mod:`..handclasses`): any trump suit and any
+looked up through their class (:mod:`.handclasses`): any trump suit and any
 order of the side suits find the same row.
 """
 
@@ -20,18 +20,18 @@ import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 
-from ..analysis import AskResult, ChoiceResult, Situation
+from ..answer.results import ExchangeCall, RumbaOutcomes
+from ..answer.simulation import AskResult, ChoiceResult, Situation
+from ..answer.situation import make_situation
 from ..cards import RANKS, SUITS, format_card, mask_of
 from ..engine.keep import keep_value_py
 from ..game import Choice
-from ..handclasses import canonical_hand, enumerate_trump_rank_pairs
-from ..opponents import opponent_policy
-from ..policies import Policy
-from ..results import ExchangeCall, RumbaOutcomes
+from ..opponents.policies import Policy
+from ..opponents.resolve import opponent_policy
 from ..rules import RuleSet
-from ..situation import make_situation
 from ..stats import Estimate
 from ..twins.common import strength
+from .handclasses import canonical_hand, enumerate_trump_rank_pairs
 from .spec import TableError, numbers_problem
 
 
@@ -184,7 +184,7 @@ def table_cell(table: Table, situation: Situation) -> pd.Series | None:
 
 
 def table_discard(hand, k: int, trump_card: int, rules: RuleSet) -> tuple[int, ...]:
-    """The ``k`` cards of ``hand`` of lowest keep value, ties weakest first: ``analysis.discard_cards`` in plain
+    """The ``k`` cards of ``hand`` of lowest keep value, ties weakest first: ``simulation.discard_cards`` in plain
     Python (the kernel's twin), so a table answers without waiting for a kernel to compile."""
     trump, top = trump_card // 16, RANKS.index(rules.ranks[-1])
     chosen = set(sorted(hand, key=lambda c: (keep_value_py(c, trump, top), strength(c, trump)))[:k])

@@ -66,14 +66,14 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from ..analysis import AskResult, ChoiceResult, Situation
+from ..answer.results import ExchangeCall
+from ..answer.simulation import AskResult, ChoiceResult, Situation
 from ..cards import RANKS, SUITS
 from ..game import Choice
-from ..handclasses import enumerate_trump_rank_pairs
-from ..results import ExchangeCall
 from ..rules import RuleSet
 from ..stats import Z95, Estimate
 from .build import wilson
+from .handclasses import enumerate_trump_rank_pairs
 from .lookup import load_table, matches, pair_row, penalised, read_manifest, table_discard
 from .spec import TableError, numbers_problem
 

@@ -17,9 +17,9 @@ from collections.abc import Callable
 import numpy as np
 
 from ..cardplay import DEFAULT_PLAY
-from ..handclasses import enumerate_trump_rank_pairs
 from ..rules import RuleSet
 from .build import KNOCK_INNER, knock_ranks, knock_row, knock_samples, plan_rows, simulate_cells
+from .handclasses import enumerate_trump_rank_pairs
 from .spec import TableSpec
 
 KNOCK_PROBE = 20  # outer knock deals timed per player count to extrapolate the knock file

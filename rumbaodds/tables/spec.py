@@ -20,12 +20,12 @@ from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from statistics import NormalDist
 
-from ..analysis import POLICIES
+from ..answer.simulation import POLICIES
 from ..cardplay import DEFAULT_PLAY
 from ..engine import NUMBERS_VERSION
 from ..engine.table import looks
-from ..opponents import opponent_policy
-from ..policies import Policy
+from ..opponents.policies import Policy
+from ..opponents.resolve import opponent_policy
 from ..rules import RulesError, RuleSet
 
 TABLE_FORMAT = 2
@@ -103,7 +103,7 @@ class TableSpec:
     ``samples_per_cell``: fixed deals per cell. Without it (and by default) the
     build is adaptive: ``precision`` points (default :data:`DEFAULT_PRECISION`),
     between ``min_samples`` and ``max_samples`` deals per cell. ``seed=None``
-    is :func:`default_seed`. ``opponents``: anything ``opponents.opponent_policy``
+    is :func:`default_seed`. ``opponents``: anything ``resolve.opponent_policy``
     takes (a name, ``equilibrium``, a TOML file, a mixed table, an OpponentModel
     or a Policy), kept as given; :attr:`policy` is what the kernels get and
     what the manifest is stamped with.

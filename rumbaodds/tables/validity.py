@@ -20,11 +20,11 @@ from pathlib import Path
 
 import numpy as np
 
-from ..handclasses import enumerate_trump_rank_pairs
-from ..opponents import opponent_policy
-from ..policies import Policy
+from ..opponents.policies import Policy
+from ..opponents.resolve import opponent_policy
 from ..rules import RuleSet
 from .build import chunk_frame, simulate_cells
+from .handclasses import enumerate_trump_rank_pairs
 from .pack import CODEC, Codec, load_packed, packed_columns
 from .spec import DEFAULT_GROWTH, TableError, TableSpec
 

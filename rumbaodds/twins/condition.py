@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from ..cards import RANKS
 from ..engine import policy as P
 from ..game import speaking
-from ..policies import Policy
+from ..opponents.policies import Policy
 from ..rules import RuleSet
 from .common import Stream, rank_of
 

@@ -6,7 +6,7 @@ rules of the hand are not written here: a :class:`rumbaodds.game.HandState`
 holds them (what each seat may say, exchange and play, who leads, the score);
 this module deals, draws the random numbers exactly as "Random numbers,
 exactly" says, and makes every decision the kernel ``engine/hand.py`` makes:
-the opponents by a :class:`~rumbaodds.policies.Policy`, the exchange by keep
+the opponents by a :class:`~rumbaodds.opponents.policies.Policy`, the exchange by keep
 value, the cards by the ``greedy`` or ``expert`` play. Tests require twin and
 kernel to agree sample by sample. The earlier seats are dealt by
 ``condition.py``.
@@ -26,7 +26,7 @@ from ..engine.keep import keep_value_py as keep_value
 from ..game import Exchange, HandState, Knock, Phase, Play, Say, SwapTwo, Tricks, Word, speaking
 from ..game.score import hand_returns, passer_change
 from ..game.state import shuffle_in_place, two_of_trump
-from ..policies import Policy
+from ..opponents.policies import Policy
 from ..rules import RuleSet
 from .common import Stream, card_beats, greedy_card, legal_cards, rank_of, strength, suit_of
 from .condition import deal_earlier_seats, four_numbers, pick, row, top_of, turn_of
@@ -464,7 +464,7 @@ def renamed(card: int, rename: dict[int, int]) -> int:
 def hero_choices(rules: RuleSet, players: int, seat: int, hand, trump_card: int, knocked: bool = False,
                  before=None, swapped_by: int | None = None) -> list[str]:
     """The hero's choices, from the API's Situation (one definition of what is allowed)."""
-    from ..situation import make_situation
+    from ..answer.situation import make_situation
 
     return make_situation(list(hand), trump_card, players, seat, rules, 0, knocked, before, swapped_by).choices()
 
@@ -515,13 +515,13 @@ def simulate_sample(rules: RuleSet, players: int, seat: int, hand, trump_card: i
                     seed: int = 0, index: int = 0, choices=None):
     """(tries, weight, {choice: (score change, tricks or code, contested, round-one caller or -1)}) of one sample.
 
-    ``plan``: the conditioning plan (``rumbaodds.conditioning.make_plan``); ``choices``: names, default all.
+    ``plan``: the conditioning plan (``rumbaodds.answer.conditioning.make_plan``); ``choices``: names, default all.
     """
     if card_play not in POLICIES:
         raise ValueError(f"unknown play policy {card_play!r} (use {' or '.join(POLICIES)})")
     hand = list(hand)
     if choices is None:
-        from ..conditioning import WORD_NAMES
+        from ..answer.situation import WORD_NAMES
 
         before = [WORD_NAMES[int(w)] for w in plan.words[:seat]]
         choices = hero_choices(rules, players, seat, hand, trump_card, knocked, before, swapped_by)

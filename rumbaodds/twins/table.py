@@ -51,11 +51,11 @@ def table_cell(rules, players: int, opponents, play: str, hero_mask: int, trump_
     """Everything the kernel reports for one cell (global index ``cell``), computed the slow, plain way.
 
     The conditioning plan is the one ``ask`` would use for this hand with nothing known of the earlier seats
-    (``analysis.Job``), so the test also checks that the table asks the question ``ask`` answers.
+    (``simulation.Job``), so the test also checks that the table asks the question ``ask`` answers.
     """
-    from ..analysis import POLICIES, Job
+    from ..answer.simulation import POLICIES, Job
+    from ..answer.situation import make_situation
     from ..cards import format_card
-    from ..situation import make_situation
 
     hand_text = " ".join(format_card(c) for c in range(64) if (hero_mask >> c) & 1)
     job = Job.of(make_situation(hand_text, format_card(trump_card), players, seat, rules), opponents, play)

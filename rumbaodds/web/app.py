@@ -1,8 +1,8 @@
 """The routes of ``rumbaodds serve`` as plain functions of (method, path, query): no sockets, easy to test.
 
 Every answer comes from :mod:`rumbaodds.answer` (a table when one covers the
-question, else :func:`rumbaodds.analysis.simulate`) and is served as
-:func:`rumbaodds.answer.document`, the very document ``rumbaodds ask --json``
+question, else :func:`rumbaodds.answer.simulation.simulate`) and is served as
+:func:`rumbaodds.answer.pipeline.document`, the very document ``rumbaodds ask --json``
 prints. Input the player can fix gives HTTP 400 with ``{"error": ...}`` and
 the API's own one-line message; anything else gives 500, is logged with its
 traceback (on the server's console only) and the server goes on serving.
@@ -28,12 +28,13 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from .. import analysis, answer, limits
+from .. import limits
+from ..answer import pipeline, simulation
+from ..answer.question import Question
 from ..cardplay import DEFAULT_PLAY
 from ..cards import CardError, format_card
-from ..models import MODELS, ModelError, OpponentModel, points_text
-from ..opponents import EQUILIBRIUM
-from ..question import Question
+from ..opponents.models import MODELS, ModelError, OpponentModel, points_text
+from ..opponents.resolve import EQUILIBRIUM
 from ..rules import PRESETS, RulesError, RuleSet
 from ..tables import find_tables, load_table
 from .jobs import HIGH, LOW, BadInput, Budget, Busy, Job, JobBoard, SimulationQueue, new_job
@@ -143,7 +144,7 @@ class App:
                  compiler: Compiler | None = None):
         self.tables_root = str(tables_root)
         self.rule_sets = {**PRESETS, **(rule_sets or {})}
-        # equilibrium first, the default: None lets opponents.opponent_policy take the solved strategy, or the default
+        # equilibrium first, the default: None lets resolve.opponent_policy take the solved strategy, or the default
         # style where a house rule has none (and say so), as `rumbaodds ask` without --opponents does
         self.models = {EQUILIBRIUM: None, **MODELS, **(models or {})}
         # a path's kernels compile in a process of their own, never inside the queue (warm.py)
@@ -176,11 +177,11 @@ class App:
         self.warm["state"] = "warming"
         start = time.perf_counter()
         try:
-            answer.from_table(Question.of(*WARM_HAND), self.tables_root)
+            pipeline.from_table(Question.of(*WARM_HAND), self.tables_root)
             self.warm["tables"] = "ready"
         except Exception:  # noqa: BLE001 - the kernels' warm-up says what is wrong
             log.exception("warm-up of the table lookup failed")
-        job = self.simulations.submit(new_job(), lambda job: analysis.ask(*WARM_HAND, samples=1_000, seed=0), HIGH,
+        job = self.simulations.submit(new_job(), lambda job: simulation.ask(*WARM_HAND, samples=1_000, seed=0), HIGH,
                                       needs="ask")
         job.ended.wait()
         if job.state != "done":
@@ -201,8 +202,8 @@ class App:
         if values.get("scores") is not None or values.get("settle"):
             return None
         question = Question.of(**ask_arguments(values))
-        found = answer.from_table(question, self.tables_root, values.get("simulate", False))
-        return None if found is None else answer.document(found)  # at once; source.open says what it leaves open
+        found = pipeline.from_table(question, self.tables_root, values.get("simulate", False))
+        return None if found is None else pipeline.document(found)  # at once; source.open says what it leaves open
 
     def _simulate(self, values: dict, job: Job) -> dict:
         """The simulated document for ``values``, on the queue's worker; ``job.progress`` stops it when it must.
@@ -216,7 +217,7 @@ class App:
 
                 return game_document(ask_game(**game_arguments(values), progress=job.progress))
             question = Question.of(**ask_arguments(values))  # the answer pipeline, as `rumbaodds ask` answers it
-            return answer.document(answer.answer(question, self.tables_root, values.get("simulate", False),
+            return pipeline.document(pipeline.answer(question, self.tables_root, values.get("simulate", False),
                                                  job.progress))
         except INPUT_ERRORS as exc:
             raise BadInput(str(exc)) from None
@@ -351,7 +352,7 @@ class App:
 
         def work(job: Job) -> dict:
             try:
-                result = analysis.knock(values["trump"], values["players"], values["rules"], values["opponents"],
+                result = simulation.knock(values["trump"], values["players"], values["rules"], values["opponents"],
                                         values.get("play", DEFAULT_PLAY), values.get("samples"),
                                         values.get("precision"), values.get("seed"), progress=job.progress)
             except INPUT_ERRORS as exc:
@@ -384,9 +385,9 @@ class App:
                           for name, r in self.rule_sets.items()},
             "opponents": {name: {**m.to_dict(), "text": points_text(m)} if isinstance(m, OpponentModel) else
                           {"name": name, "text": EQUILIBRIUM_TEXT} for name, m in self.models.items()},
-            "play": sorted(analysis.POLICIES), "default_play": DEFAULT_PLAY,
+            "play": sorted(simulation.POLICIES), "default_play": DEFAULT_PLAY,
             "params": [p.name for p in PARAMS],
-            "score_sign": analysis.SCORE_SIGN,
+            "score_sign": simulation.SCORE_SIGN,
             "tables_root": str(Path(self.tables_root)),
             "tables": self.table_descriptions(),
             "warm": dict(self.warm),

@@ -7,7 +7,7 @@ waiting jobs. A job beyond that is refused with :class:`Busy` (HTTP 503 with
 Retry-After), so a burst of requests can never pile up work without bound;
 table answers and pages never enter the queue.
 
-A job's progress is what :func:`rumbaodds.analysis.simulate` (and
+A job's progress is what :func:`rumbaodds.answer.simulation.simulate` (and
 ``match.ask.ask_game``) report through their ``progress(done, planned)``
 callback after every batch. The same callback enforces the limits of one
 request: cancelled by the player, the client gone (the connection closed, or
@@ -61,7 +61,7 @@ class Budget:
     """The limits of one run: at most ``deals`` deals (None: no cap) and ``seconds`` of simulation.
 
     The seconds count from the end of the first batch, so a kernel compiled by that batch (a cold cache)
-    does not count; the batch itself is bounded work (analysis.BATCH deals)."""
+    does not count; the batch itself is bounded work (simulation.BATCH deals)."""
 
     deals: int | None = None
     seconds: float | None = None

@@ -3,7 +3,7 @@
 The form of each value (a whole number, a yes/no, a known name) and the range
 of every number (rumbaodds.limits, the command line's own ranges) are checked
 here; everything about the game (cards, seats, earlier words) is
-checked by :func:`rumbaodds.analysis.make_situation`, so the page gives the
+checked by :func:`rumbaodds.answer.simulation.make_situation`, so the page gives the
 command line's own one-line messages. Rule sets and opponent models are
 chosen by name only (a page must not open files by path); house-rule files
 are named to ``rumbaodds serve --rules FILE`` instead.
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from .. import limits
 from ..cardplay import DEFAULT_PLAY
 from ..limits import Limit, LimitError
-from ..models import OpponentModel
+from ..opponents.models import OpponentModel
 from ..rules import RuleSet
 
 
@@ -153,7 +153,7 @@ def work_cap(values: dict) -> int:
 
 
 def ask_arguments(values: dict) -> dict:
-    """The subset of :func:`parse_query`'s values that :meth:`rumbaodds.question.Question.of` takes."""
+    """The subset of :func:`parse_query`'s values that :meth:`rumbaodds.answer.question.Question.of` takes."""
     return {k: v for k, v in values.items() if k not in ("simulate", "settle") and k not in GAME}
 
 

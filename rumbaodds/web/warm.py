@@ -46,17 +46,17 @@ class KernelPath:
 
     def warm(self) -> None:
         """Run the path once on a tiny question: compiles (or loads) every kernel it needs."""
-        from .. import analysis
+        from ..answer import simulation
 
         hand, trump, players, seat = WARM_HAND
         if self.name == "ask":
-            analysis.ask(hand, trump, players=players, seat=seat, samples=1_000, seed=0)
+            simulation.ask(hand, trump, players=players, seat=seat, samples=1_000, seed=0)
         elif self.name == "game":
             from ..match.ask import ask_game
 
             ask_game(hand, trump, players, seat, scores=(20,) * players, samples=10, seed=0)
         else:
-            analysis.knock(trump, players, samples=2, seed=0, inner_samples=2)
+            simulation.knock(trump, players, samples=2, seed=0, inner_samples=2)
 
     def note(self) -> str:
         seconds = COLD_SECONDS.get(self.what)

@@ -94,7 +94,7 @@ TINY_QUESTION = {"hand": "CJ HK", "trump": "HJ", "players": 3, "seat": 2}
 def build_tiny_table(root: Path):
     """(rules TOML path, tables root) with one small table of the tiny rule set for 3 players."""
     from rumbaodds.cardplay import DEFAULT_PLAY
-    from rumbaodds.models import get_model
+    from rumbaodds.opponents.models import get_model
     from rumbaodds.rules import get_rules
     from rumbaodds.tables import TableSpec, build_table
 
@@ -109,8 +109,8 @@ def build_tiny_table(root: Path):
 def tiny_questions(rules_path, tables_root, count: int = 400):
     """(a question whose table answer leaves something open, one whose answer leaves nothing open) of the tiny
     table, found by asking it: whatever the build gives, both kinds are tested."""
-    from rumbaodds import answer as answers
-    from rumbaodds.question import Question
+    from rumbaodds.answer import pipeline
+    from rumbaodds.answer.question import Question
     from rumbaodds.rules import get_rules
 
     rules = get_rules(rules_path)
@@ -121,7 +121,7 @@ def tiny_questions(rules_path, tables_root, count: int = 400):
         if len({*hand, trump}) < 3:
             continue
         q = {"hand": " ".join(hand), "trump": trump, "players": 3, "seat": seat}
-        table = answers.from_table(Question.of(**q, rules=rules), tables_root)
+        table = pipeline.from_table(Question.of(**q, rules=rules), tables_root)
         if table is not None:
             found.setdefault(bool(table.meta["open"]), q)
         if len(found) == 2:

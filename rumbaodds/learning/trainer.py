@@ -6,7 +6,7 @@ plain-Python rule book (:func:`rumbaodds.twins.hand.opponent_speaks`, the twin o
 Without ``words`` the earlier seats' words are not told (only that nobody called Rumba or threw in): exactly the
 question the shipped tables answer, so every answer comes at once. A spot may also be fixed (``hand``, ``trump``,
 ...). The answer is :func:`rumbaodds.answer.answer`'s (a table where one covers the spot, else a simulation of
-``samples`` deals), the grade :func:`rumbaodds.grading.grade`'s; where a packed table cannot value the very choice
+``samples`` deals), the grade :func:`.grading.grade`'s; where a packed table cannot value the very choice
 made (a third action, another exchange) a simulation values it, unless ``table_only``.
 
 A round's figures: decisions, accuracy (the share graded best, mixed or too close to grade), the average points
@@ -21,23 +21,22 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import analysis
-from . import answer as answers
-from .cards import format_card
-from .game import HandState, Word
+from ..answer import pipeline, simulation
+from ..answer.question import Question
+from ..answer.results import AskResult
+from ..answer.situation import Situation, make_situation
+from ..cards import format_card
+from ..game import HandState, Word
+from ..opponents.resolve import opponent_policy
+from ..rules import RulesError, get_rules
+from ..seeds import check_seed
+from ..twins.hand import Situation as TwinSituation
+from ..twins.hand import opponent_speaks
 from .grading import CORRECT, Decision, Grade, grade, grade_knock
-from .opponents import opponent_policy
-from .question import Question
-from .results import AskResult
-from .rules import RulesError, get_rules
-from .seeds import check_seed
-from .situation import Situation, make_situation
-from .twins.hand import Situation as TwinSituation
-from .twins.hand import opponent_speaks
 
 DEFAULT_SAMPLES = 20_000
 MAX_REDEALS = 1_000
-KNOCK_INNER = 100  # deals per knock deal for the dealer who looks (analysis.knock's inner_samples)
+KNOCK_INNER = 100  # deals per knock deal for the dealer who looks (simulation.knock's inner_samples)
 
 
 @dataclass
@@ -87,7 +86,7 @@ class Trainer:
     trump: str | None = None
     before: object = None
     passes_in_a_row: int = 0
-    knock: bool = False  # the swiss dealer's spots start with the knock, before he looks (analysis.knock answers)
+    knock: bool = False  # the swiss dealer's spots start with the knock, before he looks (simulation.knock answers)
     history: list[Answered] = field(default_factory=list)
     count: int = 0
 
@@ -162,10 +161,10 @@ class Trainer:
                progress: Callable[[int, int], None] | None = None) -> AskResult:
         """The table's answer (or a simulation of ``samples`` deals with the session's seed)."""
         if not simulate:
-            found = answers.from_table(Question(situation), self.tables_root)
+            found = pipeline.from_table(Question(situation), self.tables_root)
             if found is not None:
                 return found
-        return answers.answer(Question(situation, samples=self.samples, seed=self.seed), self.tables_root,
+        return pipeline.answer(Question(situation, samples=self.samples, seed=self.seed), self.tables_root,
                               progress=progress)
 
     def deal(self, progress: Callable[[int, int], None] | None = None) -> Spot:
@@ -177,7 +176,7 @@ class Trainer:
                 situation = self._random_situation()
             if not self.table_only:
                 break
-            found = answers.from_table(Question(situation), self.tables_root)
+            found = pipeline.from_table(Question(situation), self.tables_root)
             if found is not None or self.hand is not None:
                 break
             situation = None  # no table covers it (an impossible cell, known words): another deal
@@ -219,13 +218,13 @@ class Trainer:
         return g
 
     def knock_answer(self, spot: Spot, progress: Callable[[int, int], None] | None = None):
-        """The dealer's knock question at ``spot`` (trump card, player count): ``analysis.knock`` with a tenth of
+        """The dealer's knock question at ``spot`` (trump card, player count): ``simulation.knock`` with a tenth of
         ``samples`` deals, cached by rule set, players and trump card."""
         s = spot.situation
         key = (s.rules, s.players, s.trump_card)
         cache = self.__dict__.setdefault("_knocks", {})
         if key not in cache:
-            cache[key] = analysis.knock(s.trump_card, s.players, s.rules, samples=max(200, self.samples // 10),
+            cache[key] = simulation.knock(s.trump_card, s.players, s.rules, samples=max(200, self.samples // 10),
                                         seed=self.seed, inner_samples=KNOCK_INNER, progress=progress)
         return cache[key]
 

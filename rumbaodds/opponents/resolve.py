@@ -1,19 +1,19 @@
 """Which opponents a question names, resolved to the kernels' :class:`~.policies.Policy`.
 
 A question names its opponents in words: ``equilibrium`` (the solved
-strategies of :mod:`.strategy`), a style of :mod:`.models` (``default``,
+strategies of :mod:`rumbaodds.strategy`), a style of :mod:`.models` (``default``,
 ``bold``, ...), a TOML file of thresholds, or a mixed table ``BASE,SEAT=STYLE``.
-This module sits above both :mod:`.models` and :mod:`.strategy`, so that the
+This module sits above both :mod:`.models` and :mod:`rumbaodds.strategy`, so that the
 policy record (:mod:`.policies`) and the solver below it never import back up.
 """
 
 from __future__ import annotations
 
+from ..rules import RulesError
+from ..strategy.store import find
+from ..strategy.tables import to_policy
 from .models import ModelError, OpponentModel, get_model, points_text
 from .policies import Policy, named_policy
-from .rules import RulesError
-from .strategy.store import find
-from .strategy.tables import to_policy
 
 
 def describe(opponents) -> str:

@@ -14,15 +14,15 @@ to the precision asked:
    recommended, a value for every choice (a format-1 packed table keeps only the decision), and with
    ``precision`` every half-width below it;
 3. what the table leaves open is *settled*: a bounded simulation of the very situation (adaptive stopping,
-   :class:`rumbaodds.stopping.Settled`, a few seconds at most; its seed derived from the table's and the
+   :class:`rumbaodds.answer.stopping.Settled`, a few seconds at most; its seed derived from the table's and the
    question, :func:`settle_seed`, so the same question gets the same answer) whose deals are merged with the
    table's (each value the inverse-variance weighted mean of the two independent estimates; the exchange and the
    values the table lacks from the simulation alone), and the answer says so ("table + 12,000 simulated deals to
    settle the exchange");
-4. no table: a simulation (by default until its answer is settled, :mod:`rumbaodds.stopping`).
+4. no table: a simulation (by default until its answer is settled, :mod:`rumbaodds.answer.stopping`).
 
 An exchange is named only where it is resolved; otherwise the answer says "too close to call between X and Y"
-(:class:`rumbaodds.results.ExchangeCall`). ``meta`` says where the numbers came from (``source`` in the JSON):
+(:class:`rumbaodds.answer.results.ExchangeCall`). ``meta`` says where the numbers came from (``source`` in the JSON):
 ``kind`` table, simulation or table+simulation; for a table its file, cell (seat, trump rank, class) and deals;
 for a simulation its deals and seed.
 """
@@ -34,19 +34,20 @@ import math
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 
-from . import analysis, stopping
-from .cardplay import DEFAULT_PLAY
-from .game import Choice
+from ..cardplay import DEFAULT_PLAY
+from ..game import Choice
+from ..stats import Estimate
+from ..tables import find_answer
+from . import simulation, stopping
 from .question import Question
 from .results import Accumulator, AskResult, ChoiceResult, ExchangeCall
-from .stats import Estimate
-from .tables import find_answer
+from .situation import Situation
 
 OPEN_TEXT = {"margin": "the recommendation", "exchange": "the exchange", "values": "the values the table lacks",
              "precision": "the precision asked"}
 
 
-def lookup(root, situation: analysis.Situation, opponents, play: str) -> AskResult | None:
+def lookup(root, situation: Situation, opponents, play: str) -> AskResult | None:
     """The first table that answers ``situation``, as an AskResult (or None): full tables under ``root``, then
     packed ones under ``root``, then the packed tables shipped in the package (rumbaodds.tables.find_answer)."""
     return find_answer(root, situation, opponents, play)
@@ -56,7 +57,7 @@ def ask(hand, trump, players: int, seat: int, rules="swiss", opponents=None, pla
         passes_in_a_row: int = 0, dealer_knocked: bool = False, before=None, samples: int | None = None,
         precision: float | None = None, seed: int | None = None, swapped_by: int | None = None,
         progress: Callable[[int, int], None] | None = None, device="cpu", tables=None) -> AskResult:
-    """``analysis.ask``'s question through the pipeline: the shipped tables (and those under ``tables``) first,
+    """``simulation.ask``'s question through the pipeline: the shipped tables (and those under ``tables``) first,
     what they leave open simulated, else a simulation (:func:`answer`); ``result.meta`` says which."""
     question = Question.of(hand, trump, players, seat, rules, passes_in_a_row=passes_in_a_row,
                            dealer_knocked=dealer_knocked, before=before, swapped_by=swapped_by, opponents=opponents,
@@ -104,11 +105,11 @@ def answer(question: Question, tables_root="tables", simulate: bool = False,
     guard = guard or nullcontext
     if simulate or question.samples is not None or question.seed is not None:
         with guard():
-            return analysis.simulate(question, progress)
+            return simulation.simulate(question, progress)
     found = lookup(tables_root, question.situation, question.opponents, question.play)
     if found is None:
         with guard():
-            return analysis.simulate(question, progress)
+            return simulation.simulate(question, progress)
     found.meta.setdefault("kind", "table")
     left = open_parts(found, question.precision)
     found.meta["open"] = left  # what the table alone leaves open (from_table's answer carries it too)
@@ -116,7 +117,7 @@ def answer(question: Question, tables_root="tables", simulate: bool = False,
         return found
     with guard():
         if "precision" in left:  # finer than the table: a run of its own to that precision
-            result = analysis.simulate(question, progress)
+            result = simulation.simulate(question, progress)
             result.meta["table_not_used"] = f"{found.meta['table']}: its half-widths are wider than the precision " \
                                             f"asked"
             return result
@@ -126,7 +127,7 @@ def answer(question: Question, tables_root="tables", simulate: bool = False,
 def settle(table: AskResult, question: Question, left: list[str], progress=None,
            budget: float = stopping.SETTLE_BUDGET_S) -> AskResult:
     """Simulate ``question`` until what ``table`` left open is settled (or ``budget`` seconds), merged with it."""
-    job = analysis.Job.of(question.situation, question.opponents, question.play)
+    job = simulation.Job.of(question.situation, question.opponents, question.play)
     seed = settle_seed(table, question)
     acc = Accumulator(len(job.names), job.situation.players + 1)
     paired = paired_of(job, acc)
@@ -146,9 +147,9 @@ def settle(table: AskResult, question: Question, left: list[str], progress=None,
         return True
 
     settle_rule = stopping.Settled(first=stopping.SETTLE_FIRST_LOOK, budget=budget, judge=judge)
-    acc, reason, _seconds = stopping.run(job, seed, analysis.resolve_device(question.device), settle_rule, progress,
-                                         acc=acc, result_of=analysis.result_of)
-    sim = analysis.result_of(job, seed, acc)
+    acc, reason, _seconds = stopping.run(job, seed, simulation.resolve_device(question.device), settle_rule, progress,
+                                         acc=acc, result_of=simulation.result_of)
+    sim = simulation.result_of(job, seed, acc)
     merged = merge(table, sim, paired)
     what = [p for p in ("margin", "exchange", "values") if p in left or (p == "exchange" and
                                                                         merged.recommendation == "play")]
@@ -194,13 +195,13 @@ def _pooled_share(a: Estimate, b: Estimate) -> Estimate:
         Estimate.of_weighted_proportion(hits, n, n, n)
 
 
-def paired_of(job: analysis.Job, acc: Accumulator) -> Callable[[str, str], Estimate]:
+def paired_of(job: simulation.Job, acc: Accumulator) -> Callable[[str, str], Estimate]:
     """``paired(a, b)``: EV(a) - EV(b) on the simulation's own deals, for choices named as in its options."""
 
     def paired(a: str, b: str) -> Estimate:
         plans = {name: c for c, name in enumerate(job.names)}
         if Choice.NO_RUMBA in (a, b):
-            plans[Choice.NO_RUMBA] = analysis.round_two_plan(job, acc)[0]
+            plans[Choice.NO_RUMBA] = simulation.round_two_plan(job, acc)[0]
         return acc.difference(plans[a], plans[b])
 
     return paired
@@ -261,16 +262,16 @@ def knock_answer(trump, players: int, rules="swiss", opponents=None, play: str =
                  precision=None, seed=None, inner_samples: int = 200, progress=None, tables_root="tables",
                  guard: Callable[[], AbstractContextManager] | None = None):
     """The dealer's knock question through the same pipeline: a table's knock values (full tables, or format-2
-    packed ones) when one covers it and its difference is resolved, else :func:`rumbaodds.analysis.knock`
+    packed ones) when one covers it and its difference is resolved, else :func:`rumbaodds.answer.simulation.knock`
     (inside ``guard()``, as :func:`answer`)."""
-    from .tables.build import KNOCK_INNER
+    from ..tables.build import KNOCK_INNER
 
     own = samples is not None or precision is not None or seed is not None or inner_samples != KNOCK_INNER
     found = None if own else knock_from_table(tables_root, trump, players, rules, opponents, play)
     if found is not None and found.resolved:
         return found
     with (guard or nullcontext)():
-        result = analysis.knock(trump, players, rules, opponents, play, samples=samples, precision=precision,
+        result = simulation.knock(trump, players, rules, opponents, play, samples=samples, precision=precision,
                                 seed=seed, inner_samples=inner_samples, progress=progress)
     if found is not None:
         result.meta["table_too_close"] = f"{found.meta['table']}: {found.margin.text()} from {found.samples:,} deals"
@@ -279,11 +280,11 @@ def knock_answer(trump, players: int, rules="swiss", opponents=None, play: str =
 
 def knock_from_table(root, trump, players: int, rules, opponents, play: str):
     """The knock values of the first table that covers the question, as a KnockResult (source table), or None."""
-    from .cards import RANKS, parse_card
-    from .opponents import opponent_policy
-    from .rules import get_rules
-    from .tables.lookup import find_tables, load_table, manifest_matches, read_manifest
-    from .tables.pack import find_packed, knock_rows, load_packed
+    from ..cards import RANKS, parse_card
+    from ..opponents.resolve import opponent_policy
+    from ..rules import get_rules
+    from ..tables.lookup import find_tables, load_table, manifest_matches, read_manifest
+    from ..tables.pack import find_packed, knock_rows, load_packed
 
     rules_ = get_rules(rules)
     trump_card = parse_card(trump) if isinstance(trump, str) else int(trump)
@@ -311,7 +312,7 @@ def knock_from_table(root, trump, players: int, rules, opponents, play: str):
         n = int(row["samples"])
         est = lambda key: Estimate(float(row[key]), float(row[key + "_low"]), float(row[key + "_high"]), n)  # noqa
         p = float(row["p_success"])
-        result = analysis.KnockResult(rules_, players, trump_card, policy, play, int(manifest["seed"]), n,
+        result = simulation.KnockResult(rules_, players, trump_card, policy, play, int(manifest["seed"]), n,
                                       int(row["inner_samples"]), est("ev_knock"), est("ev_no_knock"), est("gain"),
                                       Estimate.of_proportion(round(p * n), n), {}, None, "table")
         result.meta = {"kind": "table", "source": kind, "table": str(path), "trump_rank": RANKS[rank], "deals": n,

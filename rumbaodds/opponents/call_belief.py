@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .engine.policy import CTX_OPEN, CTX_ROUND1, W_RUMBA
-from .opponents import opponent_policy
-from .rules import RulesError, RuleSet
+from ..engine.policy import CTX_OPEN, CTX_ROUND1, W_RUMBA
+from ..rules import RulesError, RuleSet
+from .resolve import opponent_policy
 
 
 def call_belief(rules: RuleSet, players: int, seat: int, opponents="equilibrium", earlier_players: int = 0) -> tuple:

@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .cards import format_card
-from .engine import hand as kernel
-from .game import Choice
+from ..cards import format_card
+from ..engine import hand as kernel
+from ..game import Choice
+from ..stats import Estimate
 from .situation import Situation
-from .stats import Estimate
 
 SCORE_SIGN = "scores count down like the score sheet: negative is good, the lowest expected change is best"
 P_SUCCESS_NOTE = "made (3+ tricks) plus uncontested, over the Rumbas that were played (not voided, not refused)"

@@ -14,7 +14,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from .engine.keep import keep_value_py
+from ..engine.keep import keep_value_py
 from .policies import Policy, named_policy
 
 NEVER = 10**6  # a points threshold nobody reaches

@@ -1,6 +1,7 @@
-"""The hand analyzer's Python API: ``ask`` (should I call Rumba?) and ``knock``.
+"""The simulation itself: ``ask`` (should I call Rumba?), ``simulate`` (the same for a Question) and ``knock``.
 
-The command line is a thin layer over these functions. Each result carries
+These never read a table: the pipeline (:mod:`.pipeline`, ``from rumbaodds.answer import ask``) answers from a
+table where one covers the question and runs these where none does. Each result carries
 its seed, its sample count, its effective sample size and a 95% interval for
 every figure, and turns into a pandas DataFrame. Scores keep the score
 sheet's sign: they count down, so a negative expected change is good and the
@@ -15,25 +16,26 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import limits
-from .cardplay import CARD_PLAYS, DEFAULT_PLAY, SEARCHED_PLAY
-from .cards import format_card, mask_of
+from .. import limits
+from ..cardplay import CARD_PLAYS, DEFAULT_PLAY, SEARCHED_PLAY
+from ..cards import format_card, mask_of
+from ..engine import exact as exact_kernel
+from ..engine import hand as kernel
+from ..engine.devices import Device, ask_batch, resolve_device
+from ..engine.pimc import DEFAULT_WORLDS
+from ..engine.play import POLICY_CODES
+from ..engine.searched_play import POLICY_PIMC
+from ..game import Choice
+from ..opponents.policies import Policy
+from ..opponents.resolve import opponent_policy
+from ..rules import RulesError, RuleSet
+from ..seeds import check_seed
+from ..stats import Z95, Estimate
+from . import stopping
 from .conditioning import Plan, make_plan
-from .engine import exact as exact_kernel
-from .engine import hand as kernel
-from .engine.devices import Device, ask_batch, resolve_device
-from .engine.pimc import DEFAULT_WORLDS
-from .engine.play import POLICY_CODES
-from .engine.searched_play import POLICY_PIMC
-from .game import Choice
-from .opponents import opponent_policy
-from .policies import Policy
 from .question import Question
 from .results import SCORE_SIGN, Accumulator, AskResult, ChoiceResult, ExchangeCall, RumbaOutcomes
-from .rules import RulesError, RuleSet
-from .seeds import check_seed
 from .situation import Situation, make_situation
-from .stats import Z95, Estimate
 
 POLICIES = {name: POLICY_CODES[name] for name in CARD_PLAYS}  # the kernel code of each card play
 SEARCHED = SEARCHED_PLAY  # everybody plays by search (engine/searched_play.py)
@@ -124,10 +126,10 @@ def ask(hand, trump, players: int, seat: int, rules="swiss", opponents=None, pla
         precision: float | None = None, seed: int | None = None, swapped_by: int | None = None,
         progress: Callable[[int, int], None] | None = None, device: str | Device = "cpu") -> AskResult:
     """Estimate every choice open to the player in ``seat`` holding ``hand`` by simulation (never a table:
-    ``rumbaodds.answer.ask`` takes the same arguments and answers through the pipeline, tables first).
+    ``rumbaodds.answer.pipeline.ask`` takes the same arguments and answers through the pipeline, tables first).
 
     ``samples`` fixes the run length; ``precision`` instead runs until the 95% half-width of every expected value
-    is below it; with neither, the run stops once its answer is settled (``rumbaodds.stopping``: 4,000 to
+    is below it; with neither, the run stops once its answer is settled (``rumbaodds.answer.stopping``: 4,000 to
     200,000 deals, within a few seconds). ``swapped_by``: an earlier seat swapped the two of trump for the
     turned card ``trump`` [D-9]. ``progress(done, planned)`` is called after each batch.
     ``device``: cpu, gpu or auto (``engine.devices.resolve_device``; the same numbers on either).
@@ -141,9 +143,7 @@ def ask(hand, trump, players: int, seat: int, rules="swiss", opponents=None, pla
 
 def simulate(question: Question, progress: Callable[[int, int], None] | None = None, rule=None) -> AskResult:
     """Simulate ``question``: every choice on the same conditioned deals, until its samples, its precision or, by
-    default, until its answer is settled (``rumbaodds.stopping``; ``rule`` replaces the question's own)."""
-    from . import stopping
-
+    default, until its answer is settled (``rumbaodds.answer.stopping``; ``rule`` replaces the question's own)."""
     situation = question.situation
     job = Job.of(situation, question.opponents, question.play)
     seed = check_seed(question.seed)
@@ -377,11 +377,10 @@ def knock(trump, players: int, rules="swiss", opponents=None, play=DEFAULT_PLAY,
     chosen one are played by search, his inner deals (which choice is best) by the default card play; a default
     answer then stops within stopping.SEARCH_BUDGET_S, unseeded.
     """
-    from . import stopping
-    from .cards import parse_card
-    from .engine.compiled import announce_compile
-    from .engine.knock import knock_batch, knock_batch_searched
-    from .rules import get_rules
+    from ..cards import parse_card
+    from ..engine.compiled import announce_compile
+    from ..engine.knock import knock_batch, knock_batch_searched
+    from ..rules import get_rules
 
     rules_ = get_rules(rules)
     if not rules_.knock:

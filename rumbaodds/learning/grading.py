@@ -38,17 +38,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .analysis import discard_cards
-from .cards import RANKS, format_card, parse_hand
-from .engine import policy as P
-from .game import Choice, speaking
-from .game.state import two_of_trump
-from .results import AskResult
-from .rules import RulesError
-from .situation import Situation
-from .stats import Estimate
-from .twins.condition import row as policy_row
-from .twins.condition import top_of, turn_of
+from ..answer.results import AskResult
+from ..answer.simulation import discard_cards
+from ..answer.situation import Situation
+from ..cards import RANKS, format_card, parse_hand
+from ..engine import policy as P
+from ..game import Choice, speaking
+from ..game.state import two_of_trump
+from ..rules import RulesError
+from ..stats import Estimate
+from ..twins.condition import row as policy_row
+from ..twins.condition import top_of, turn_of
 
 BEST_BELOW = 0.05
 INACCURACY_BELOW = 0.25
@@ -481,7 +481,7 @@ def reason_for(situation: Situation, best: str, action: str | None = None, band:
 
 
 def grade_knock(result, knocked: bool) -> Grade:
-    """The dealer's knock (or not) against ``analysis.knock``'s answer: the loss is the margin, or 0."""
+    """The dealer's knock (or not) against ``simulation.knock``'s answer: the loss is the margin, or 0."""
     margin = result.margin  # EV(no knock) - EV(knock): positive means knocking is better
     knock_best = margin.mean > 0
     if knocked == knock_best:

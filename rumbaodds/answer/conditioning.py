@@ -21,15 +21,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .cards import RANKS, card_id, format_card
-from .engine import condition as K
-from .engine import policy as P
-from .rules import RulesError, RuleSet
+from ..cards import RANKS, card_id, format_card
+from ..engine import condition as K
+from ..engine import policy as P
+from ..rules import RulesError, RuleSet
+from .situation import WORD_NAMES
 
 HARD_BELOW = K.HARD_BELOW
 EASY_PRODUCT = 0.05  # rejection must accept at least this share of tries
-WORD_CODES = {"pass": P.W_PASS, "play": P.W_PLAY, "rumba": P.W_RUMBA, "-": P.W_NONE}
-WORD_NAMES = {v: k for k, v in WORD_CODES.items()}
 
 
 @dataclass(frozen=True)
@@ -191,4 +190,4 @@ def describe_swap(swapped_by: int, trump_card: int) -> str:
     return f"seat {swapped_by} swapped the two of trump for {format_card(trump_card)}"
 
 
-__all__ = ["Plan", "make_plan", "excluded_card", "two_of_trump", "WORD_CODES", "HARD_BELOW"]
+__all__ = ["Plan", "make_plan", "excluded_card", "two_of_trump", "HARD_BELOW"]

@@ -1,6 +1,6 @@
 """When a simulation of ``ask`` stops: after its deals, at its precision, or (the default) once its answer is settled.
 
-Three rules, one loop (:func:`rumbaodds.analysis.simulate`):
+Three rules, one loop (:func:`rumbaodds.answer.simulation.simulate`):
 
 - :class:`FixedDeals`: ``--samples N``, exactly N deals (batches of 50,000, as always);
 - :class:`Precision`: ``--precision P``, until every 95% half-width is below P points (or the 20,000,000 cap);
@@ -35,9 +35,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from statistics import NormalDist
 
-from . import limits
-from .cardplay import SEARCHED_PLAY
-from .stats import Z95
+from .. import limits
+from ..cardplay import SEARCHED_PLAY
+from ..rules import RulesError
+from ..stats import Z95
+from .results import Accumulator
 
 BATCH = 50_000  # deals per kernel call of a fixed or precision run (unchanged: their sums add in this order)
 CHUNK = 2_000  # deals per kernel call of a settled run: the time budget is checked this often
@@ -197,11 +199,8 @@ def run(job, seed: int, device, rule, progress: Callable[[int, int], None] | Non
         result_of: Callable | None = None):
     """Simulate ``job``'s deals from ``seed`` until ``rule`` stops: (the Accumulator, why it stopped, seconds).
 
-    ``result_of(job, seed, acc)``: the answer of the deals so far (``analysis.result_of``), for rules that judge it.
+    ``result_of(job, seed, acc)``: the answer of the deals so far (``simulation.result_of``), for rules that judge it.
     """
-    from .results import Accumulator
-    from .rules import RulesError
-
     acc = acc or Accumulator(len(job.names), job.situation.players + 1)
     clock = clock or Clock()
     view = View(job, seed, acc, result_of)

@@ -5,10 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import RANKS, CardError, format_card, parse_card, parse_hand
-from .conditioning import WORD_CODES, two_of_trump
-from .game import Choice, speaking
-from .rules import RulesError, RuleSet, get_rules
+from ..cards import RANKS, CardError, format_card, parse_card, parse_hand
+from ..engine.policy import W_NONE, W_PASS, W_PLAY, W_RUMBA
+from ..game import Choice, speaking, two_of_trump
+from ..rules import RulesError, RuleSet, get_rules
+
+# the words an earlier seat may have said (``-``: not known), as the kernels code them
+WORD_CODES = {"pass": W_PASS, "play": W_PLAY, "rumba": W_RUMBA, "-": W_NONE}
+WORD_NAMES = {v: k for k, v in WORD_CODES.items()}
 
 
 @dataclass(frozen=True)
@@ -159,4 +163,4 @@ def _parse_before(before, seat: int, rules: RuleSet, knocked: bool) -> tuple[str
     return tuple(items)
 
 
-__all__ = ["Situation", "make_situation"]
+__all__ = ["Situation", "make_situation", "WORD_CODES", "WORD_NAMES"]

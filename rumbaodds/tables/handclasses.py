@@ -9,7 +9,7 @@ classes in ``swiss`` and 484,731 in ``flemish``.
 Canonical form (the class representative, a real hand of the class):
 
 - the trump lane is kept as it is;
-- the side lanes (16-bit rank sets, bit = rank index as in :mod:`.cards`) are
+- the side lanes (16-bit rank sets, bit = rank index as in :mod:`rumbaodds.cards`) are
   sorted by their integer value, **largest first**, and laid onto the side
   suits in the rule set's suit order (``rules.suits`` without the trump suit).
   For ``swiss`` with trump S that is C, D, H: clubs hold the largest lane.
@@ -34,8 +34,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .cards import RANKS, SUIT_BITS, SUITS, CardError, cards_of, format_card, parse_suit
-from .rules import RuleSet
+from ..cards import RANKS, SUIT_BITS, SUITS, CardError, cards_of, format_card, parse_suit
+from ..rules import RuleSet
 
 LANE = (1 << SUIT_BITS) - 1
 

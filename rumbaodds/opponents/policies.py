@@ -5,7 +5,7 @@ A :class:`Policy` is the array form of any opponent model (docs/SIMULATION.md
 deterministic policies here, and solved (mixed) strategies are policies too,
 so every command runs every kind of opponent through one engine. This module is
 only the record and its constructors; which opponents a question names
-("equilibrium", "default,3=bold", a TOML file) is resolved in :mod:`.opponents`.
+("equilibrium", "default,3=bold", a TOML file) is resolved in :mod:`.resolve`.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .cards import RANKS
-from .engine import policy as P
-from .engine.keep import keep_value_table  # the kernel's keep value, tabulated (one definition)
+from ..cards import RANKS
+from ..engine import policy as P
+from ..engine.keep import keep_value_table  # the kernel's keep value, tabulated (one definition)
 
 
 @dataclass(frozen=True, eq=False)

@@ -1,22 +1,22 @@
 """One question, "what should I do with this hand?", as every front end asks it.
 
 The command line, the page, the JSON API and the Python API all build a
-:class:`Question` and hand it to :mod:`.answer` (a table's answer, else a
-simulation by :func:`.analysis.simulate`). It carries the situation (checked
+:class:`Question` and hand it to :mod:`.pipeline` (a table's answer, else a
+simulation by :func:`.simulation.simulate`). It carries the situation (checked
 by :func:`.situation.make_situation` when it is built) and how the answer may
 be found: the opponents, the card play and, for a run of the player's own, its
 samples, precision, seed and device, each checked against the ranges of
-:mod:`.limits` at the door, so no bad number reaches a kernel.
+:mod:`rumbaodds.limits` at the door, so no bad number reaches a kernel.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import limits
-from .cardplay import DEFAULT_PLAY
-from .rules import RulesError
-from .seeds import check_seed
+from .. import limits
+from ..cardplay import DEFAULT_PLAY
+from ..rules import RulesError
+from ..seeds import check_seed
 from .situation import Situation, make_situation
 
 
@@ -24,7 +24,7 @@ from .situation import Situation, make_situation
 class Question:
     situation: Situation
     opponents: object = None  # a style name, "equilibrium", a TOML file, "BASE,SEAT=STYLE", a Policy or a model
-    play: str = DEFAULT_PLAY  # card play of every player (analysis.POLICIES)
+    play: str = DEFAULT_PLAY  # card play of every player (simulation.POLICIES)
     samples: int | None = None  # a run of this many deals (default 200,000 when precision is not given)
     precision: float | None = None  # or: run until every 95% half-width is below this many points
     seed: int | None = None  # None: a fresh seed, printed with the answer

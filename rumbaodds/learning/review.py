@@ -28,19 +28,19 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import analysis, answer
-from .cards import CardError, format_card, parse_card
+from ..answer import pipeline, simulation
+from ..answer.question import Question
+from ..cards import CardError, format_card, parse_card
+from ..limits import LimitError
+from ..opponents.models import ModelError
+from ..rules import RulesError, get_rules
 from .grading import CORRECT, Decision, DecisionError, Grade, chosen_option, grade, grade_knock, loss_text
-from .limits import LimitError
-from .models import ModelError
-from .question import Question
-from .rules import RulesError, get_rules
 
 FIELDS = ("rules", "players", "seat", "hand", "trump", "before", "passes_in_a_row", "dealer_knocked", "swapped_by",
           "choice", "discard", "score")
 REQUIRED = ("players", "seat", "trump", "choice")
 DEFAULT_SAMPLES = 20_000
-KNOCK_INNER = 100  # deals per knock deal for the dealer who looks (analysis.knock's inner_samples)
+KNOCK_INNER = 100  # deals per knock deal for the dealer who looks (simulation.knock's inner_samples)
 INPUT_ERRORS = (CardError, RulesError, LimitError, ModelError, ValueError)
 
 
@@ -304,7 +304,7 @@ class Review:
     def to_dict(self) -> dict:
         return {"file": self.path, "totals": self.totals(), "decisions": self.rows(),
                 "bad_lines": [{"line": b.line, "reason": b.reason} for b in self.bad],
-                "score_sign": analysis.SCORE_SIGN, "notes": list(self.notes)}
+                "score_sign": simulation.SCORE_SIGN, "notes": list(self.notes)}
 
     def to_frame(self) -> pd.DataFrame:
         columns = ["line", "rules", "players", "seat", "hand", "trump", "before", "passes_in_a_row", "choice",
@@ -322,9 +322,9 @@ def review(entries: list[Entry], bad: list[BadLine] | None = None, tables_root="
            seed: int | None = None, simulate: bool = True, opponents=None,
            progress: Callable[[int, int], None] | None = None) -> Review:
     """Grade every entry: a table's answer where it values his choice, else (``simulate``) a simulation of
-    ``samples`` deals with ``seed`` (a knock line: ``analysis.knock`` with a tenth of them). ``progress(done,
+    ``samples`` deals with ``seed`` (a knock line: ``simulation.knock`` with a tenth of them). ``progress(done,
     planned)`` counts simulated deals. ``opponents`` None: the equilibrium, as the tables assume."""
-    from .seeds import check_seed
+    from ..seeds import check_seed
 
     bad = list(bad or [])
     seed = check_seed(seed)
@@ -338,7 +338,7 @@ def review(entries: list[Entry], bad: list[BadLine] | None = None, tables_root="
         q = entry.question
         if opponents is not None:
             q = Question(q.situation, opponents)
-        found = answer.from_table(q, tables_root)
+        found = pipeline.from_table(q, tables_root)
         if found is not None:
             g = grade(found, entry.decision)
             if _fully_valued(g, entry) or not simulate:
@@ -365,7 +365,7 @@ def review(entries: list[Entry], bad: list[BadLine] | None = None, tables_root="
                 f = entry.fields
                 key = ("knock", str(f.get("rules", "swiss")), int(f["players"]), str(f["trump"]).upper())
                 if key not in answered:
-                    answered[key] = analysis.knock(str(f["trump"]), int(f["players"]), f.get("rules", "swiss"),
+                    answered[key] = simulation.knock(str(f["trump"]), int(f["players"]), f.get("rules", "swiss"),
                                                    opponents=opponents, samples=knock_samples, seed=seed,
                                                    inner_samples=KNOCK_INNER, progress=step(done))
                 graded[entry.line] = grade_knock(answered[key], entry.knocked)
@@ -376,7 +376,7 @@ def review(entries: list[Entry], bad: list[BadLine] | None = None, tables_root="
                 if key not in answered:
                     q = Question(s, opponents if opponents is not None else entry.question.opponents,
                                  samples=samples, seed=seed)
-                    answered[key] = analysis.simulate(q, step(done))
+                    answered[key] = simulation.simulate(q, step(done))
                 graded[entry.line] = grade(answered[key], entry.decision)
                 done += samples
             simulated += 1
