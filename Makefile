@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 HAND ?= "HA HK HQ S6 C7"
 
-.PHONY: install install-test run test test-fast bench bench-quick lint report report-screens clean strategies
+.PHONY: install install-test run test test-statistical test-all bench bench-quick lint report report-screens clean strategies
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -26,11 +26,14 @@ run: install  ## the main job: should I call Rumba with this hand?
 TEST_PROCS ?= 2
 PYTEST = PATH="$(abspath $(BIN)):$$PATH" $(BIN)/python -m pytest -q -n $(TEST_PROCS) --dist loadfile
 
-test: install-test  ## the whole test suite, statistical checks included (what CI runs)
-	$(PYTEST)
-
-test-fast: install-test  ## without the slower statistical checks
+test: install-test  ## the default test run: every test but the slow statistical checks (under 10 minutes cold)
 	$(PYTEST) -m "not statistical"
+
+test-statistical: install-test  ## the slow statistical checks alone (CI runs them after `make test`)
+	$(PYTEST) -m statistical
+
+test-all: install-test  ## both in one run
+	$(PYTEST)
 
 bench: install-test  ## speed, measured and printed (ratios within one run)
 	$(BIN)/python -m benchmarks.run
