@@ -27,7 +27,9 @@ COMMANDS = {  # name: (arguments of `rumbaodds`, what it compiles)
     "game": (["game", "--rules", "swiss", "--players", "5", "--games", "200", "--seed", "1", "--json"],
              "the whole-game simulator"),
     "ask-scores": ([*HAND, "--scores", "15,17,4,19,12", "--seed", "1", "--samples", "500", "--json"],
-                   "the whole-game simulator's choice kernel"),
+                   "the game value of every choice"),
+    "tables": (["tables", "build", "--rules", "swiss", "--players", "3", "--cells", "2", "--samples-per-cell", "20",
+                "--knock-samples", "2", "--seed", "1", "--no-progress", "--out", "{out}"], "the table builder"),
 }
 
 
@@ -41,9 +43,11 @@ def console_script() -> str:
 def timed(args: list[str], cache: str) -> tuple[float, str]:
     """Wall seconds of one run of ``rumbaodds args`` with Numba's cache in ``cache``, and its compile line."""
     env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-    start = time.perf_counter()
-    done = subprocess.run([console_script(), *args], env=env, capture_output=True, text=True)
-    seconds = time.perf_counter() - start
+    with tempfile.TemporaryDirectory() as out:
+        start = time.perf_counter()
+        done = subprocess.run([console_script(), *(a.format(out=out) for a in args)], env=env, capture_output=True,
+                              text=True)
+        seconds = time.perf_counter() - start
     if done.returncode != 0:
         raise SystemExit(f"rumbaodds {' '.join(args)} failed: {done.stderr.strip()}")
     said = [line for line in done.stderr.splitlines() if "compiling" in line]

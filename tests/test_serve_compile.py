@@ -65,7 +65,8 @@ def test_a_path_that_compiles_holds_up_no_other_path():
     queue = SimulationQueue(compiler=compiler)
     ran = []
     game = queue.submit(new_job(), lambda job: ran.append("game") or {}, NORMAL, needs="game")
-    assert game.state == "waiting" and game.note.startswith("compiling the whole-game simulator: first run only")
+    assert game.state == "waiting"
+    assert game.note.startswith("compiling the game value of every choice: first run only")
     assert queue.stats()["compiling"] == ["game"] and compiler.asked == ["game"]
     ask = queue.submit(new_job(), lambda job: ran.append("ask") or {}, NORMAL, needs="ask")
     assert wait_for(ask.ended.is_set) < 10.0  # answered while the other path compiles
@@ -111,7 +112,7 @@ def test_the_server_answers_a_simulated_question_while_the_game_path_compiles(mo
     app = App("no-tables", compiler=compiler)
     query = {k: [str(v)] for k, v in {**README, "scores": "20,20,20,20,20", "seed": 1, "samples": 100}.items()}
     page_job = json.loads(app.handle("POST", "/api/jobs", query).body)
-    assert page_job["state"] == "waiting" and page_job["note"].startswith("compiling the whole-game simulator")
+    assert page_job["state"] == "waiting" and page_job["note"].startswith("compiling the game value of every choice")
     assert app.status()["queue"]["compiling"] == ["game"]
     start = time.perf_counter()
     reply = app.handle("GET", "/api/ask", {k: [str(v)] for k, v in {**README, "seed": 1, "samples": 2000,

@@ -4,7 +4,7 @@ A fresh install's first answer waits for Numba to compile the simulator (``cache
 run). That wait is part of the product: a user who sees nothing for half a minute thinks the program hangs. So
 the first call of a command's kernel on an empty cache says, once, on stderr::
 
-    rumbaodds: compiling the simulator: first run only, about 35 s
+    rumbaodds: compiling the simulator: first run only, about 40 s
 
 The seconds are the cold compile times measured on a two-core machine (``python -m benchmarks.bench_cold``
 prints them; the constants below are its figures). The line goes through the logger ``rumbaodds.compile``
@@ -18,8 +18,8 @@ import os
 import sys
 
 # cold compile seconds of each command's kernels on two cores (benchmarks/bench_cold.py, an empty NUMBA_CACHE_DIR)
-COLD_SECONDS = {"the simulator": 35, "the knock simulator": 45, "the whole-game simulator": 40,
-                "the table builder": 40}
+COLD_SECONDS = {"the simulator": 40, "the knock simulator": 55, "the whole-game simulator": 35,
+                "the game value of every choice": 55, "the table builder": 45}
 
 log = logging.getLogger("rumbaodds.compile")
 

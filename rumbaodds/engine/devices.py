@@ -106,6 +106,8 @@ def table_cells(device: Device, *args):
         from . import gpu
 
         return gpu.table_cells(*args)
+    from .compiled import announce_compile
     from .table import table_cells
 
+    announce_compile(table_cells, "the table builder")
     return table_cells(*args)

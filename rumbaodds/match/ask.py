@@ -159,7 +159,7 @@ def ask_game(hand, trump, players: int, seat: int, scores, passes=None, rules="s
     rest = rest_seed(seed)
     accs = [simulation.Accumulator(len(job.names), players + 1) for _ in range(3)]  # hand, -payout, win share
     deals = unfinished = 0
-    announce_compile(choice_batch, "the whole-game simulator")
+    announce_compile(choice_batch, "the game value of every choice")
     while True:
         count = min(BATCH, planned - accs[0].n) if planned is not None else BATCH
         if count <= 0:

@@ -149,7 +149,7 @@ def simulate_cells(spec: TableSpec, seats: np.ndarray, pair_rows: np.ndarray, fi
     args = cell_arguments(spec, seats, pair_rows, first_cell)
     if device == "cpu":
         announce_compile(table_cells, "the table builder")
-        return table_cells(*args)
+        return table_cells(*args)  # else engine.devices says it
     return on_device(resolve_device(device), *args)
 
 

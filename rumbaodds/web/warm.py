@@ -2,7 +2,7 @@
 
 The server runs one simulation at a time (``jobs.SimulationQueue``). A kernel that compiles inside that queue
 holds it for as long as Numba takes (a minute on two cores), and every request behind it waits, whatever it
-asks. So a request whose path (:data:`PATHS`: the hand simulator, the whole-game simulator, the knock) is not
+asks. So a request whose path (:data:`PATHS`: the hand simulator, the game value of every choice, the knock) is not
 compiled yet is held aside while a separate Python process (``python -m rumbaodds.web.warm PATH``) compiles
 that path into Numba's on-disk cache; the queue goes on answering the paths that are ready, and the held
 request joins the queue once the cache holds its kernels (loading them takes about a second). Issue 37.
@@ -63,7 +63,7 @@ class KernelPath:
         return f"compiling {self.what}: first run only" + (f", about {seconds} s" if seconds else "")
 
 
-PATHS = {p.name: p for p in (KernelPath("ask", "the simulator"), KernelPath("game", "the whole-game simulator"),
+PATHS = {p.name: p for p in (KernelPath("ask", "the simulator"), KernelPath("game", "the game value of every choice"),
                              KernelPath("knock", "the knock simulator"))}
 
 
