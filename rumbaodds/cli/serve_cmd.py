@@ -63,8 +63,9 @@ def serve(port, host, tables_root, rule_files, model_files, verbose):
     play, samples, precision, seed, passes_in_a_row, dealer_knocked, simulate)
     answer exactly like `rumbaodds ask --json`: from a table when one covers
     the question, else by simulation. The kernels compile in the background at
-    start (a minute or more the first time, then cached); table answers do not
-    wait for them. One request simulates a few seconds at most (samples up to
+    start (about 40 s the first time, then cached), each path in a process of
+    its own, so a compile never holds up answers on another path; table
+    answers do not wait for them. One request simulates a few seconds at most (samples up to
     500,000, precision 0.05 or coarser); a few more wait their turn, beyond
     that the server answers 503. Only requests naming localhost (or --host)
     are answered.
