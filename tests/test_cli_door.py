@@ -10,6 +10,7 @@ user. The ranges are rumbaodds.limits, shared with the web API.
 
 from __future__ import annotations
 
+import logging
 import subprocess
 import sys
 from pathlib import Path
@@ -477,3 +478,17 @@ def test_a_file_stem_makes_a_safe_default_name(tmp_path):
     path.write_text('base = "flemish"\n', encoding="utf-8")
     rules = load_rules(path)
     assert is_safe_name(rules.name) and rules.name == "flemish+my-rules-v2"
+
+
+def test_serve_verbose_logs_its_own_requests_not_numbas_compiler():
+    """Issue 36: `serve -v` set the root logger to DEBUG, and Numba wrote its compiler log (63 MB in 3 minutes).
+    In a fresh process: after the server's logging is set up with -v, the rumbaodds loggers say DEBUG and Numba's
+    do not; the control is the server's own logger, which does."""
+    code = ("import logging; from rumbaodds.cli.serve_cmd import configure_logging; configure_logging(True); "
+            "import numba; from numba.core import compiler; "
+            "print(logging.getLogger('rumbaodds.web').isEnabledFor(logging.DEBUG), "
+            "logging.getLogger(compiler.__name__).isEnabledFor(logging.DEBUG), logging.getLogger().level)")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    ours, numbas, root = proc.stdout.split()
+    assert ours == "True" and numbas == "False" and int(root) == logging.WARNING

@@ -455,3 +455,21 @@ def test_stopping_the_server_stops_what_runs_and_what_waits():
     assert running.state == waiting.state == "cancelled" and waiting.status == 503
     with pytest.raises(jobs.Busy, match="stopping"):
         queue.submit(new_job(), endless)
+
+
+def test_a_job_that_never_ran_says_zero_seconds_never_negative():
+    """Issue 36: a table job's snapshot said "seconds": -145.56 (its end minus *now*, never having started). A job
+    finished without running says 0; the control, a job that ran, says how long it ran."""
+    table_job = jobs.new_job()
+    table_job.finish("done", {})
+    time.sleep(0.05)
+    assert table_job.snapshot()["seconds"] == 0.0
+    cancelled = jobs.new_job()
+    cancelled.finish("cancelled", error="cancelled", status=409)
+    assert cancelled.snapshot()["seconds"] == 0.0
+    ran = jobs.new_job()
+    ran.start()
+    time.sleep(0.05)
+    ran.finish("done", {})
+    time.sleep(0.05)
+    assert 0.04 <= ran.snapshot()["seconds"] < 0.09  # its run, not the time since

@@ -128,8 +128,10 @@ class Job:
         now = time.monotonic()
         if self.polled is not None:
             self.polled = now
+        # the seconds it ran: none for a job that never started (a table answer, or cancelled while it waited)
+        ran = (self.finished or now) - self.started if self.started is not None else 0.0
         out = {"id": self.id, "state": self.state, "note": self.note, "done": self.done, "planned": self.planned,
-               "seconds": round((self.finished or now) - (self.started or now), 3)}
+               "seconds": round(ran, 3)}
         if self.state == "done":
             out["result"] = self.result
         if self.state in ("error", "cancelled"):
