@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import logging
 import signal
-import sys
 
 import click
 
 from .. import limits
+from ..engine.compiled import StderrHandler
 from ..opponents.models import MODELS, ModelError, get_model
 from ..rules import PRESETS, get_rules
 from .errors import UserError, friendly_errors
@@ -29,23 +29,13 @@ def check_host(host: str) -> str:
     return host
 
 
-class _Stderr(logging.Handler):
-    """Writes to the ``sys.stderr`` of the moment (click's test runner replaces it)."""
-
-    def emit(self, record: logging.LogRecord) -> None:
-        try:
-            sys.stderr.write(self.format(record) + "\n")
-        except Exception:  # a closed stream must not stop the server
-            self.handleError(record)
-
-
 def configure_logging(verbose: bool) -> None:
     """The server's own log on stderr, every request with ``-v``. Only the ``rumbaodds`` loggers: the root logger
     and every other library's stay as they are, so ``-v`` never turns on Numba's compiler log (63 MB in three
     minutes when ``-v`` set the root logger to DEBUG; issue 36)."""
     ours = logging.getLogger("rumbaodds")
-    if not any(isinstance(h, _Stderr) for h in ours.handlers):
-        handler = _Stderr()
+    if not any(isinstance(h, StderrHandler) for h in ours.handlers):
+        handler = StderrHandler()
         handler.setFormatter(logging.Formatter("rumbaodds serve: %(message)s"))
         ours.addHandler(handler)
     ours.setLevel(logging.DEBUG if verbose else logging.INFO)  # the root logger keeps no handler: said once

@@ -24,8 +24,9 @@ COLD_SECONDS = {"the simulator": 40, "the knock simulator": 55, "the whole-game 
 log = logging.getLogger("rumbaodds.compile")
 
 
-class _Stderr(logging.Handler):
-    """Writes to the ``sys.stderr`` of the moment (a test runner or click may have replaced it)."""
+class StderrHandler(logging.Handler):
+    """Writes to the ``sys.stderr`` of the moment (a test runner or click may have replaced it); ``rumbaodds serve``
+    logs through one too."""
 
     def emit(self, record: logging.LogRecord) -> None:
         try:
@@ -36,7 +37,7 @@ class _Stderr(logging.Handler):
 
 
 if not log.handlers:
-    _handler = _Stderr()
+    _handler = StderrHandler()
     _handler.setFormatter(logging.Formatter("rumbaodds: %(message)s"))
     log.addHandler(_handler)
     log.setLevel(logging.INFO)
@@ -69,4 +70,4 @@ def announce_compile(dispatcher, what: str = "the simulator") -> bool:
     return True
 
 
-__all__ = ["COLD_SECONDS", "announce_compile", "is_compiled"]
+__all__ = ["COLD_SECONDS", "StderrHandler", "announce_compile", "is_compiled"]

@@ -101,15 +101,13 @@ class Compiler:
         """Compile path ``name`` in a process of its own (unless it already compiles) and call ``then(name)`` once
         it is done: ready, or failed (then the path compiles in the queue the old way, and the log says why)."""
         with self._lock:
-            if name in self._ready:
-                start = False
-            else:
-                start = name not in self._waiters
+            ready_now = name in self._ready
+            start = not ready_now and name not in self._waiters
+            if not ready_now:
                 self._waiters.setdefault(name, []).append(then)
-        if name in self._ready:
+        if ready_now:
             then(name)
-            return
-        if start:
+        elif start:
             threading.Thread(target=self._compile, args=(name,), name=f"compile-{name}", daemon=True).start()
 
     def _compile(self, name: str) -> None:
