@@ -29,7 +29,7 @@ from rumbaodds.engine.knock import knock_batch
 from rumbaodds.engine.tricks import play_greedy
 from rumbaodds.opponents.models import MODELS, OpponentModel
 from rumbaodds.opponents.policies import named_policy
-from rumbaodds.rules import FLEMISH, SWISS
+from rumbaodds.rules import FLEMISH, SWISS, RulesError
 from rumbaodds.twins import common as twin
 from rumbaodds.twins import condition as tc
 from rumbaodds.twins import hand as th
@@ -306,3 +306,53 @@ def test_rumba_all_greedy_seat0_equals_play_greedy(n, hand, trump):
     assert rumba.tricks == tuple(float(x / samples) for x in hist)
     assert result.tries_per_sample == 1.0
     assert result.effective_samples == samples
+
+
+# -- an exact discard: the very cards a player threw, as a review grades them -------------------------------------
+EXACT_CASES = [
+    # hand, trump, players, seat, rules, exact discards (the cards he named)
+    ("D8 SJ C7 DA DT", "CT", 7, 0, SWISS, ("D8 SJ C7", "SJ", "D8 SJ")),
+    ("HA HK HQ S6 C7", "H9", 5, 2, SWISS, ("S6 C7", "HQ S6", "S6 C7 HK")),
+    ("S2 SK D7 C8 H9", "SQ", 4, 1, FLEMISH, ("S2 H9", "D7 C8 H9")),  # the two of trump, swapped for SQ [D-9]
+    ("SA SK D7 C8 H9", "S5", 3, 2, FLEMISH, ("D7 C8 H9", "SK")),
+]
+
+
+@pytest.mark.parametrize("case", EXACT_CASES, ids=lambda c: f"{c[4].name}-{c[0].replace(' ', '.')}")
+def test_exact_discard_kernel_equals_twin(case):
+    """The kernel's exact discard (engine/hand.py EXACT_DISCARD, side suits renamed per deal) throws the cards the
+    twin throws, sample by sample, beside the policy's plays."""
+    from simulate import twin_of
+
+    hand, trump, players, seat, rules, discards = case
+    job = job_of(hand, trump, players, seat, rules, "default", "expert")
+    job = simulation.Job.of(job.situation, "default", "expert", exact=[parse_hand(d) for d in discards])
+    results, tries, _weights = job.batch(SEED, 0, 40)
+    for i in range(40):
+        t_tries, _w, t_out = th.simulate_sample(*(job.situation.rules, players, seat, job.situation.hand,
+                                                  job.situation.trump_card, job.policy, job.plan, job.play,
+                                                  0, False, None), seed=SEED, index=i, choices=list(job.slots))
+        kernel = {name: tuple(int(x) for x in results[i, c]) for c, name in enumerate(job.slots)}
+        assert (int(tries[i]), kernel) == (t_tries, {n: tuple(int(x) for x in t_out[n]) for n in job.slots}), i
+    del twin_of
+
+
+def test_exact_discard_changes_what_is_thrown():
+    """Negative control: throwing the trump (C7, his only one) is not the policy's play2 or play3, and its scores
+    differ on some deals; throwing the policy's own cards scores exactly as the policy's play does."""
+    job = job_of("D8 SJ C7 DA DT", "CT", 7, 0)
+    own = simulation.discard_cards(job.situation.hand, 3, job.situation.trump, job.situation.rules)
+    job = simulation.Job.of(job.situation, "default", "expert", exact=[parse_hand("D8 SJ C7"), own])
+    results, _tries, _w = job.batch(SEED, 0, 400)
+    play3 = job.names.index("play3")
+    mine, policy_own = len(job.names), len(job.names) + 1
+    assert (results[:, policy_own, 0] == results[:, play3, 0]).all()
+    assert (results[:, mine, 0] != results[:, play3, 0]).any()
+
+
+def test_exact_discard_refuses_cards_not_held():
+    job = job_of("D8 SJ C7 DA DT", "CT", 7, 0)
+    with pytest.raises(RulesError, match="not a card of the hand"):
+        simulation.Job.of(job.situation, exact=[parse_hand("HA")])
+    with pytest.raises(RulesError, match="exchanges 1"):
+        simulation.Job.of(job.situation, exact=[()])

@@ -26,6 +26,7 @@ from ..engine.pimc import DEFAULT_WORLDS
 from ..engine.play import POLICY_CODES
 from ..engine.searched_play import POLICY_PIMC
 from ..game import Choice
+from ..game.state import two_of_trump
 from ..opponents.policies import Policy
 from ..opponents.resolve import opponent_policy
 from ..rules import RulesError, RuleSet
@@ -67,6 +68,32 @@ def discard_cards(hand: Sequence[int], k: int, trump: int, rules: RuleSet) -> tu
     return tuple(c for c in hand if (int(mask) >> c) & 1)
 
 
+def exact_discard(situation: Situation, cards) -> tuple[int, ...]:
+    """The cards of an exact discard as the hand he speaks with holds them (the two of trump he swapped for the
+    turned card [D-9] is the turned card now); RulesError for a card he does not hold, or more than he may
+    exchange."""
+    held = situation.spoken_hand()
+    two = two_of_trump(situation.trump_card)
+    out = []
+    for card in cards:
+        card = situation.trump_card if card == two and card not in held and situation.trump_card in held else card
+        if card not in held or card in out:
+            raise RulesError(f"discard {format_card(card)}: not a card of the hand "
+                             f"{' '.join(format_card(c) for c in held)}, or named twice")
+        out.append(card)
+    if not 0 < len(out) <= situation.rules.exchange_limit:
+        raise RulesError(f"an exact discard of {len(out)} cards: {situation.rules.name} exchanges 1.."
+                         f"{situation.rules.exchange_limit}")
+    return tuple(sorted(out))
+
+
+def exact_code(situation: Situation, cards: Sequence[int]) -> int:
+    """The kernel's code of a play exchanging ``cards`` (engine/hand.py EXACT_DISCARD): bit i names the i-th lowest
+    card id of the hand he speaks with."""
+    held = sorted(situation.spoken_hand())
+    return kernel.C_PLAY + kernel.EXACT_DISCARD + sum(1 << held.index(c) for c in cards)
+
+
 def _check_play(play: str, plays: dict = ASK_PLAYS) -> int:
     if play not in plays:
         raise RulesError(f"unknown card play {play!r} (use {' or '.join(plays)})")
@@ -82,17 +109,26 @@ class Job:
     play: str
     names: tuple[str, ...]
     plan: Plan
+    # plays that exchange the very cards named (a review grades the discard a player made), simulated on the same
+    # deals after ``names``: their results are columns ``len(names)..`` (:attr:`slots`)
+    exact: tuple[tuple[int, ...], ...] = ()
     # with play by search: decisions with a choice and the worlds they used, over every batch so far
     searched: np.ndarray = field(default_factory=lambda: np.zeros(2, dtype=np.int64), compare=False, repr=False)
 
     @classmethod
-    def of(cls, situation: Situation, opponents=None, play: str = DEFAULT_PLAY) -> Job:
+    def of(cls, situation: Situation, opponents=None, play: str = DEFAULT_PLAY, exact=()) -> Job:
         policy = opponent_policy(opponents, situation.rules, situation.players)
         _check_play(play)
         plan = make_plan(situation.rules, situation.players, situation.seat, situation.hand, situation.trump_card,
                          situation.before_codes(), situation.dealer_knocked,
                          -1 if situation.swapped_by is None else situation.swapped_by, policy)
-        return cls(situation, policy, play, tuple(situation.choices()), plan)
+        return cls(situation, policy, play, tuple(situation.choices()), plan,
+                   tuple(exact_discard(situation, cards) for cards in exact))
+
+    @property
+    def slots(self) -> tuple[str, ...]:
+        """Every simulated column: the choices, then each exact discard as ``play:ID,ID`` (the twin's names)."""
+        return self.names + tuple("play:" + ",".join(str(c) for c in cards) for cards in self.exact)
 
     def unknown(self) -> np.ndarray:
         s = self.situation
@@ -101,7 +137,8 @@ class Job:
 
     def args(self) -> tuple:
         s = self.situation
-        codes = np.array([_choice_code(n) for n in self.names], dtype=np.int64)
+        codes = np.array([_choice_code(n) for n in self.names]
+                         + [exact_code(s, cards) for cards in self.exact], dtype=np.int64)
         return (np.uint64(s.rules.deck_mask), self.unknown(), np.uint64(mask_of(s.hand)), s.trump_card, s.players,
                 s.seat, kernel.rules_array(s.rules), self.policy.as_tuple(), self.plan.as_tuple(), ASK_PLAYS[self.play],
                 s.passes_in_a_row, s.dealer_knocked, -1 if s.swapped_by is None else s.swapped_by, codes)

@@ -201,7 +201,7 @@ def run(job, seed: int, device, rule, progress: Callable[[int, int], None] | Non
 
     ``result_of(job, seed, acc)``: the answer of the deals so far (``simulation.result_of``), for rules that judge it.
     """
-    acc = acc or Accumulator(len(job.names), job.situation.players + 1)
+    acc = acc or Accumulator(len(getattr(job, 'slots', job.names)), job.situation.players + 1)
     clock = clock or Clock()
     view = View(job, seed, acc, result_of)
     reason = rule.reason

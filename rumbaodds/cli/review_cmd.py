@@ -46,7 +46,8 @@ def writable_file(ctx, param, value):
 @click.argument("file", metavar="FILE")
 @tables_option(help="Answer from a built table here where one covers a decision (then the shipped tables).")
 @samples_option(limits.ASK_SAMPLES, default=DEFAULT_SAMPLES,
-                help="Deals simulated for a decision no table values (a knock: a tenth of them).")
+                help="The most deals simulated to settle one decision whose grade the tables leave unsure (a knock: "
+                     "a tenth of them).")
 @seed_option(help="Seed of the simulations, for a reproducible review (printed when omitted).")
 @click.option("--table-only", is_flag=True,
               help="Never simulate: grade from the tables as far as they go (a lower bound where they keep less).")
@@ -104,7 +105,7 @@ def print_review(result: Review) -> None:
     for r in result.reviewed:
         g = r.grade
         colour = BAND_COLOURS.get(g.band, "white")
-        you = g.action + (f" {' '.join(format_card(c) for c in r.entry.decision.discard)}"
+        you = g.action + (f", exchanged {' '.join(format_card(c) for c in r.entry.decision.discard)}"
                           if r.entry.decision is not None and r.entry.decision.discard else "")
         luck = "" if r.luck is None else f", luck {r.luck:+.2f}"
         console.print(f"line {r.entry.line:>3}  [bold {colour}]{g.band}[/] {loss_text(g)}: you {you}, best "

@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit, prange, types
 from numba.extending import overload
 
-from .bits import U0, U1, bit, lowest_card
+from .bits import U0, U1, bit, lowest_card, popcount
 from .condition import deal_conditioned, new_condition_scratch
 from .keep import hand_points, keep_value, lowest_keep  # noqa: F401  (re-exported)
 from .play import (  # noqa: F401
@@ -72,6 +72,9 @@ from .tricks import strength, weakest
 # hero passed), his Rumba was not allowed so he plays alone (flemish lone dealer), the hand was void
 NO_TRICKS, LONE_PLAY, VOID = -1, -2, -3
 PERM_AT = 64  # where the side-suit renaming lives in the ``cards`` scratch array
+# a play choice C_PLAY + EXACT_DISCARD + positions exchanges the very cards the player named (bit i: the i-th
+# lowest card id of his hand as he holds it), not the k of lowest keep value: how a review grades his own discard
+EXACT_DISCARD = 64
 STATS_AT = PERM_AT + 4  # then the searched play's counters (engine/searched_play.py STATS)
 OUT_FIELDS = 4  # score, tricks (or a code above), contested, the round-one Rumba caller (-1: none)
 
@@ -87,16 +90,51 @@ def pass_penalty(passes, rp):
     return rp[R_SIT_PENALTY] if due else 0
 
 
+@njit(cache=True, inline="always")
+def wish_count(wish):
+    """How many cards a wish exchanges: ``k``, or the cards an exact discard names (``EXACT_DISCARD + positions``)."""
+    return popcount(np.uint64(wish - EXACT_DISCARD)) if wish >= EXACT_DISCARD else wish
+
+
 @njit(cache=True)
-def exchange(hands, n, words, wishes, source, size, trump, top):
-    """Step 6: active seats in seat order throw their lowest keep values and draw from ``source[:size]``."""
+def exact_discard(hand, positions, perm):
+    """The cards of ``hand`` an exact discard names: bit ``i`` of ``positions`` is the ``i``-th lowest card id of
+    the hand *as the player holds it* (before the side suits were renamed by ``perm``, step 2b), so the same
+    cards are thrown on every deal whatever the renaming."""
+    own = U0  # the hand as he holds it: suit ``perm[s]`` back to ``s`` (no array: this runs on a GPU too)
+    for suit in range(4):
+        own |= ((hand >> np.uint64(16 * perm[suit])) & np.uint64(0xFFFF)) << np.uint64(16 * suit)
+    chosen = U0
+    i = 0
+    rest = own
+    while rest:
+        card = lowest_card(rest)
+        rest &= rest - U1
+        if (positions >> i) & 1:
+            chosen |= bit(card)
+        i += 1
+    return relabel(chosen, perm)
+
+
+@njit(cache=True)
+def exchange(hands, n, words, wishes, source, size, trump, top, perm):
+    """Step 6: active seats in seat order throw their lowest keep values (the hero, with an exact discard, the
+    cards he named) and draw from ``source[:size]``. ``perm``: the deal's side-suit renaming (step 2b)."""
     pointer = 0
     for s in range(n):
         if words[s] != W_PLAY:
             continue
-        take = min(wishes[s], size - pointer)  # nobody discards more than the stock can replace
+        wish = wishes[s]
+        named = U0
+        if wish >= EXACT_DISCARD:
+            named = exact_discard(hands[s], wish - EXACT_DISCARD, perm)
+            wish = popcount(named)
+        take = min(wish, size - pointer)  # nobody discards more than the stock can replace
         if take > 0:
-            hands[s] &= ~lowest_keep(hands[s], take, trump, top)
+            if named and take == wish:
+                hands[s] &= ~named
+            else:  # the policy's cards, or the lowest keep values among those he named when the stock runs short
+                hands[s] &= ~lowest_keep(named if named else hands[s], take, trump, top)
             for j in range(take):
                 hands[s] |= bit(source[pointer])
                 pointer += 1
@@ -185,7 +223,7 @@ def exchange_step(hands, n, words, hero, discard_k, trump, rp, pol, us, stock, s
                                      top, rp[R_EXCHANGE], us[s, 3])
             players += 1
         wishes[s] = want
-        total += want
+        total += wish_count(want)
     source = stock
     size = stock_len
     if total > stock_len and rp[R_PUT_AWAY] == 0:
@@ -200,7 +238,7 @@ def exchange_step(hands, n, words, hero, discard_k, trump, rp, pol, us, stock, s
                     size += 1
         shuffle(cards[stock_len:size], state)
         source = cards
-    exchange(hands, n, words, wishes, source, size, trump, top)
+    exchange(hands, n, words, wishes, source, size, trump, top, cards[PERM_AT:PERM_AT + 4])
 
 
 @njit(cache=True)

@@ -33,7 +33,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -261,11 +261,20 @@ def best_option(result: AskResult) -> tuple[str, tuple[int, ...]]:
     return best, ()
 
 
-def grade(result: AskResult, decision: Decision, shares: dict[str, float] | None = None) -> Grade:
+def grade(result: AskResult, decision: Decision, shares: dict[str, float] | None = None,
+          paired: Callable[[str, str], Estimate] | None = None,
+          exact: tuple[Estimate, Estimate] | None = None) -> Grade:
     """Grade ``decision`` against ``result`` (the answer to his situation). ``shares``: the equilibrium's mix of
-    actions for his hand (:func:`equilibrium_mix`; computed here from the answer's opponents when None)."""
+    actions for his hand (:func:`equilibrium_mix`; computed here from the answer's opponents when None).
+
+    A simulation's answer may add ``paired(a, b)``: EV(a) - EV(b) on its own deals (tighter than two values'
+    unpaired difference), and ``exact``: (loss, expected score) of the very cards he exchanged, where they are
+    not the policy's (:mod:`.settling` simulates them)."""
     situation = result.situation
     choice, notes = chosen_option(situation, decision)
+    if exact is not None:
+        notes = [n for n in notes if not n.startswith("your exchange valued as")]
+        notes.append(f"your exchange {' '.join(format_card(c) for c in decision.discard)} simulated as you made it")
     if choice is not None and situation.rumba_first and Choice.NO_RUMBA in result.options \
             and choice.action in ("pass", "play") and caller_of(situation) is None:
         choice = Choice.NO_RUMBA  # rumba-first, round one: not calling, his play or pass follows in round two
@@ -282,8 +291,16 @@ def grade(result: AskResult, decision: Decision, shares: dict[str, float] | None
     exchange_valued = True
     known = choice in options
     expected = options[choice].ev if known else None
-    if str(choice) == best_name:
+    if exact is not None:
+        loss, expected = exact
+        if loss.high < 0:  # his own exchange beats every exchange the policy values: nothing lost
+            notes.append(f"your exchange is better than the policy's best ({exchange_words(best_discard)}) by "
+                         f"{-loss.mean:.2f} [{-loss.high:.2f}, {-loss.low:.2f}] points")
+            loss = ZERO
+    elif str(choice) == best_name:
         loss = ZERO
+    elif paired is not None and known and best_name in options:
+        loss = paired(str(choice), best_name)  # on the simulation's own deals
     elif known and best_name in options:
         if _action(choice) == result.runner_up and result.margin is not None and \
                 options[choice] is result.actions.get(result.runner_up):
@@ -304,7 +321,7 @@ def grade(result: AskResult, decision: Decision, shares: dict[str, float] | None
             exchange_valued = False
     if shares is None:
         shares = equilibrium_mix(situation, result.opponents)
-    band = band_of(loss, exact_zero=str(choice) == best_name)
+    band = band_of(loss, exact_zero=loss is ZERO or (exact is None and str(choice) == best_name))
     mixes = shares is not None and _mix_word(action) != best and shares.get(best, 0.0) >= MIXED_SHARE and \
         shares.get(_mix_word(action), 0.0) >= MIXED_SHARE
     if mixes and band != "best":

@@ -7,9 +7,9 @@ cards he exchanged, if he played) and optionally ``score`` (what the hand scored
 sheet). Other fields are ignored. A knock line is the dealer's decision before he looked: ``choice`` knock (or
 ``no knock``), no hand needed.
 
-Each decision is answered by a table where one covers it and values his choice (instant), else by a bounded
-simulation (``samples`` deals, one ``seed`` for the whole review so it is reproducible), and graded by
-:mod:`.grading`. Totals: the points his decisions lost (skill: the sum of the losses, an unbiased estimate) and
+Each decision is graded by :mod:`.grading` on a table's answer where one covers it and its grade of his choice is
+sure (instant), else on a simulation of his very situation, with the cards he exchanged, run until the grade is
+sure (:mod:`.settling`: at most ``samples`` deals, one ``seed`` for the whole review so it is reproducible). Totals: the points his decisions lost (skill: the sum of the losses, an unbiased estimate) and
 his actual minus expected score over the lines that give a score (luck; negative: the cards were kind, as scores
 count down). A bad line is reported with its number and the reason, and the rest is still reviewed.
 """
@@ -28,18 +28,19 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..answer import pipeline, simulation
+from ..answer import simulation
 from ..answer.question import Question
 from ..cards import CardError, format_card, parse_card
 from ..limits import LimitError
 from ..opponents.models import ModelError
 from ..rules import RulesError, get_rules
-from .grading import CORRECT, Decision, DecisionError, Grade, chosen_option, grade, grade_knock, loss_text
+from . import settling
+from .grading import CORRECT, Decision, DecisionError, Grade, chosen_option, grade_knock, loss_text
 
 FIELDS = ("rules", "players", "seat", "hand", "trump", "before", "passes_in_a_row", "dealer_knocked", "swapped_by",
           "choice", "discard", "score")
 REQUIRED = ("players", "seat", "trump", "choice")
-DEFAULT_SAMPLES = 20_000
+DEFAULT_SAMPLES = settling.GRADE_CAP  # the most deals one decision simulates to settle its grade
 KNOCK_INNER = 100  # deals per knock deal for the dealer who looks (simulation.knock's inner_samples)
 INPUT_ERRORS = (CardError, RulesError, LimitError, ModelError, ValueError)
 
@@ -313,53 +314,27 @@ class Review:
         return pd.DataFrame(self.rows(), columns=columns)
 
 
-def _fully_valued(g: Grade, entry: Entry) -> bool:
-    """Does the table's answer value his very choice (and its expected score, where his score is given)?"""
-    return not g.at_least and g.exchange_valued and (entry.score is None or g.expected is not None)
-
-
 def review(entries: list[Entry], bad: list[BadLine] | None = None, tables_root="tables", samples: int = DEFAULT_SAMPLES,
            seed: int | None = None, simulate: bool = True, opponents=None,
-           progress: Callable[[int, int], None] | None = None) -> Review:
-    """Grade every entry: a table's answer where it values his choice, else (``simulate``) a simulation of
-    ``samples`` deals with ``seed`` (a knock line: ``simulation.knock`` with a tenth of them). ``progress(done,
-    planned)`` counts simulated deals. ``opponents`` None: the equilibrium, as the tables assume."""
+           progress: Callable[[int, int], None] | None = None, budget: float | None = None) -> Review:
+    """Grade every entry: a table's answer where its grade of his choice is sure (:func:`.settling.is_sure`), else
+    (``simulate``) his very situation simulated until the grade is sure, at most ``samples`` deals a decision
+    (:func:`.settling.settle_grade`; a knock line: ``simulation.knock`` with a tenth of them). ``budget``: seconds a
+    decision may simulate; None: no clock when ``seed`` is named (the same grades on any machine), else
+    :data:`.settling.GRADE_BUDGET_S`. ``progress(done, planned)`` counts decisions. ``opponents`` None: the
+    equilibrium, as the tables assume."""
     from ..seeds import check_seed
 
     bad = list(bad or [])
+    if budget is None:
+        budget = math.inf if seed is not None else settling.GRADE_BUDGET_S
     seed = check_seed(seed)
     graded: dict[int, Grade] = {}
-    later: list[Entry] = []
     answered: dict[tuple, object] = {}
-    for entry in entries:
-        if entry.knock_line:
-            later.append(entry)
-            continue
-        q = entry.question
-        if opponents is not None:
-            q = Question(q.situation, opponents)
-        found = pipeline.from_table(q, tables_root)
-        if found is not None:
-            g = grade(found, entry.decision)
-            if _fully_valued(g, entry) or not simulate:
-                if not _fully_valued(g, entry):
-                    g.notes.append("not simulated (--table-only): graded from the table as far as it goes")
-                graded[entry.line] = g
-                continue
-        elif not simulate:
-            bad.append(BadLine(entry.line, "no table covers this situation (known earlier words, a knock, a "
-                                           "penalised pass or another rule set): drop --table-only to simulate it"))
-            continue
-        later.append(entry)
-    knock_samples = max(10, min(samples // 10, 200_000))
-    planned = sum(knock_samples if e.knock_line else samples for e in later)
-    done = 0
-
-    def step(base: int):
-        return None if progress is None else (lambda d, _p: progress(base + d, planned))
-
+    settled: dict[tuple, Grade] = {}
     simulated = 0
-    for entry in later:
+    knock_samples = max(10, min(samples // 10, 200_000))
+    for number, entry in enumerate(entries):
         try:
             if entry.knock_line:
                 f = entry.fields
@@ -367,21 +342,34 @@ def review(entries: list[Entry], bad: list[BadLine] | None = None, tables_root="
                 if key not in answered:
                     answered[key] = simulation.knock(str(f["trump"]), int(f["players"]), f.get("rules", "swiss"),
                                                    opponents=opponents, samples=knock_samples, seed=seed,
-                                                   inner_samples=KNOCK_INNER, progress=step(done))
+                                                   inner_samples=KNOCK_INNER)
+                    simulated += 1
                 graded[entry.line] = grade_knock(answered[key], entry.knocked)
-                done += knock_samples
-            else:
-                s = entry.question.situation
-                key = (s, str(opponents))
-                if key not in answered:
-                    q = Question(s, opponents if opponents is not None else entry.question.opponents,
-                                 samples=samples, seed=seed)
-                    answered[key] = simulation.simulate(q, step(done))
-                graded[entry.line] = grade(answered[key], entry.decision)
-                done += samples
-            simulated += 1
+                continue
+            q = entry.question
+            if opponents is not None:
+                q = Question(q.situation, opponents)
+            key = (q.situation, str(opponents), entry.decision)
+            if key in settled:
+                graded[entry.line] = settled[key]
+                continue
+            g, answer = settling.sure_grade(q, entry.decision, tables_root, seed, budget, samples, simulate)
+            if g is None:
+                bad.append(BadLine(entry.line, "no table covers this situation (known earlier words, a knock, a "
+                                               "penalised pass or another rule set): drop --table-only to simulate"
+                                               " it"))
+                continue
+            if entry.score is not None and g.expected is None and simulate:  # the luck needs his choice's value
+                g, answer = settling.settle_grade(q.situation, entry.decision, q.opponents, seed, q.play, budget,
+                                                  samples, table=answer)
+            if answer is not None and answer.meta.get("kind") == "simulation":
+                simulated += 1
+            settled[key] = graded[entry.line] = g
         except (RulesError, ModelError, DecisionError) as exc:
             bad.append(BadLine(entry.line, " ".join(str(exc).split())))
+        finally:
+            if progress is not None:
+                progress(number + 1, len(entries))
     reviewed = [Reviewed(e, graded[e.line]) for e in entries if e.line in graded]
     reviewed.sort(key=lambda r: (-r.grade.loss.mean, r.entry.line))
     return Review(reviewed, sorted(bad, key=lambda b: b.line), seed, simulated)
@@ -459,7 +447,7 @@ def write_html(result: Review, out: str | Path) -> Path:
         luck = "" if r.luck is None else f"; luck {r.luck:+.2f} (scored {r.entry.score:+g})"
         notes = f"<div class='note'>{_cards_html('; '.join(g.notes))}</div>" if g.notes else ""
         lost = "no points lost" if loss_text(g) == "0" else f"{html.escape(loss_text(g))} points lost"
-        you = g.action + (" " + " ".join(format_card(c) for c in r.entry.decision.discard)
+        you = g.action + (", exchanged " + " ".join(format_card(c) for c in r.entry.decision.discard)
                           if r.entry.decision is not None and r.entry.decision.discard else "")
         items.append(
             f"<div class='d' style='border-color:{colour}'><div class='head'><span class='band' "

@@ -6,8 +6,9 @@ plain-Python rule book (:func:`rumbaodds.twins.hand.opponent_speaks`, the twin o
 Without ``words`` the earlier seats' words are not told (only that nobody called Rumba or threw in): exactly the
 question the shipped tables answer, so every answer comes at once. A spot may also be fixed (``hand``, ``trump``,
 ...). The answer is :func:`rumbaodds.answer.answer`'s (a table where one covers the spot, else a simulation of
-``samples`` deals), the grade :func:`.grading.grade`'s; where a packed table cannot value the very choice
-made (a third action, another exchange) a simulation values it, unless ``table_only``.
+``samples`` deals), the grade :func:`.grading.grade`'s; where that grade is unsure (a table's open margin, a
+third action, the very cards he exchanged) the spot is simulated until it is sure (:mod:`.settling`), unless
+``table_only``.
 
 A round's figures: decisions, accuracy (the share graded best, mixed or too close to grade), the average points
 lost per hand and the worst mistakes; :meth:`Trainer.drill` deals spots like the ones got wrong: the same hand
@@ -33,6 +34,7 @@ from ..seeds import check_seed
 from ..twins.hand import Situation as TwinSituation
 from ..twins.hand import opponent_speaks
 from .grading import CORRECT, Decision, Grade, grade, grade_knock
+from .settling import GRADE_BUDGET_S, is_sure, own_exchange, settle_grade
 
 DEFAULT_SAMPLES = 20_000
 MAX_REDEALS = 1_000
@@ -87,6 +89,7 @@ class Trainer:
     before: object = None
     passes_in_a_row: int = 0
     knock: bool = False  # the swiss dealer's spots start with the knock, before he looks (simulation.knock answers)
+    budget: float = GRADE_BUDGET_S  # seconds a grade the table leaves unsure may simulate
     history: list[Answered] = field(default_factory=list)
     count: int = 0
 
@@ -207,13 +210,17 @@ class Trainer:
 
     # -- grading --------------------------------------------------------------------------------------------------
     def grade(self, spot: Spot, decision: Decision, progress: Callable[[int, int], None] | None = None) -> Grade:
-        """Grade ``decision`` at ``spot`` and keep it; a choice the table cannot value is simulated (not table_only)."""
+        """Grade ``decision`` at ``spot`` and keep it. A grade the answer leaves unsure (a table's open margin, a
+        choice or an exchange it does not value) is settled by simulating the spot, within ``budget`` seconds
+        (:func:`.settling.settle_grade`), unless ``table_only``."""
         g = grade(spot.result, decision)
-        if (g.at_least or not g.exchange_valued) and not self.table_only:
-            spot.result = self.answer(spot.situation, simulate=True, progress=progress)
-            g = grade(spot.result, decision)
-            g.notes.append(f"simulated ({spot.result.samples:,} deals, seed {spot.result.seed}): the table keeps "
-                           f"only the two best choices")
+        own = own_exchange(spot.situation, decision)
+        if not self.table_only and not is_sure(g, spot.result, own=own is not None):
+            table = spot.result if spot.result.meta.get("kind") != "simulation" else None
+            g, answer = settle_grade(spot.situation, decision, seed=self.seed, budget=self.budget,
+                                     progress=progress, table=table)
+            if own is None:
+                spot.result = answer  # the other choices of this spot are graded on these deals too
         self.history.append(Answered(spot, decision, g))
         return g
 

@@ -116,8 +116,9 @@ def twin_choice_sample(rules: RuleSet, players: int, seat: int, hand, trump_card
     deals; the rest of the game is ``continue_game`` from game ``index`` of the ``rest`` seed.
     """
     n = players
-    sit, state, numbers, saved_state, _earlier = th.deal_sample(rules, n, seat, hand, trump_card, policy, plan,
-                                                                passes[seat], knocked, swapped_by, seed, index)
+    sit, state, numbers, saved_state, _earlier, _rename = th.deal_sample(rules, n, seat, hand, trump_card, policy,
+                                                                         plan, passes[seat], knocked, swapped_by,
+                                                                         seed, index)
     rp = rules_array(rules)
     out = {}
     for choice in choices:

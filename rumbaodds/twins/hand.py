@@ -278,22 +278,44 @@ def speak(sit: Situation, hands: list[set[int]], earlier: list[int], numbers: li
 # =============================================================================
 # Exchange (SIMULATION.md step 6)
 # =============================================================================
-def exchange_by_policy(sit: Situation, state: HandState, hero_discards: int, numbers: list[list[float]]) -> None:
+def play_choice(choice: str, rename: dict[int, int]) -> tuple[str, int | frozenset[int]]:
+    """(word, what he exchanges) of a choice name: ``play2`` exchanges the 2 cards of lowest keep value,
+    ``play:5,23`` the very cards 5 and 23 (card ids as he holds them; ``rename`` is the deal's renaming of the side
+    suits, which his hand went through too); any other name exchanges nothing."""
+    if choice.startswith(PLAY + ":"):
+        named = [int(c) for c in choice[len(PLAY) + 1:].split(",") if c]
+        return PLAY, frozenset(renamed(c, rename) for c in named)
+    if choice.startswith(PLAY):
+        return PLAY, int(choice[len(PLAY):])
+    return choice, 0
+
+
+def exchange_by_policy(sit: Situation, state: HandState, hero_discards: int | frozenset[int],
+                       numbers: list[list[float]]) -> None:
     """Normal game: active seats in seat order throw their lowest keep values and draw from the stock top.
 
     The stock (the state's, with the swiss passers' cards shuffled under it) cuts a wish: nobody discards more
-    than the stock can still replace (the state refuses more).
+    than the stock can still replace (the state refuses more). ``hero_discards``: how many cards the hero
+    exchanges (his lowest keep values), or the very cards he throws (the lowest keep values among them when the
+    stock runs short).
     """
     while state.phase is Phase.EXCHANGE:
         s = state.to_act
         players_before = sum(1 for e in range(s) if state.words[e] is Word.PLAY)
-        wish = hero_discards if s == sit.seat else sit.exchange_wish(s, state.hands[s], numbers[s], players_before)
-        count = min(wish, len(state.stock))
-        state.apply(Exchange(tuple(keep_order(state.hands[s], sit.trump, sit.top)[:count])))
+        named = hero_discards if s == sit.seat and isinstance(hero_discards, frozenset) else None
+        if named is not None:
+            count = min(len(named), len(state.stock))
+            thrown = keep_order(named, sit.trump, sit.top)[:count]
+        else:
+            wish = hero_discards if s == sit.seat else sit.exchange_wish(s, state.hands[s], numbers[s],
+                                                                         players_before)
+            count = min(wish, len(state.stock))
+            thrown = keep_order(state.hands[s], sit.trump, sit.top)[:count]
+        state.apply(Exchange(tuple(thrown)))
 
 
-def exchange(sit: Situation, hands: list[set[int]], words: list[str], stock: list[int], hero_discards: int,
-             numbers: list[list[float]], saved_state: int) -> None:
+def exchange(sit: Situation, hands: list[set[int]], words: list[str], stock: list[int],
+             hero_discards: int | frozenset[int], numbers: list[list[float]], saved_state: int) -> None:
     """The exchange of a normal game whose words are ``words`` (hands change in place).
 
     Swiss: the passers' cards (seat order, each hand low card id first) are
@@ -428,8 +450,8 @@ def score_changes(rules: RuleSet, players: int, words, tricks, rumba_seat: int |
 # =============================================================================
 # One hand after speaking: outcome, exchange, lead, tricks, score
 # =============================================================================
-def finish_hand(sit: Situation, spoken: Speaking, hero_discards: int, numbers: list[list[float]], policy: str,
-                passes: int) -> tuple[int, int, bool]:
+def finish_hand(sit: Situation, spoken: Speaking, hero_discards: int | frozenset[int], numbers: list[list[float]],
+                policy: str, passes: int) -> tuple[int, int, bool]:
     """(score change of seat ``sit.seat``, his tricks or -1, contested) of one hand after speaking."""
     state, seat = spoken.state, sit.seat
     if state.thrown_in_by is not None:  # step 5: a throw-in, void, nobody's pass [D-4]
@@ -472,7 +494,8 @@ def hero_choices(rules: RuleSet, players: int, seat: int, hand, trump_card: int,
 def deal_sample(rules: RuleSet, players: int, seat: int, hand, trump_card: int, policy: Policy, plan,
                 passes: int = 0, knocked: bool = False, swapped_by: int | None = None, seed: int = 0, index: int = 0):
     """Steps 1-3 of sample ``index``: (Situation, the hand state at the hero's turn, every seat's numbers, the
-    stream position of the passers' shuffle, the earlier seats' deal with its tries and weight)."""
+    stream position of the passers' shuffle, the earlier seats' deal with its tries and weight, the side suits'
+    renaming {old suit: new suit} of step 2b)."""
     hand = list(hand)
     swapper = -1 if swapped_by is None else swapped_by
     sit = Situation(rules, players, seat, trump_card, policy, knocked)
@@ -507,7 +530,7 @@ def deal_sample(rules: RuleSet, players: int, seat: int, hand, trump_card: int, 
         if s == swapper:
             state.apply(SwapTwo())
         state.apply(Say(CODE_WORD[int(earlier.words[s])]))
-    return sit, state, numbers, saved_state, earlier
+    return sit, state, numbers, saved_state, earlier, rename
 
 
 def simulate_sample(rules: RuleSet, players: int, seat: int, hand, trump_card: int, policy: Policy, plan,
@@ -525,7 +548,8 @@ def simulate_sample(rules: RuleSet, players: int, seat: int, hand, trump_card: i
 
         before = [WORD_NAMES[int(w)] for w in plan.words[:seat]]
         choices = hero_choices(rules, players, seat, hand, trump_card, knocked, before, swapped_by)
-    sit, state, numbers, saved_state, earlier = deal_sample(rules, players, seat, hand, trump_card, policy, plan,
+    sit, state, numbers, saved_state, earlier, rename = deal_sample(rules, players, seat, hand, trump_card, policy,
+                                                                    plan,
                                                             passes, knocked, swapped_by, seed, index)
 
     results = {}
@@ -535,7 +559,7 @@ def simulate_sample(rules: RuleSet, players: int, seat: int, hand, trump_card: i
             continue
         mine = state.copy()
         mine.rng = stream_at(saved_state)
-        word, discards = (PLAY, int(choice[len(PLAY):])) if choice.startswith(PLAY) else (choice, 0)
+        word, discards = play_choice(choice, rename)
         spoken = speak_on(sit, mine, numbers, word)
         caller = spoken.called if sit.rumba_first and not spoken.void and spoken.called is not None else -1
         outcome = finish_hand(sit, spoken, discards, numbers, card_play, passes)
