@@ -117,7 +117,9 @@ DPI = Limit(20, 1200, why="dots per inch of the charts")
 REPORT_SAMPLES = Limit(2, 10_000_000)
 REPORT_COUNT = Limit(1, 10_000_000)
 GAMES = Limit(1, 10_000_000, why="the cap of one run")  # rumbaodds game: whole games simulated
-SCORE = Limit(-999, 999, why="a player's score in a game")  # --scores, one entry (the game's end is checked next)
+# --scores, one entry: above the goal (0 in both presets; at 0 or below the game is over), so a house rule's goal_score
+# must be 0 or more (rules.py)
+SCORE = Limit(1, 999, why="a player's score in a game: at 0 or below it is over")
 
 
 def parse_int_list(limit: Limit, text, name: str, example: str) -> tuple:

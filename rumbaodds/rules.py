@@ -178,6 +178,8 @@ class RuleSet:
             raise bad("two_of_trump_swap", "the deck has no two")
         if self.jack_of_trump_forces_play and "J" not in self.ranks:
             raise bad("jack_of_trump_forces_play", "the deck has no jack")
+        if self.goal_score < 0:  # scores are entered 1..999 (limits.SCORE): a goal below 0 is not supported
+            raise bad("goal_score", f"{self.goal_score} must be 0 or more")
         if self.start_score <= self.goal_score:
             raise bad("start_score", f"{self.start_score} must be above goal_score ({self.goal_score})")
 

@@ -383,3 +383,17 @@ def test_every_named_exchange_is_the_simulations_best_or_within_005():
     for lost, half, hand in named:
         assert lost <= 0.05 + 2 * half, hand
     assert len(named) >= 1
+
+
+def test_a_lone_play_says_the_exchange_makes_no_difference():
+    """Everybody before the dealer passed: if he plays he plays alone and scores -5 without tricks [D-7], whatever
+    he exchanges, so the exchange is not "too close to call" but makes no difference; the control, a normal seat,
+    still calls or compares its exchanges."""
+    from rumbaodds.answer import simulation
+
+    lone = simulation.ask("HA SA HQ C7 D9", "H8", 5, 4, before="pass,pass,pass,pass", samples=2000, seed=1)
+    assert lone.exchange is not None and lone.exchange.irrelevant
+    assert lone.exchange.text() == "exchange: makes no difference here (every deal scores the same)"
+    assert lone.exchange.as_dict()["too_close_between"] is None
+    normal = simulation.ask("HA SA HQ C7 D9", "H8", 5, 2, samples=2000, seed=1)
+    assert normal.exchange is not None and not normal.exchange.irrelevant

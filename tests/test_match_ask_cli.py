@@ -54,3 +54,62 @@ def test_the_third_pass_penalty_moves_the_pass_value():
     assert tired["game"]["recommendation"] == "play" and not tired["game"]["score_changes_the_choice"]
     assert same["game"] == tired["game"]  # --passes-in-a-row 2 is everybody else at 0
     assert other["actions"]["pass"]["ev"] == 0  # control: another seat's streak is not the player's penalty
+
+
+def _refused(*args):
+    result = CliRunner().invoke(main, list(args))
+    assert result.exit_code == 2 and len(result.output.strip().splitlines()) == 1, result.output
+    return result.output
+
+
+def test_streaks_given_twice_must_agree():
+    """--passes says seat 2 passed twice, --passes-in-a-row 0 says he did not: refused, never one silently used."""
+    text = _refused(*WEAK, "--scores", "20,20,20,20,20", "--passes", "0,0,2,0,0", "--passes-in-a-row", "0")
+    assert "disagree" in text
+    agree = ask_json(*WEAK, "--scores", "20,20,20,20,20", "--passes", "0,0,2,0,0", "--passes-in-a-row", "2",
+                     "--samples", "400", "--seed", "1")
+    assert agree["game"]["passes"] == [0, 0, 2, 0, 0]
+
+
+def test_streaks_refused_where_the_rules_have_no_sit_out_penalty():
+    text = _refused("ask", "SA SK D7 C8 H9", "--trump", "S5", "--players", "4", "--seat", "2", "--rules",
+                    "flemish", "--scores", "21,21,21,21", "--passes", "0,2,0,0")
+    assert "'flemish' has no sit-out penalty" in text
+
+
+def test_scores_error_quotes_the_range_a_game_allows():
+    assert "--scores must be 1..999" in _refused(*WEAK, "--scores", "20,20,-4,20,20")
+
+
+def test_which_rumbas_end_the_game():
+    """RULES.md §4.8 / §9: swiss scores a Rumba -2 a trick (3 to 5 tricks: -6 to -10) and a lone one -5; flemish
+    -10 whatever the tricks, and no lone Rumba."""
+    from rumbaodds.match.ask import rumba_finish
+
+    swiss, flemish = get_rules("swiss"), get_rules("flemish")
+    assert rumba_finish(swiss, 5) == "any successful Rumba ends the game for him"
+    assert rumba_finish(swiss, 6) == "a Rumba that takes 3 or more tricks ends the game for him"  # a lone -5: no
+    assert rumba_finish(swiss, 8) == "a Rumba that takes 4 or more tricks ends the game for him"
+    assert rumba_finish(swiss, 10) == "a Rumba that takes all 5 tricks ends the game for him"
+    assert rumba_finish(swiss, 11) == ""
+    assert rumba_finish(flemish, 10) == "any successful Rumba ends the game for him"
+    assert rumba_finish(flemish, 11) == ""
+
+
+def test_the_rumba_note_only_where_a_rumba_is_recommended():
+    """The issue's command: at 10 points only a 5-trick Rumba ends the game, and the note says so where the game
+    recommends the Rumba; where neither the hand nor the game recommends one, no word on what a Rumba would do."""
+    from types import SimpleNamespace
+
+    from rumbaodds.match.ask import rumba_note
+
+    result = CliRunner().invoke(main, ["ask", "HA SA HQ C7 D9", "--trump", "H8", "--players", "5", "--seat", "2",
+                                       "--scores", "20,20,10,10,20", "--samples", "2000", "--seed", "0"])
+    assert "at 10 points" in result.output and "a successful Rumba ends the game" not in result.output
+    situation = SimpleNamespace(rules=get_rules("swiss"), seat=2)
+    state = SimpleNamespace(scores=(20, 20, 10, 10, 20))
+    answer = lambda game, hand: SimpleNamespace(recommendation=game, state=state,  # noqa: E731
+                                                hand=SimpleNamespace(recommendation=hand, situation=situation))
+    assert rumba_note(answer("rumba", "play")) == "a Rumba that takes all 5 tricks ends the game for him"
+    assert rumba_note(answer("play", "rumba")) == "a Rumba that takes all 5 tricks ends the game for him"
+    assert rumba_note(answer("play", "pass")) == ""

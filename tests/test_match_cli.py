@@ -35,14 +35,16 @@ def test_game_table_names_the_first_dealer():
 @pytest.mark.parametrize("args, words", [
     (["--scores", "20,x,20"], "--scores: 'x' is not a whole number"),
     (["--scores", "20,,20"], "--scores: '' is not a whole number"),
-    (["--scores", "20,5000,20"], "--scores must be -999..999"),
+    (["--scores", "20,5000,20"], "--scores must be 1..999 (a player's score in a game: at 0 or below it is over)"),
+    (["--scores", "20,-3,20"], "--scores must be 1..999"),
     (["--scores", ",".join(["20"] * 60)], "--scores: 60 numbers"),
     (["--scores", "20,20,20", "--passes", "0,-1,0"], "--passes must be 0..99"),
-    (["--scores", "20,20,20", "--dealer", "-1"], "--dealer must be 0..51"),
+    (["--scores", "20,20,20", "--dealer", "-1"], "--dealer: player -1 does not exist with 3 players (0..2)"),
+    (["--rules", "flemish", "--scores", "20,20,20", "--passes", "0,2,0"], "'flemish' has no sit-out penalty"),
     (["--players", "3", "--games", "99999999999"], "--games must be 1..10,000,000"),
     (["--players", "3", "--seed", "-1"], "--seed must be 0..2**63-1"),
     (["--players", "4", "--scores", "20,20,20"], "--scores: 3 scores for 4 players"),
-    (["--scores", "20,0,20"], "the game is over"),
+    (["--scores", "20,0,20"], "at 0 or below it is over"),
     (["--scores", "20,20,20", "--dealer", "3"], "--dealer: player 3 does not exist"),
     (["--scores", "20,20,20", "--passes", "0,1"], "--passes: 2 streaks for 3 players"),
     (["--players", "9"], "9 players: rule set 'swiss' allows 3..7"),
@@ -53,3 +55,21 @@ def test_bad_input_is_one_line_and_exit_2(args, words):
     result = run(*args)
     assert result.exit_code == 2
     assert words in result.output and len(result.output.strip().splitlines()) == 1, result.output
+
+
+def test_unfinished_games_give_no_chance_that_ignores_them():
+    """Everybody always plays (style all): the scores drift away from 0 and most games never end. The answer says
+    how many and gives bounds, never a chance over the finished games alone; the negative control (the solved
+    opponents) finishes every game and gives chances that add up to one."""
+    result = run("--players", "5", "--opponents", "all", "--games", "40", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["unfinished"] > 0 and "did not finish" in data["note"]
+    for p in data["per_player"]:
+        assert p["p_win"] is None and p["payout"] is None
+        low, high = p["p_win_bounds"]
+        assert 0 <= low <= high <= 1 and high - low >= data["unfinished"] / data["games"] - 1e-12
+    text = run("--players", "5", "--opponents", "all", "--games", "40")
+    assert "did not finish within 10,000 hands" in text.output and "fair share" not in text.output
+    control = json.loads(run("--players", "5", "--games", "200", "--json").stdout)
+    assert control["unfinished"] == 0 and abs(sum(p["p_win"] for p in control["per_player"]) - 1) < 1e-9

@@ -97,9 +97,17 @@ class ExchangeCall:
     def cards(discard) -> str:
         return ("exchange " + " ".join(format_card(c) for c in discard)) if discard else "keep all cards"
 
+    @property
+    def irrelevant(self) -> bool:
+        """Every deal scored both exchanges alike (a lone player scores without playing [D-7]): nothing to call."""
+        d = self.difference
+        return d is not None and d.samples > 0 and d.mean == 0 and d.low == 0 and d.high == 0
+
     def text(self) -> str:
         if self.resolved:
             return self.cards(self.best)
+        if self.irrelevant:
+            return "exchange: makes no difference here (every deal scores the same)"
         if self.second is None:
             return "exchange: not resolved (the table cannot tell its exchanges apart)"
         text = f"exchange: too close to call between {self.cards(self.best)} and {self.cards(self.second)}"
@@ -111,8 +119,8 @@ class ExchangeCall:
         """``discard``: the cards to exchange, only where resolved; ``too_close_between``: the two candidates."""
         named = lambda cards: [format_card(c) for c in cards]  # noqa: E731
         return {"resolved": self.resolved, "discard": named(self.best) if self.resolved else None,
-                "too_close_between": None if self.resolved or self.second is None else
-                [named(self.best), named(self.second)],
+                "too_close_between": None if self.resolved or self.second is None or self.irrelevant else
+                [named(self.best), named(self.second)], "irrelevant": self.irrelevant,
                 "difference": None if self.difference is None else self.difference.as_dict("ev"),
                 "text": self.text()}
 

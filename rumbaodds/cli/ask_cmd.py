@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import click
+from click.core import ParameterSource
 
 from .. import limits
 from ..answer import pipeline, simulation
@@ -13,6 +14,7 @@ from ..cardplay import DEFAULT_PLAY
 from ..engine.devices import DEVICE_CHOICES, resolve_device
 from ..opponents.models import ModelError
 from ..opponents.resolve import DEFAULT_HELP
+from ..rules import get_rules
 from .errors import UserError, friendly_errors
 from .group import main
 from .options import (
@@ -154,7 +156,8 @@ def _ask_game(hand, trump, players, seat, passes_in_a_row, before, dealer_knocke
 
     if device != "cpu":
         raise UserError("--scores runs on the CPU (the whole-game simulator has no GPU kernel): drop --device")
-    passes = check_scores(players, seat, scores, passes, passes_in_a_row)
+    given = click.get_current_context().get_parameter_source("passes_in_a_row") is not ParameterSource.DEFAULT
+    passes = check_scores(players, seat, scores, passes, passes_in_a_row if given else None, get_rules(rules))
     if samples is not None and samples > MAX_SAMPLES:
         raise UserError(f"--samples with --scores must be 1..{MAX_SAMPLES:,}, got {samples}")
     try:

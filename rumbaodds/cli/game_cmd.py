@@ -34,7 +34,7 @@ from .render import print_game, progress_bar
 @rules_option(help="Rule set: swiss, flemish, or a house-rule TOML file (its §9 fields: start_score, payout ...).")
 @players_option(required=False, help="Number of players [default: as many as --scores].")
 @scores_option(help="Every player's score, clockwise, e.g. 20,14,7,3,18 [default: everybody at the start score].")
-@int_option("--dealer", limit=limits.SEAT, default=None,
+@click.option("--dealer", type=int, default=None,
             help="Who deals the next hand (player index) [default: the last player, so player 0 speaks first].")
 @streaks_option()
 @samples_option(limits.GAMES, default=DEFAULT_GAMES, help="Games to simulate.", name="--games")
@@ -52,6 +52,9 @@ def game_cmd(rules, players, scores, dealer, passes, games, seed, opponents, pla
     again) until one or more players reach 0; payouts in stake units, positive = received.
     """
     rule_set = get_rules(rules)
+    if passes is not None and any(passes) and not rule_set.sit_out_limit:
+        raise UserError(f"--passes: rule set {rule_set.name!r} has no sit-out penalty, so streaks of passes change "
+                        f"nothing: drop --passes")
     try:
         values = game_values(rule_set, players, scores, passes, dealer, games, seed, opponents, play)
     except ModelError as exc:

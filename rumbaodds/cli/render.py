@@ -211,15 +211,22 @@ def print_game(values, as_json: bool) -> None:
         table.add_column(name, justify="right")
     win_half = Z95 * values.p_win_se()
     pay_half = Z95 * values.payout_se()
+    low, high = values.win_bounds()
     for p in range(state.players):
         who = f"{p}" + (" (deals)" if p == state.dealer else "")
-        table.add_row(who, str(state.scores[p]), str(state.passes[p]),
-                      f"{values.p_win[p]:.1%} ± {win_half[p]:.1%}", f"{values.payout[p]:+.2f} ± {pay_half[p]:.2f}")
+        if values.unfinished:  # never a chance that ignores the unfinished games
+            table.add_row(who, str(state.scores[p]), str(state.passes[p]), f"{low[p]:.1%} to {high[p]:.1%}",
+                          "unknown")
+        else:
+            table.add_row(who, str(state.scores[p]), str(state.passes[p]),
+                          f"{values.p_win[p]:.1%} ± {win_half[p]:.1%}", f"{values.payout[p]:+.2f} ± {pay_half[p]:.2f}")
     Console().print(table)
+    if values.unfinished:
+        click.echo(f"{values.unfinished_text()}. Games took {values.mean_deals:.1f} deals on average.")
+        return
     click.echo(f"Payout in stake units (points x stake), positive = received; ± is a 95% interval. "
                f"The chances add up to {values.p_win.sum():.0%} (a shared win counts 1/k to each of k winners; "
-               f"{values.ties:,} tied games). Games took {values.mean_deals:.1f} deals on average"
-               + (f"; {values.unfinished} did not finish." if values.unfinished else "."))
+               f"{values.ties:,} tied games). Games took {values.mean_deals:.1f} deals on average.")
     if len(set(state.scores)) == 1 and len(set(state.passes)) == 1:
         d = state.dealer
         click.echo(f"Everybody at {state.scores[0]}: dealing first is worth {values.payout[d]:+.2f} ± "
@@ -230,6 +237,7 @@ def print_game(values, as_json: bool) -> None:
 def print_game_ask(answer, as_json: bool) -> None:
     """`ask --scores`: the per-hand answer, then every choice by its game value, and where the score matters."""
     from ..match.ask import PAYOUT_SIGN, closing_note, game_document
+    from ..match.kernel import MAX_HANDS
 
     if as_json:
         click.echo(json.dumps(game_document(answer)))
@@ -262,7 +270,11 @@ def print_game_ask(answer, as_json: bool) -> None:
                   + ("[/bold yellow]" if answer.differs else ""))
     console.print(f"[dim]{PAYOUT_SIGN}; * the best choice for this hand alone (points, down is good). The rest of "
                   f"the game: every player by the opponents' policy; {answer.mean_deals:.1f} deals per game on "
-                  f"average{f', {answer.unfinished} unfinished' if answer.unfinished else ''}.[/dim]")
+                  f"average.[/dim]")
+    if answer.unfinished:  # never silent: the chances above count those games as won by nobody
+        console.print(f"[bold yellow]{answer.unfinished:,} of the games did not finish within {MAX_HANDS:,} hands: "
+                      f"they count as won by nobody and paid nothing, so every chance to win above is a lower bound."
+                      f"[/bold yellow]")
 
 
 # -- strategy ---------------------------------------------------------------------------------------------------------

@@ -156,7 +156,33 @@ class GameValues:
     def mean_deals(self) -> float:
         return self.deals / max(self.games, 1)
 
+    def win_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each player's chance to win when some games did not finish: at least his wins among all games, at most
+        that plus every unfinished game."""
+        games = max(self.games, 1)
+        return self.wins / games, (self.wins + self.unfinished) / games
+
+    def unfinished_text(self) -> str:
+        """Why no chance to win is given (empty when every game finished)."""
+        if not self.unfinished:
+            return ""
+        return (f"{self.unfinished:,} of {self.games:,} games did not finish within {MAX_HANDS:,} hands (under "
+                f"these opponents the scores need not reach 0): no chance to win or payout can be given, only "
+                f"bounds on the chance")
+
     def to_dict(self) -> dict:
+        if self.unfinished:  # a chance over the finished games only would ignore them: bounds, never a number
+            low, high = self.win_bounds()
+            return {
+                "rules": self.rules.name, "payout_rule": self.rules.payout, "players": self.state.players,
+                "scores": list(self.state.scores), "passes": list(self.state.passes), "dealer": self.state.dealer,
+                "opponents": self.opponents, "play": self.play, "seed": self.seed, "games": self.games,
+                "unfinished": self.unfinished, "note": self.unfinished_text(), "tied_games": self.ties,
+                "mean_deals": self.mean_deals, "sign": "payout in stake units, positive = received",
+                "per_player": [{"player": p, "score": self.state.scores[p], "p_win": None, "p_win_95": None,
+                                "p_win_bounds": [float(low[p]), float(high[p])], "payout": None, "payout_95": None}
+                               for p in range(self.state.players)],
+            }
         wse = self.p_win_se()
         se = self.payout_se()
         return {

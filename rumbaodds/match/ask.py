@@ -91,12 +91,14 @@ class GameAnswer:
         }
 
 
-def check_scores(players: int, seat: int, scores, passes=None, passes_in_a_row: int = 0):
+def check_scores(players: int, seat: int, scores, passes=None, passes_in_a_row: int | None = None, rules=None):
     """Every seat's streak for a score-aware question (RulesError with the command line's messages otherwise).
 
     ``scores`` None: no score-aware question (then ``passes`` must be None too); returns None. ``passes`` None:
-    everybody at 0 passes in a row but the asking seat at ``passes_in_a_row``. Shared by ``ask --scores`` and the
-    web API's ``scores=`` so that both refuse the same input with the same words.
+    everybody at 0 passes in a row but the asking seat at ``passes_in_a_row`` (None: not given, 0). Both given must
+    agree at his seat (never one silently over the other). ``rules``: streaks under a rule set without a sit-out
+    penalty are refused, as they change nothing. Shared by ``ask --scores`` and the web API's ``scores=`` so that
+    both refuse the same input with the same words.
     """
     if scores is None:
         if passes is not None:
@@ -107,9 +109,13 @@ def check_scores(players: int, seat: int, scores, passes=None, passes_in_a_row: 
     if len(scores) != players:
         raise RulesError(f"--scores: {len(scores)} scores for {players} players (every seat, seat order)")
     if passes is None:
-        return tuple(passes_in_a_row if s == seat else 0 for s in range(players))
-    if passes_in_a_row and passes_in_a_row != passes[seat]:
-        raise RulesError(f"--passes-in-a-row {passes_in_a_row} and --passes (seat {seat}: {passes[seat]}) disagree")
+        return tuple((passes_in_a_row or 0) if s == seat else 0 for s in range(players))
+    if passes_in_a_row is not None and passes_in_a_row != passes[seat]:
+        raise RulesError(f"--passes-in-a-row {passes_in_a_row} and --passes (seat {seat}: {passes[seat]}) disagree: "
+                         f"give one of them")
+    if rules is not None and not rules.sit_out_limit and any(passes):
+        raise RulesError(f"--passes: rule set {rules.name!r} has no sit-out penalty, so streaks of passes change "
+                         f"nothing: drop --passes")
     return tuple(passes)
 
 
@@ -201,7 +207,7 @@ def closing_note(answer: GameAnswer) -> str:
     seat = hand.situation.seat
     own = s.scores[seat]
     best_other = min(x for i, x in enumerate(s.scores) if i != seat)
-    where = (f"at {own} points against the best opponent's {best_other} "
+    where = (f"at {own} point{'' if own == 1 else 's'} against the best opponent's {best_other} "
              f"({'everybody at the start' if len(set(s.scores)) == 1 else 'the score matters'})")
     if not answer.differs:
         return f"The score does not change the choice {where}: {answer.recommendation} is best by both measures."
@@ -212,17 +218,36 @@ def closing_note(answer: GameAnswer) -> str:
     for name in (game_best, hand_best):
         if name is not None:
             changes.append(f"{name} {hand.options[name].ev.mean:+.2f} points this hand")
+    finish = rumba_note(answer)
     return (f"The score changes the choice {where}: by the hand alone {hand.recommendation} is best, by the game "
             f"{answer.recommendation} ({'; '.join(changes)}); {answer.recommendation} gains {gain:+.2f} stakes of "
             f"expected payout and moves the chance to win the game from {answer.win[hand_best].mean:.1%} to "
-            f"{answer.win[game_best].mean:.1%}"
-            + (" (a successful Rumba ends the game for him)" if rumba_ends(hand.situation.rules, own) else "") + ".")
+            f"{answer.win[game_best].mean:.1%}" + (f" ({finish})" if finish else "") + ".")
 
 
-def rumba_ends(rules, score: int) -> bool:
-    """A successful Rumba with the most tricks takes ``score`` to the goal or below (§4.8, §9)."""
-    best = rules.rumba_success_flat + rules.rumba_success_per_trick * rules.hand_size
-    return score + min(best, rules.lone_rumba_score) <= rules.goal_score
+def rumba_note(answer: GameAnswer) -> str:
+    """Which Rumbas end the game for the asking player, only where the hand or the game recommends a Rumba."""
+    if "rumba" not in (answer.recommendation, answer.hand.recommendation):
+        return ""
+    return rumba_finish(answer.hand.situation.rules, answer.state.scores[answer.hand.situation.seat])
+
+
+def rumba_finish(rules, score: int) -> str:
+    """Which successful Rumbas take ``score`` to the goal or below (§4.8, §9), in words; empty when none does.
+
+    Every success counts: the fewest tricks that succeed (``rumba_min_tricks``) up to all of them, and the lone
+    Rumba nobody joins where the rules allow it (swiss -5, the same as a 3-trick Rumba's -6 does not end a game at
+    6)."""
+    made = {k: rules.rumba_success_flat + rules.rumba_success_per_trick * k
+            for k in range(rules.rumba_min_tricks, rules.hand_size + 1)}
+    outcomes = list(made.values()) + ([rules.lone_rumba_score] if rules.lone_rumba_allowed else [])
+    if all(score + change <= rules.goal_score for change in outcomes):
+        return "any successful Rumba ends the game for him"
+    enough = [k for k, change in made.items() if score + change <= rules.goal_score]
+    if not enough:
+        return ""
+    tricks = "all " + str(rules.hand_size) if enough[0] == rules.hand_size else f"{enough[0]} or more"
+    return f"a Rumba that takes {tricks} tricks ends the game for him"
 
 
 def hand_text(answer: GameAnswer) -> str:

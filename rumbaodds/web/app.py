@@ -273,7 +273,8 @@ class App:
             from ..match.ask import MAX_SAMPLES, check_scores, scores_in_seats
 
             passes = check_scores(values["players"], values["seat"], values.get("scores"), values.get("passes"),
-                                  values.get("passes_in_a_row", 0))
+                                  values.get("passes_in_a_row") if "passes_in_a_row" in query else None,
+                                  values["rules"])
             values["passes"] = passes
             scores_in_seats(values["rules"], values["players"], values["scores"], passes)
             if values.get("samples") is not None and values["samples"] > MAX_SAMPLES:
