@@ -237,7 +237,7 @@ CASES = [
     # -- game
     ("game-scores-word", ["game", "--scores", "20,x,20"], ["--scores", "'x'", "whole number"]),
     ("game-scores-huge", ["game", "--scores", f"20,{HUGE},20"], ["--scores", "40 digits"]),
-    ("game-scores-over", ["game", "--scores", "20,20,0"], ["--scores", "the game is over"]),
+    ("game-scores-over", ["game", "--scores", "20,20,0"], ["--scores", "at 0 or below it is over"]),
     ("game-scores-count", ["game", "--players", "4", "--scores", "20,20,20"], ["--scores", "3 scores for 4"]),
     ("game-passes-negative", ["game", "--scores", "20,20,20", "--passes", "0,-1,0"], ["--passes", "0..99"]),
     ("game-dealer-beyond", ["game", "--scores", "20,20,20", "--dealer", "3"], ["--dealer", "player 3"]),

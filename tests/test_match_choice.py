@@ -96,7 +96,7 @@ def test_cli_scores_json_has_a_game_block_and_bad_scores_end_at_the_door():
     assert data["recommendation"] == data["game"]["per_hand_recommendation"]
     assert set(data["game"]["actions"]) >= {"pass", "play", "rumba"} and "positive = received" in data["game"]["sign"]
     for bad, words in [("20,20,20", "3 scores for 5 players"), ("20,x,20,20,20", "'x' is not a whole number"),
-                       ("20,20,0,20,20", "the game is over")]:
+                       ("20,20,0,20,20", "at 0 or below it is over")]:
         result = CliRunner().invoke(main, [*args, "--scores", bad])
         assert result.exit_code == 2 and words in result.output and len(result.output.strip().splitlines()) == 1
     result = CliRunner().invoke(main, [*args, "--passes", "0,0,0,0,0"])

@@ -23,6 +23,7 @@ def test_game_json_adds_up():
     assert abs(sum(p["p_win"] for p in players) - 1) < 1e-9 and abs(sum(p["payout"] for p in players)) < 1e-9
     assert players[0]["p_win"] > players[2]["p_win"]
     assert all(p["p_win_95"][0] <= p["p_win"] <= p["p_win_95"][1] for p in players)
+    assert data["players_see_the_score"] is False and "nobody looks at the score" in data["assumes"]
 
 
 def test_game_table_names_the_first_dealer():
@@ -30,6 +31,7 @@ def test_game_table_names_the_first_dealer():
     assert result.exit_code == 0, result.output
     assert "dealing first is worth" in result.output and "to player 3" in result.output
     assert "positive = received" in result.output
+    assert "Assumed: every player decides each hand" in result.output and "nobody looks at the score" in result.output
 
 
 @pytest.mark.parametrize("args, words", [

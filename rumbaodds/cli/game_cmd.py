@@ -91,7 +91,8 @@ def _grid(_ctx, param, value):
             help="Every other player's score [default: the start score].")
 @int_option("--leader", limit=limits.SEAT, default=None,
             help="The best opponent's seat [default: the seat after yours].")
-@samples_option(MAP_SAMPLES, default=2_000, help="Deals per cell (every cell the same deals).")
+@samples_option(MAP_SAMPLES, default=2_000, help="Deals per cell and run (each cell: one run chooses the game's best "
+                                                 "action, another, on other deals, measures its cost).")
 @seed_option(default=0)
 @click.option("--opponents", default=None, help="How the others decide [default: equilibrium].")
 @click.option("--play", "play", type=click.Choice(sorted(POLICIES)), default=DEFAULT_PLAY, show_default=True,
@@ -105,7 +106,8 @@ def game_map_cmd(hand, trump, players, seat, rules, own, best, others, leader, s
 
     Every cell is a score-aware ask (`rumbaodds ask --scores`) with the best opponent in --leader and everybody
     else at --others; the map marks where the per-hand answer is wrong and says what following it costs in
-    expected payout (stakes, positive = received).
+    expected payout (stakes, positive = received). Each cell chooses on one run and measures on another (seeds of
+    its own), so the cost is not the best of noisy numbers; shares and costs come with their 95% intervals.
     """
     from ..match.maps import map_text, score_map
 

@@ -60,6 +60,11 @@ def game_policy(rules: RuleSet, players: int, opponents=None) -> tuple[Policy, n
     return opponent_policy(opponents, base, players), knock
 
 
+# What every game answer assumes of the players until score-aware strategies exist (issue 38): said in its output
+SCORE_BLIND = ("every player decides each hand by the opponents' strategy for the hand alone (the per-hand "
+               "equilibrium or a style): nobody looks at the score")
+
+
 @dataclass(frozen=True)
 class GameState:
     """Every player's score and passes in a row, and who deals the next hand (players clockwise)."""
@@ -178,6 +183,7 @@ class GameValues:
                 "scores": list(self.state.scores), "passes": list(self.state.passes), "dealer": self.state.dealer,
                 "opponents": self.opponents, "play": self.play, "seed": self.seed, "games": self.games,
                 "unfinished": self.unfinished, "note": self.unfinished_text(), "tied_games": self.ties,
+                "players_see_the_score": False, "assumes": SCORE_BLIND,
                 "mean_deals": self.mean_deals, "sign": "payout in stake units, positive = received",
                 "per_player": [{"player": p, "score": self.state.scores[p], "p_win": None, "p_win_95": None,
                                 "p_win_bounds": [float(low[p]), float(high[p])], "payout": None, "payout_95": None}
@@ -190,6 +196,7 @@ class GameValues:
             "scores": list(self.state.scores), "passes": list(self.state.passes), "dealer": self.state.dealer,
             "opponents": self.opponents, "play": self.play, "seed": self.seed, "games": self.games,
             "unfinished": self.unfinished, "tied_games": self.ties, "mean_deals": self.mean_deals,
+            "players_see_the_score": False, "assumes": SCORE_BLIND,
             "sign": "payout in stake units, positive = received",
             "per_player": [{"player": p, "score": self.state.scores[p], "p_win": float(self.p_win[p]),
                             "p_win_95": [float(self.p_win[p] - Z95 * wse[p]), float(self.p_win[p] + Z95 * wse[p])],
@@ -243,5 +250,5 @@ def interval_text(value: float, half: float, digits: int = 2) -> str:
     return f"{value:+.{digits}f} ± {half:.{digits}f}" if math.isfinite(half) else f"{value:+.{digits}f}"
 
 
-__all__ = ["game_values", "GameValues", "GameState", "game_policy", "strategy_rules", "DEFAULT_GAMES",
+__all__ = ["game_values", "GameValues", "GameState", "SCORE_BLIND", "game_policy", "strategy_rules", "DEFAULT_GAMES",
            "DEFAULT_SEED"]

@@ -27,7 +27,7 @@ from ..game import Choice
 from ..rules import RulesError, get_rules
 from ..seeds import check_seed
 from ..stats import Estimate
-from .api import GameState, game_policy
+from .api import SCORE_BLIND, GameState, game_policy
 from .choice import choice_batch, rest_seed
 from .kernel import MAX_HANDS
 from .score import game_array
@@ -49,6 +49,8 @@ class GameAnswer:
     rest_seed: int
     mean_deals: float
     unfinished: int
+    # payout(a) - payout(b) in stakes on the same deals (paired), for choices named as in ``by_game.options``
+    payout_difference: Callable[[str, str], Estimate] | None = None
 
     @property
     def recommendation(self) -> str:
@@ -88,6 +90,7 @@ class GameAnswer:
             "margin": None if margin is None else {"payout": margin.mean, "payout_95": [margin.low, margin.high]},
             "per_hand_recommendation": str(self.hand.recommendation), "score_changes_the_choice": self.differs,
             "actions": actions, "mean_deals": self.mean_deals, "unfinished_games": self.unfinished,
+            "players_see_the_score": False, "assumes": SCORE_BLIND,
         }
 
 
@@ -197,8 +200,16 @@ def ask_game(hand, trump, players: int, seat: int, scores, passes=None, rules="s
     if Choice.NO_RUMBA in by_game.options:
         plan, _ = simulation.round_two_plan(job, accs[1])
         win[Choice.NO_RUMBA] = accs[2].estimate(plan)
+    from ..answer.pipeline import paired_of
+
+    negated = paired_of(job, accs[1])  # accs[1] holds minus the payout
+
+    def payout_difference(a: str, b: str) -> Estimate:
+        d = negated(a, b)
+        return Estimate(-d.mean, -d.high, -d.low, d.samples)
+
     return GameAnswer(hand_result, by_game, win, state, rest, deals / max(1, accs[0].n * len(job.names)),
-                      unfinished)
+                      unfinished, payout_difference)
 
 
 def closing_note(answer: GameAnswer) -> str:
