@@ -14,6 +14,7 @@ tests/test_serve_browser.py); the routes' own checks run everywhere.
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -165,3 +166,71 @@ def test_flemish_answers_never_name_a_throw_in(page):
     swiss = page.evaluate("doc => situationText(doc).map(p => p.join('')).join(' / ')",
                           {"rules": "swiss", "players": 5, "seat": 2, "before": ["-", "-"], "dealer_knocked": False})
     assert "earlier words not known (no Rumba, no throw-in)" in swiss  # the control: swiss has one
+
+
+# -- 8. a player's words: the game block, the knock's shares, the errors' cards --------------------------------------
+SUITS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
+
+
+def shown_card(code: str) -> str:
+    """The page's notation of a card: ♠9, ♥10."""
+    return SUITS[code[0]] + ("10" if code[1:] == "T" else code[1:])
+
+
+@browser_only
+def test_the_game_block_speaks_a_players_words_and_names_the_cards(page):
+    fill(page, ["HA", "HK", "S6", "C7", "D9"], "H8", 5, 2, samples=1500, seed=9)
+    page.click("#score-details summary")
+    page.fill("#scores", "15,17,4,19,12")
+    answer(page, timeout=300_000)
+    assert page.is_hidden("#form-error"), page.inner_text("#form-error")
+    doc = json.loads(page.text_content("#raw"))
+    game = doc["game"]
+    said = " ".join(page.inner_text(f"#{i}") for i in ("game-recommendation", "game-differs", "game-note",
+                                                        "game-chart"))
+    for internal in ("to-winners", "rumba is", "rumba ", "play0", "play1", "play2", "play3", "play4", "exchange 0"):
+        assert internal not in said, (internal, said)
+    assert "payout: to the winners" in page.inner_text("#game-note")
+    best = game["recommendation"]
+    choice = game["actions"][best]["choice"]
+    if best == "play":  # the cards of the exchange, from the answer's own play_options
+        discard = doc["play_options"][choice]["discard"]
+        words = f"exchange {' '.join(shown_card(c) for c in discard)}" if discard else "keep all your cards"
+        assert page.inner_text("#game-recommendation") == f"Best for the game: play, {words}"
+    labels = page.eval_on_selector_all("#game-chart .bar-row .bar-label", "ls => ls.map(l => l.firstChild.textContent)")
+    assert "call Rumba" in labels and "pass" in labels and any(x.startswith("play, ") for x in labels), labels
+    # the sentence when the score changes the choice, from a document that says so
+    changed = {**doc, "game": {**game, "recommendation": "play", "per_hand_recommendation": "rumba",
+                               "score_changes_the_choice": True}}
+    page.evaluate("doc => renderGame(doc)", changed)
+    assert page.inner_text("#game-differs").startswith("The score changes the best choice: for this hand alone "
+                                                       "calling Rumba is best, but at this score playing is, by ")
+
+
+@browser_only
+def test_the_knocks_shares_count_cards_in_words(page):
+    shares = page.evaluate("['play0', 'play1', 'play2', 'rumba', 'pass'].map(choiceShare)")
+    assert shares == ["play, keep all your cards", "play, exchange 1 card", "play, exchange 2 cards", "call Rumba",
+                      "pass"]
+
+
+@browser_only
+def test_errors_name_cards_as_the_page_shows_them(page):
+    fill(page, ["HA", "HK", "HQ", "S6", "ST"], "H9", 5, 2)
+    page.evaluate("document.getElementById('trump-text').value = 'ST'")  # the ten of spades in the hand, and trump
+    page.click("#ask")
+    page.wait_for_selector("#form-error:not([hidden])")
+    api = page.get_attribute("#form-error", "data-message")  # the API's (and the command line's) own words
+    assert "ST" in api and "\u2660" not in api
+    assert page.inner_text("#form-error") == api.replace("ST", "\u2660" "10")
+    page.fill("#hand-text", "HA HK HQ S6 C7 D8")
+    page.fill("#trump-text", "H9")
+    page.click("#ask")
+    page.wait_for_function("!document.getElementById('form-error').hidden && "
+                           "document.getElementById('form-error').dataset.message.includes('D8')")
+    assert page.inner_text("#form-error") == ("a swiss hand has 5 cards, got 6: \u2665A \u2665K \u2665Q \u2660" "6 "
+                                              "\u2663" "7 \u2666" "8")
+    texts = page.evaluate("['card S2 is not in the swiss deck (suits C D H S, ranks 6..A)', '--seat: seat 9', "
+                          "'write e.g. HA HK HQ S6 C7 or S10'].map(cardsInText)")
+    assert texts == ["card \u2660" "2 is not in the swiss deck (suits C D H S, ranks 6..A)", "--seat: seat 9",
+                     "write e.g. \u2665A \u2665K \u2665Q \u2660" "6 \u2663" "7 or \u2660" "10"]
