@@ -249,6 +249,30 @@ def test_the_page_is_one_self_contained_file(app):
         assert outside not in page, outside
 
 
+def test_the_trainer_is_served_at_slash_trainer_where_its_page_was_made(tmp_path):
+    made = tmp_path / "trainer.html"
+    made.write_text("<!doctype html><title>Rumba trainer</title>")
+    served = App(tmp_path, trainer=made)
+    assert served.meta()["trainer"] == "/trainer"
+    response = served.handle("GET", "/trainer", {})
+    assert response.status == 200 and response.content_type.startswith("text/html")
+    assert response.body == made.read_bytes()
+    made.write_text("<!doctype html><title>Rumba trainer, made again</title>")  # read when asked: the page as it is now
+    assert served.handle("GET", "/trainer/", {}).body == made.read_bytes()
+    assert served.handle("POST", "/trainer", {}).status == 405
+    for app in (App(tmp_path, trainer=tmp_path / "none.html"), App(tmp_path)):  # no page: none linked, /trainer says
+        assert app.meta()["trainer"] is None                                    # how to make it
+        response = app.handle("GET", "/trainer", {})
+        assert response.status == 404 and response.content_type.startswith("text/html")
+        assert b"rumbaodds train --page reports/trainer.html" in response.body
+
+
+def test_serve_refuses_a_trainer_page_that_is_not_there(tmp_path):
+    result = cli(["serve", "--trainer", tmp_path / "none.html", "--port", 0])
+    assert result.exit_code == 2 and "no file" in result.stderr and "rumbaodds train --page" in result.stderr
+    assert "--trainer" in cli(["serve", "--help"]).stdout
+
+
 def test_meta_gives_each_deck_from_its_rule_set(app):
     meta = json.loads(app.handle("GET", "/api/meta", {}).body)
     assert len(meta["rule_sets"]["swiss"]["deck"]) == 36 and "S6" in meta["rule_sets"]["swiss"]["deck"]

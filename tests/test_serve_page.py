@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 from browser import browser_context, running_server, skip_reason
@@ -24,11 +25,12 @@ from browser.phone import advanced, answer, fill
 from rumbaodds.web.app import App
 
 browser_only = pytest.mark.skipif(skip_reason() is not None, reason=str(skip_reason()))
+TRAINER = Path(__file__).resolve().parents[1] / "reports" / "trainer.html"  # `rumbaodds train --page`'s, committed
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    app = App(tmp_path_factory.mktemp("no-tables"))
+    app = App(tmp_path_factory.mktemp("no-tables"), trainer=TRAINER)
     with running_server(app) as url:
         yield url, app
 
@@ -234,3 +236,22 @@ def test_errors_name_cards_as_the_page_shows_them(page):
                           "'write e.g. HA HK HQ S6 C7 or S10'].map(cardsInText)")
     assert texts == ["card \u2660" "2 is not in the swiss deck (suits C D H S, ranks 6..A)", "--seat: seat 9",
                      "write e.g. \u2665A \u2665K \u2665Q \u2660" "6 \u2663" "7 or \u2660" "10"]
+
+
+# -- 6. the trainer, linked and served ---------------------------------------------------------------------------
+@browser_only
+@pytest.mark.skipif(not TRAINER.is_file(), reason="no reports/trainer.html in this checkout")
+def test_the_page_links_the_trainer_served_at_slash_trainer(page, server):
+    link = page.locator("#trainer-link")
+    assert link.is_visible() and link.inner_text() == "Practise: the trainer"
+    box = link.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 400 and box["height"] >= 30, box  # on the phone, tappable
+    link.click()
+    page.wait_for_url(server[0] + "trainer")
+    assert page.title() == "Rumba trainer"
+    page.go_back()
+    page.wait_for_selector("body[data-ready='1']")
+    with running_server(App(server[1].tables_root), warm=False) as url:  # a server with no trainer page: no link
+        page.goto(url)
+        page.wait_for_selector("body[data-ready='1']")
+        assert page.is_hidden("#trainer-link")
