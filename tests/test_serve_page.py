@@ -22,7 +22,9 @@ import pytest
 from browser import browser_context, running_server, skip_reason
 from browser.phone import advanced, answer, fill
 
+from rumbaodds.answer import pipeline, simulation
 from rumbaodds.web.app import App
+from rumbaodds.web.params import GAME_SAMPLES_CAP, KNOCK_SAMPLES_CAP, SAMPLES_CAP
 
 browser_only = pytest.mark.skipif(skip_reason() is not None, reason=str(skip_reason()))
 TRAINER = Path(__file__).resolve().parents[1] / "reports" / "trainer.html"  # `rumbaodds train --page`'s, committed
@@ -255,3 +257,70 @@ def test_the_page_links_the_trainer_served_at_slash_trainer(page, server):
         page.goto(url)
         page.wait_for_selector("body[data-ready='1']")
         assert page.is_hidden("#trainer-link")
+
+
+# -- 7. more deals for an answer too close to call ------------------------------------------------------------------
+CLOSE = {"hand": ["HA", "DA", "D8", "HQ", "D7"], "trump": "SJ", "players": 4, "seat": 0}  # pass or play: within 0.05
+CLEAR = {"hand": ["HA", "HK", "HQ", "S6", "C7"], "trump": "H9", "players": 5, "seat": 2}  # Rumba, by 2 points
+
+
+@browser_only
+def test_more_deals_asks_a_close_answer_again_with_four_times_the_deals(page):
+    fill(page, **CLEAR, samples=300, seed=1)
+    answer(page)
+    assert page.is_hidden("#more-box") and page.query_selector("#more-deals") is None  # settled: nothing offered
+    fill(page, **CLOSE, samples=300, seed=1)
+    answer(page)
+    first = json.loads(page.text_content("#raw"))
+    low, high = first["margin"]["ev_ci"]
+    assert low <= 0 <= high and "too close to call" in page.inner_text("#recommendation")
+    assert page.inner_text("#more-deals") == "More deals: 1,200"
+    page.click("#more-deals")
+    page.wait_for_selector("#result:not([hidden]) #source:not([data-pending])", timeout=120_000)
+    page.wait_for_function("document.getElementById('samples-out')?.textContent === '1,200'", timeout=120_000)
+    doc = json.loads(page.text_content("#raw"))
+    expected = simulation.ask(" ".join(CLOSE["hand"]), CLOSE["trump"], CLOSE["players"], CLOSE["seat"], samples=1200,
+                              seed=1)
+    assert doc == pipeline.document(expected)  # the same question, four times the deals: the answer of `ask`
+    assert page.inner_text("#repro").endswith("--samples 1200 --seed 1")
+    assert page.input_value("#samples") == "300"  # a one-off: the settings stay as they were
+    if expected.margin.low <= 0:  # still close: four times again
+        assert page.get_attribute("#more-deals", "data-samples") == "4800"
+    else:
+        assert page.is_hidden("#more-box")
+
+
+@browser_only
+def test_more_deals_asks_a_close_knock_again(page):
+    page.select_option("#players", "4")
+    page.select_option("#seat", label="the dealer")
+    page.click("#mode-trump")
+    page.click("#picker [data-card='HA']")
+    advanced(page, samples=300, seed=1)
+    answer(page, "#knock-ask", timeout=300_000)
+    first = json.loads(page.text_content("#raw"))
+    assert first["too_close_to_call"] is True and first["samples"] == 300
+    page.click("#more-deals")
+    page.wait_for_function("document.getElementById('samples-out')?.textContent === '1,200'", timeout=300_000)
+    doc = json.loads(page.text_content("#raw"))
+    expected = simulation.knock("HA", 4, samples=1200, seed=1)
+    assert doc == {**expected.to_dict(), "seed_text": "1"}
+    assert page.inner_text("#repro") == "rumbaodds knock --trump HA --players 4 --samples 1200 --seed 1"
+
+
+@browser_only
+def test_more_deals_stays_within_the_servers_caps(page, server):
+    caps = server[1].meta()["caps"]
+    assert caps == {"samples": SAMPLES_CAP, "game_samples": GAME_SAMPLES_CAP, "knock_samples": KNOCK_SAMPLES_CAP}
+    asked = page.evaluate("""() => [
+        moreDeals({samples: 2000}, 'ask'), moreDeals({samples: 400000}, 'ask'), moreDeals({samples: 500000}, 'ask'),
+        moreDeals({samples: 15000, game: {}}, 'ask'), moreDeals({samples: 4000}, 'knock'),
+        moreDeals({samples: 40, source: {kind: 'table+simulation', deals: 100000, simulation: {deals: 3000}}}, 'ask'),
+        moreDeals({samples: 100000, source: {kind: 'table', deals: 100000}}, 'ask')]""")
+    assert asked == [8000, SAMPLES_CAP, None, GAME_SAMPLES_CAP, KNOCK_SAMPLES_CAP, 12000, 400000]
+    close = {"recommendation": "pass", "runner_up": "play", "samples": SAMPLES_CAP, "margin": {"ev": 0.01,
+                                                                                            "ev_ci": [-0.02, 0.04]}}
+    page.evaluate("doc => offerMoreDeals(doc, 'ask')", close)  # at the cap: no button, the command line named
+    assert page.query_selector("#more-deals") is None
+    assert page.inner_text("#more-capped") == ("500,000 deals is this server's most for one question; `rumbaodds ask "
+                                               "--samples` runs longer.")

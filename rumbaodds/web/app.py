@@ -44,6 +44,8 @@ from .params import (
     WORK_SECONDS,
     ParamError,
     ask_arguments,
+    caps,
+    check_knock_work,
     check_work,
     game_arguments,
     parse_query,
@@ -348,8 +350,9 @@ class App:
     def knock(self, query: dict[str, list[str]], gone: threading.Event | None = None) -> Response:
         """GET /api/knock: the dealer's "knock?" before he looks at his hand, as `rumbaodds knock --json` prints it.
 
-        Checked by params.parse_query like /api/ask (no hand, no seat), with the knock's own caps (limits.KNOCK_*);
-        run on the simulation queue like every simulation (limits, cancellation).
+        Checked by params.parse_query like /api/ask (no hand, no seat), with the knock's own ranges (limits.KNOCK_*)
+        and this server's cap (params.KNOCK_SAMPLES_CAP); run on the simulation queue like every simulation (limits,
+        cancellation).
         """
         extra = sorted(set(query) - set(KNOCK_PARAMS))
         if extra:
@@ -361,6 +364,7 @@ class App:
                     limit.check(values[name], f"--{name}")
         except limits.LimitError as exc:
             raise ParamError(str(exc)) from None
+        check_knock_work(values)  # the command line's range first (its message), then this server's cap
 
         def work(job: Job) -> dict:
             try:
@@ -409,6 +413,7 @@ class App:
                           {"name": name, "text": EQUILIBRIUM_TEXT} for name, m in self.models.items()},
             "play": sorted(simulation.POLICIES), "default_play": DEFAULT_PLAY,
             "params": [p.name for p in PARAMS],
+            "caps": caps(),
             "score_sign": simulation.SCORE_SIGN,
             "tables_root": str(Path(self.tables_root)),
             "tables": self.table_descriptions(),
