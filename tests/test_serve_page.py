@@ -144,8 +144,10 @@ def test_the_knock_goes_once_an_earlier_word_is_known(page):
     page.select_option("#players", "5")
     page.select_option("#seat", label="the dealer")
     assert page.is_visible("#knock-box") and page.is_visible("#knock-ask")
+    assert "you may knock" in page.inner_text("#seat-role") and page.inner_text("#trump-shown") == "tap it"
     page.select_option("#before-2", "rumba")  # after a knock nobody else calls Rumba: no knock was made
     assert page.is_hidden("#knock-box") and page.is_hidden("#knock-ask")
+    assert page.inner_text("#seat-role") == "You deal and speak last." and page.inner_text("#trump-shown") == "none"
     page.select_option("#before-2", "-")
     assert page.is_visible("#knock-box") and page.is_visible("#knock-ask")
     page.select_option("#before-0", "pass")  # the knock comes before anybody speaks (RULES.md §4.2)
@@ -275,6 +277,9 @@ def test_more_deals_asks_a_close_answer_again_with_four_times_the_deals(page):
     low, high = first["margin"]["ev_ci"]
     assert low <= 0 <= high and "too close to call" in page.inner_text("#recommendation")
     assert page.inner_text("#more-deals") == "More deals: 1,200"
+    box = page.locator("#more-deals").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 400 and box["height"] >= 44, box  # a phone's tap
+    assert page.evaluate("document.documentElement.scrollWidth") <= 400
     page.click("#more-deals")
     page.wait_for_selector("#result:not([hidden]) #source:not([data-pending])", timeout=120_000)
     page.wait_for_function("document.getElementById('samples-out')?.textContent === '1,200'", timeout=120_000)
