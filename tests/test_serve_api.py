@@ -35,7 +35,7 @@ from rumbaodds.rules import get_rules
 from rumbaodds.tables import answer_from_table, find_tables, load_table
 from rumbaodds.web.app import App
 from rumbaodds.web.jobs import Job
-from rumbaodds.web.params import PARAMS, SAMPLES_CAP
+from rumbaodds.web.params import GAME_SAMPLES_CAP, KNOCK_SAMPLES_CAP, PARAMS, SAMPLES_CAP
 
 HAND = "HA HK HQ S6 C7"
 README = {"hand": HAND, "trump": "H9", "players": 5, "seat": 2}
@@ -247,6 +247,40 @@ def test_the_page_is_one_self_contained_file(app):
     assert '<meta name="viewport"' in page and "<style>" in page and "<script>" in page
     for outside in ("http://", "https://", "<link", " src="):
         assert outside not in page, outside
+
+
+def test_the_trainer_is_served_at_slash_trainer_where_its_page_was_made(tmp_path):
+    made = tmp_path / "trainer.html"
+    made.write_text("<!doctype html><title>Rumba trainer</title>")
+    served = App(tmp_path, trainer=made)
+    assert served.meta()["trainer"] == "/trainer"
+    response = served.handle("GET", "/trainer", {})
+    assert response.status == 200 and response.content_type.startswith("text/html")
+    assert response.body == made.read_bytes()
+    made.write_text("<!doctype html><title>Rumba trainer, made again</title>")  # read when asked: the page as it is now
+    assert served.handle("GET", "/trainer/", {}).body == made.read_bytes()
+    assert served.handle("POST", "/trainer", {}).status == 405
+    for app in (App(tmp_path, trainer=tmp_path / "none.html"), App(tmp_path)):  # no page: none linked, /trainer says
+        assert app.meta()["trainer"] is None                                    # how to make it
+        response = app.handle("GET", "/trainer", {})
+        assert response.status == 404 and response.content_type.startswith("text/html")
+        assert b"rumbaodds train --page reports/trainer.html" in response.body
+
+
+def test_a_knock_request_is_capped_like_an_ask_and_meta_gives_the_caps(app):
+    response = app.handle("GET", "/api/knock", query(trump="H9", players=4, samples=KNOCK_SAMPLES_CAP + 1))
+    assert response.status == 400  # refused at once, not stopped after 60 s of simulation
+    error = json.loads(response.body)["error"]
+    assert error.startswith(f"samples: at most {KNOCK_SAMPLES_CAP:,} knock deals per request on this server")
+    assert "rumbaodds knock --samples" in error and "\n" not in error
+    assert app.meta()["caps"] == {"samples": SAMPLES_CAP, "game_samples": GAME_SAMPLES_CAP,
+                                  "knock_samples": KNOCK_SAMPLES_CAP}  # the page's "more deals" stays within them
+
+
+def test_serve_refuses_a_trainer_page_that_is_not_there(tmp_path):
+    result = cli(["serve", "--trainer", tmp_path / "none.html", "--port", 0])
+    assert result.exit_code == 2 and "no file" in result.stderr and "rumbaodds train --page" in result.stderr
+    assert "--trainer" in cli(["serve", "--help"]).stdout
 
 
 def test_meta_gives_each_deck_from_its_rule_set(app):

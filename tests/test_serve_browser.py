@@ -195,7 +195,8 @@ def test_an_error_takes_the_old_answer_away(page):
     page.evaluate("document.getElementById('trump-text').value = 'HA'")  # changed without an input event
     page.click("#ask")
     page.wait_for_selector("#form-error:not([hidden])")
-    assert page.inner_text("#form-error") == api_message("HA HK HQ S6 C7", "HA", 5, 2)
+    assert page.get_attribute("#form-error", "data-message") == api_message("HA HK HQ S6 C7", "HA", 5, 2)
+    assert page.inner_text("#form-error") == "the trump card \u2665A cannot also be in the hand"  # the page's cards
     assert is_cleared(page) and "bad" in page.get_attribute("#trump-text", "class")
     assert page.inner_text("#empty").startswith("No answer: the question has a mistake")
     fill(page, **README)
@@ -203,7 +204,7 @@ def test_an_error_takes_the_old_answer_away(page):
     page.click("#picker [data-card='D8']")
     page.click("#ask")
     page.wait_for_selector("#form-error:not([hidden])")
-    assert page.inner_text("#form-error") == api_message("HA HK HQ S6 C7 D8", "H9", 5, 2)
+    assert page.get_attribute("#form-error", "data-message") == api_message("HA HK HQ S6 C7 D8", "H9", 5, 2)
     page.click("#picker [data-card='D8']")  # any change takes the message away too
     assert page.is_hidden("#form-error") and page.get_attribute("#hand-text", "class") in (None, "")
     assert page.inner_text("#empty").startswith("Choose who you are")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import signal
+from pathlib import Path
 
 import click
 
@@ -14,6 +15,8 @@ from ..rules import PRESETS, get_rules
 from .errors import UserError, friendly_errors
 from .group import main
 from .options import int_option, tables_option
+
+TRAINER = "reports/trainer.html"  # the trainer's page as the README makes it (`rumbaodds train --page`)
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
@@ -41,6 +44,15 @@ def configure_logging(verbose: bool) -> None:
     ours.setLevel(logging.DEBUG if verbose else logging.INFO)  # the root logger keeps no handler: said once
 
 
+def _trainer_file(ctx, param, value):
+    """The trainer's page: a file named with --trainer must exist; the default is served only where it is."""
+    if value is None:
+        return TRAINER
+    if not Path(value).is_file():
+        raise click.BadParameter(f"no file {value!r} (make it with `rumbaodds train --page {value}`)")
+    return value
+
+
 def _stop(signum, frame):
     raise KeyboardInterrupt
 
@@ -66,9 +78,12 @@ def _named(items, presets, what: str) -> dict:
               help="A house-rule TOML file to offer on the page besides swiss and flemish (repeatable).")
 @click.option("--opponents", "model_files", multiple=True, type=click.Path(dir_okay=False),
               help="An opponent-model TOML file to offer on the page (repeatable).")
+@click.option("--trainer", "trainer", type=click.Path(dir_okay=False), default=None, callback=_trainer_file,
+              show_default=TRAINER, help="The trainer's page (`rumbaodds train --page FILE`), served at /trainer and "
+                                         "linked from the page; a file named here must exist.")
 @click.option("-v", "--verbose", is_flag=True, help="Log every request.")
 @friendly_errors
-def serve(port, host, tables_root, rule_files, model_files, verbose):
+def serve(port, host, tables_root, rule_files, model_files, trainer, verbose):
     """A local web page: tap your cards, see every choice with its expected score change.
 
     The page and GET /api/ask?hand=HA+HK+HQ+S6+C7&trump=H9&players=5&seat=2
@@ -92,7 +107,7 @@ def serve(port, host, tables_root, rule_files, model_files, verbose):
         models = _named([get_model(f) for f in model_files], MODELS, "opponent model")
     except ModelError as exc:
         raise UserError(str(exc)) from None
-    app = App(tables_root, _named([get_rules(f) for f in rule_files], PRESETS, "rule set"), models)
+    app = App(tables_root, _named([get_rules(f) for f in rule_files], PRESETS, "rule set"), models, trainer=trainer)
     try:
         server = make_server(app, host, port, verbose)
     except OSError as exc:
@@ -100,6 +115,8 @@ def serve(port, host, tables_root, rule_files, model_files, verbose):
     signal.signal(signal.SIGTERM, _stop)  # `kill` stops it like Ctrl-C
     app.start_warmup(extras=True)
     click.echo(f"rumbaodds serve: {server.url}  (Ctrl-C stops it; the simulator warms up in the background)")
+    if app.has_trainer():
+        click.echo(f"rumbaodds serve: the trainer at {server.url}trainer ({trainer})")
     if host not in LOOPBACK:
         where = "every network interface" if host in ("0.0.0.0", "::") else f"the address {host}"
         click.echo(f"rumbaodds serve: listening on {where}, not only this machine: other machines of the network "

@@ -44,6 +44,8 @@ from .params import (
     WORK_SECONDS,
     ParamError,
     ask_arguments,
+    caps,
+    check_knock_work,
     check_work,
     game_arguments,
     parse_query,
@@ -81,6 +83,16 @@ class Response:
 
 def page_html() -> bytes:
     return resources.files(__package__).joinpath("page.html").read_bytes()
+
+
+NO_TRAINER = """<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>No trainer here</title></head>
+<body style="font:17px/1.45 system-ui, sans-serif; max-width:560px; margin:0 auto; padding:16px">
+<h1 style="font-size:21px">No trainer page on this server</h1>
+<p>The trainer is a page of its own, made once: <code>rumbaodds train --page reports/trainer.html</code>. Start
+<code>rumbaodds serve</code> where that file is (or name it: <code>rumbaodds serve --trainer FILE</code>) and it is
+served here, at /trainer.</p><p><a href="/">Back to the odds</a></p></body></html>
+"""
 
 
 class Hosts:
@@ -141,8 +153,9 @@ class App:
 
     def __init__(self, tables_root="tables", rule_sets: dict[str, RuleSet] | None = None,
                  models: dict[str, OpponentModel] | None = None, workers: int = 1, waiting: int = 4,
-                 compiler: Compiler | None = None):
+                 compiler: Compiler | None = None, trainer: str | Path | None = None):
         self.tables_root = str(tables_root)
+        self.trainer = None if trainer is None else Path(trainer)  # the trainer's static page, served at /trainer
         self.rule_sets = {**PRESETS, **(rule_sets or {})}
         # equilibrium first, the default: None lets resolve.opponent_policy take the solved strategy, or the default
         # style where a house rule has none (and say so), as `rumbaodds ask` without --opponents does
@@ -311,6 +324,7 @@ class App:
             "/": ("GET", lambda: Response(200, "text/html; charset=utf-8", page_html())),
             "/index.html": ("GET", lambda: Response(200, "text/html; charset=utf-8", page_html())),
             "/favicon.ico": ("GET", lambda: Response(204, "image/x-icon", b"")),
+            "/trainer": ("GET", self.trainer_page),
             "/api/ask": ("GET", lambda: self._ask(self._checked(query), gone)),
             "/api/jobs": ("POST", lambda: self._submit(self._checked(query))),
             "/api/status": ("GET", lambda: Response.json(self.status())),
@@ -337,8 +351,9 @@ class App:
     def knock(self, query: dict[str, list[str]], gone: threading.Event | None = None) -> Response:
         """GET /api/knock: the dealer's "knock?" before he looks at his hand, as `rumbaodds knock --json` prints it.
 
-        Checked by params.parse_query like /api/ask (no hand, no seat), with the knock's own caps (limits.KNOCK_*);
-        run on the simulation queue like every simulation (limits, cancellation).
+        Checked by params.parse_query like /api/ask (no hand, no seat), with the knock's own ranges (limits.KNOCK_*)
+        and this server's cap (params.KNOCK_SAMPLES_CAP); run on the simulation queue like every simulation (limits,
+        cancellation).
         """
         extra = sorted(set(query) - set(KNOCK_PARAMS))
         if extra:
@@ -350,6 +365,7 @@ class App:
                     limit.check(values[name], f"--{name}")
         except limits.LimitError as exc:
             raise ParamError(str(exc)) from None
+        check_knock_work(values)  # the command line's range first (its message), then this server's cap
 
         def work(job: Job) -> dict:
             try:
@@ -361,6 +377,16 @@ class App:
             return {**result.to_dict(), "seed_text": str(result.seed)}  # the seed exact in JavaScript too (> 2**53)
 
         return self.queued(work, Budget(None, MAX_SECONDS, "knock simulation"), gone, "knock")
+
+    def has_trainer(self) -> bool:
+        return self.trainer is not None and self.trainer.is_file()
+
+    def trainer_page(self) -> Response:
+        """GET /trainer: the trainer's page (`rumbaodds train --page`, one self-contained file), read when asked so
+        that a page made again is served as it is now; where there is none, a page that says how to make it."""
+        if not self.has_trainer():
+            return Response(404, "text/html; charset=utf-8", NO_TRAINER.encode())
+        return Response(200, "text/html; charset=utf-8", self.trainer.read_bytes())
 
     def status(self) -> dict:
         queue = self.simulations.stats()
@@ -388,9 +414,11 @@ class App:
                           {"name": name, "text": EQUILIBRIUM_TEXT} for name, m in self.models.items()},
             "play": sorted(simulation.POLICIES), "default_play": DEFAULT_PLAY,
             "params": [p.name for p in PARAMS],
+            "caps": caps(),
             "score_sign": simulation.SCORE_SIGN,
             "tables_root": str(Path(self.tables_root)),
             "tables": self.table_descriptions(),
+            "trainer": "/trainer" if self.has_trainer() else None,  # the page links the trainer where it is served
             "warm": dict(self.warm),
         }
 

@@ -72,6 +72,10 @@ PRECISION_FLOOR = math.ceil(100 * 1.96 * WORST_SD / math.sqrt(SAMPLES_CAP / 4)) 
 # for slow, heavily conditioned situations: today's slowest default question (a 7-player dealer after six earlier
 # words, 200,000 deals) takes up to 40 s on 2 cores
 MAX_SECONDS = 12 * WORK_SECONDS
+# the knock plays each deal out both ways and asks 200 inner deals for the dealer's best look-first choice: 6,000
+# knock deals in 23 s on 2 cores. A knock request may ask for half the hard stop's worth: 7,500 deals
+KNOCK_DEALS_PER_SECOND = 250
+KNOCK_SAMPLES_CAP = int(MAX_SECONDS / 2 * KNOCK_DEALS_PER_SECOND)
 GAME = ("scores", "passes")  # the score-aware question's own values (match.ask.ask_game)
 BY_NAME = {p.name: p for p in PARAMS}
 TRUE = {"1", "true", "yes", "on"}
@@ -145,6 +149,20 @@ def check_work(values: dict) -> None:
     if precision is not None and precision < PRECISION_FLOOR:
         raise ParamError(f"precision: at least {PRECISION_FLOOR:g} per request on this server (finer needs more "
                          f"than its {cap:,}-deal cap), got {precision:g}; `rumbaodds ask --precision` runs longer")
+
+
+def check_knock_work(values: dict) -> None:
+    """Refuse a knock run longer than this server gives one request (ParamError naming the limit)."""
+    samples = values.get("samples")
+    if samples is not None and samples > KNOCK_SAMPLES_CAP:
+        raise ParamError(f"samples: at most {KNOCK_SAMPLES_CAP:,} knock deals per request on this server (about "
+                         f"{MAX_SECONDS / 2:g} s of simulation), got {samples:,}; `rumbaodds knock --samples` runs "
+                         "longer")
+
+
+def caps() -> dict[str, int]:
+    """The most deals one request may ask for here, by route (/api/meta: the page's "more deals" stays within)."""
+    return {"samples": SAMPLES_CAP, "game_samples": GAME_SAMPLES_CAP, "knock_samples": KNOCK_SAMPLES_CAP}
 
 
 def work_cap(values: dict) -> int:
