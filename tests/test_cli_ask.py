@@ -194,3 +194,37 @@ def test_module_entry_matches_console_script():
                            "main()"], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 2
     assert proc.stderr.startswith("rumbaodds: error: ") and len(proc.stderr.splitlines()) == 1
+
+
+def test_no_simulate_answers_from_the_tables_alone():
+    """--no-simulate: the table's own answer, the same JSON as the pipeline's table answer (no deal simulated, what
+    the table leaves open stays open); the control without it settles that open margin by simulation."""
+    from rumbaodds.answer import pipeline
+    from rumbaodds.answer.question import Question
+
+    result = run([*BASE, "--no-simulate", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    table = pipeline.from_table(Question.of(HAND, "H9", 5, 2), "tables")
+    assert data == json.loads(json.dumps(pipeline.document(table)))
+    assert data["source"]["kind"] == "table" and "margin" in data["source"]["open"]
+    text = run([*BASE, "--no-simulate"]).output
+    assert "From the tables alone (--no-simulate): they leave the recommendation open" in text
+    settled = json.loads(run([*BASE, "--json"]).stdout)
+    assert settled["source"]["kind"] == "table+simulation"
+
+
+@pytest.mark.parametrize("extra, words", [
+    (["--rules", "flemish", "--players", "4"], "no table covers this situation"),
+    (["--before", "pass,play"], "no table covers this situation"),
+    (["--seed", "3"], "drop --seed"),
+    (["--simulate"], "drop --simulate"),
+    (["--scores", "20,20,20,20,20"], "drop --scores"),
+])
+def test_no_simulate_refuses_what_no_table_answers(extra, words):
+    args = [*BASE, "--no-simulate", *extra]
+    if "--players" in extra:  # flemish: 4 players, the same hand and seat
+        args = ["ask", HAND, "--trump", "H9", "--seat", "2", "--no-simulate", *extra]
+    result = run(args)
+    assert result.exit_code == 2 and words in result.output and len(result.output.strip().splitlines()) == 1, \
+        result.output

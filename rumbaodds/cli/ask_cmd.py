@@ -97,6 +97,9 @@ def _check_exclusive(samples, precision):
 @streaks_option(help="With --scores: every seat's passes in a row in seat order (swiss rule 17), e.g. 0,2,0,0,1.")
 @tables_option(help="Answer instantly from a built table here when one covers the situation (and say so).")
 @click.option("--simulate", is_flag=True, help="Always simulate, even when a table covers the situation.")
+@click.option("--no-simulate", "table_only", is_flag=True,
+              help="Answer from the tables alone, at once (no deal simulated): what they leave open stays open; "
+                   "a situation no table covers is an error.")
 @click.option("--device", type=click.Choice(DEVICE_CHOICES), default="cpu", show_default=True,
               help="Simulate on the CPU or a CUDA GPU (auto: the GPU if one works); the same numbers.")
 @common_options(limits.ASK_SAMPLES, limits.ASK_PRECISION, "Number of simulated deals [default: 200,000].",
@@ -106,7 +109,7 @@ def _check_exclusive(samples, precision):
                           "under a minute).")
 @friendly_errors
 def ask(hand, trump, players, seat, passes_in_a_row, before, dealer_knocked, swapped_by, scores, passes, tables_root,
-        simulate, device, rules, samples, opponents, precision, seed, play, as_json, progress):
+        simulate, table_only, device, rules, samples, opponents, precision, seed, play, as_json, progress):
     """Should I call Rumba with HAND? Expected score change of every choice.
 
     HAND is your cards, e.g. "HA HK HQ S6 C7" (suit then rank; 10 or T; any
@@ -116,6 +119,12 @@ def ask(hand, trump, players, seat, passes_in_a_row, before, dealer_knocked, swa
     follow --play.
     """
     _check_exclusive(samples, precision)
+    if table_only:
+        own = [name for name, value in (("--simulate", simulate), ("--samples", samples is not None),
+                                        ("--precision", precision is not None), ("--seed", seed is not None),
+                                        ("--scores", scores is not None), ("--passes", passes is not None)) if value]
+        if own:
+            raise UserError(f"--no-simulate answers from the tables alone: drop {', '.join(own)} (they simulate)")
     if play == simulation.SEARCHED and (scores is not None or passes is not None):
         raise UserError(f"--play {simulation.SEARCHED} values the hand, not the game: drop --scores/--passes")
     if scores is not None or passes is not None:  # the whole-game simulator loads only when asked for
@@ -130,8 +139,15 @@ def ask(hand, trump, players, seat, passes_in_a_row, before, dealer_knocked, swa
                            dealer_knocked=dealer_knocked, before=before, swapped_by=swapped_by, opponents=opponents,
                            play=play, samples=samples, precision=precision, seed=seed, device=engine)
     try:
-        with progress_bar(progress, "simulating") as update:
-            result = pipeline.answer(question, tables_root, simulate, update)
+        if table_only:
+            result = pipeline.from_table(question, tables_root)
+            if result is None:
+                raise UserError("--no-simulate: no table covers this situation (the shipped tables are swiss, the "
+                                "earlier words not known; or build one with `rumbaodds tables build`): drop "
+                                "--no-simulate to simulate it")
+        else:
+            with progress_bar(progress, "simulating") as update:
+                result = pipeline.answer(question, tables_root, simulate, update)
     except ModelError as exc:
         raise UserError(str(exc)) from None
     simulated = pipeline.source_of(result)["kind"] != "table"
@@ -147,6 +163,10 @@ def ask(hand, trump, players, seat, passes_in_a_row, before, dealer_knocked, swa
     print_ask(result)
     if simulated:
         click.echo(f"Simulated on {engine}.")
+    if table_only and result.meta.get("open"):
+        left = " and ".join(pipeline.OPEN_TEXT.get(p, p) for p in result.meta["open"])
+        click.echo(f"From the tables alone (--no-simulate): they leave {left} open; without --no-simulate a few "
+                   f"seconds of simulation settle it.")
 
 
 def _ask_game(hand, trump, players, seat, passes_in_a_row, before, dealer_knocked, swapped_by, scores, passes, device,
