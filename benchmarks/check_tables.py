@@ -1,6 +1,12 @@
-"""Does a full table agree with ``ask``? Random cells of built tables against independent ``ask`` runs.
+"""Does a table agree with ``ask``? Two checks.
 
+    python -m benchmarks.check_tables [--rules swiss] [--situations 100] [--samples 200000] [--json]
     python -m benchmarks.check_tables TABLE_FOLDER [TABLE_FOLDER ...] [--cells 100] [--samples 4000]
+
+Without a folder: can a player quote the shipped tables (issue 35)? Random situations of each rule set answered by
+the tables alone against 200,000-deal truths, beside the issue's targets (``benchmarks/check_quotes.py``).
+
+With folders: random cells of built full tables against independent ``ask`` runs.
 
 For each table, ``--cells`` random cells (seat, trump rank, hand class) are
 asked again with ``ask`` (``--samples`` deals, a seed unrelated to the
@@ -95,12 +101,43 @@ def dropped_columns(folder: str | Path) -> dict:
             "p_void mean": float(f["p_void"].mean()), "p_void p99": float(f["p_void"].quantile(0.99))}
 
 
+def quotes(args) -> None:
+    """The shipped tables against 200,000-deal truths (issue 35), each rule set."""
+    import json
+
+    from rumbaodds.cli.render import progress_bar
+
+    from . import check_quotes
+
+    rows, verdicts = [], []
+    for name in args.rules or ["swiss", "flemish"]:
+        with progress_bar(None, f"{name} situations") as update:
+            row, _pairs = check_quotes.check(name, args.situations, args.samples or 200_000, progress=update)
+        rows.append(row)
+        verdicts.append({"rules": name, **check_quotes.verdict(row)})
+    if args.json:
+        print(json.dumps({"summary": rows, "targets_met": verdicts}))
+        return
+    columns = sorted({k for r in rows for k in r}, key=list(rows[0]).index)
+    print_table(f"The tables alone against {args.samples or 200_000:,}-deal truths (issue 35)",
+                [{"figure": k, **{r["rules"]: r.get(k) for r in rows}} for k in columns if k != "rules"])
+    print_table("Issue 35's targets met", [{"target": k, **{v["rules"]: v[k] for v in verdicts}}
+                                           for k in verdicts[0] if k != "rules"])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("folders", nargs="+")
+    parser.add_argument("folders", nargs="*")
     parser.add_argument("--cells", type=int, default=100)
-    parser.add_argument("--samples", type=int, default=4_000)
+    parser.add_argument("--samples", type=int, default=None, help="deals per truth (200,000) or per cell (4,000)")
+    parser.add_argument("--rules", action="append", choices=["swiss", "flemish"])
+    parser.add_argument("--situations", type=int, default=100)
+    parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    if not args.folders:
+        quotes(args)
+        return
+    args.samples = args.samples or 4_000
     outliers: list = []
     print_table("Full tables against independent ask runs", [agreement(f, args.cells, args.samples, outliers=outliers)
                                                               for f in args.folders])
