@@ -25,7 +25,7 @@ SIGN_NOTE = "Scores count down like the score sheet: negative is good; the best 
 
 
 @contextmanager
-def progress_bar(enabled: bool | None, label: str):
+def progress_bar(enabled: bool | None, label: str, unit: str = "deals"):
     """A rich progress bar with rate and time left, or a no-op callback."""
     if enabled is None:
         enabled = sys.stderr.isatty()
@@ -33,7 +33,7 @@ def progress_bar(enabled: bool | None, label: str):
         yield None
         return
     # MofNCompleteColumn: the planned deals are unknown (None) until the first batch says them
-    columns = [TextColumn(label), BarColumn(), MofNCompleteColumn(), TextColumn("deals"),
+    columns = [TextColumn(label), BarColumn(), MofNCompleteColumn(), TextColumn(unit),
                TimeElapsedColumn(), TimeRemainingColumn()]
     with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task(label, total=None)
@@ -237,8 +237,8 @@ def print_game(values, as_json: bool) -> None:
 
 def print_game_ask(answer, as_json: bool) -> None:
     """`ask --scores`: the per-hand answer, then every choice by its game value, and where the score matters."""
-    from ..match.ask import PAYOUT_SIGN, closing_note, game_document
     from ..match.api import SCORE_BLIND
+    from ..match.ask import PAYOUT_SIGN, closing_note, game_document
     from ..match.kernel import MAX_HANDS
 
     if as_json:

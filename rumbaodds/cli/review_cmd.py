@@ -75,7 +75,7 @@ def review_command(file, tables_root, samples, seed, table_only, html_out, parqu
     (exit code 1); a file that cannot be read at all is an error (exit code 2).
     """
     entries, bad = load(file)
-    with progress_bar(progress, "reviewing") as update:
+    with progress_bar(progress, "reviewing", "decisions") as update:
         result = review(entries, bad, tables_root, samples, seed, simulate=not table_only, progress=update)
     result.path = str(file)
     for line in result.bad:

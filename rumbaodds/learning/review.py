@@ -9,8 +9,9 @@ sheet). Other fields are ignored. A knock line is the dealer's decision before h
 
 Each decision is graded by :mod:`.grading` on a table's answer where one covers it and its grade of his choice is
 sure (instant), else on a simulation of his very situation, with the cards he exchanged, run until the grade is
-sure (:mod:`.settling`: at most ``samples`` deals, one ``seed`` for the whole review so it is reproducible). Totals: the points his decisions lost (skill: the sum of the losses, an unbiased estimate) and
-his actual minus expected score over the lines that give a score (luck; negative: the cards were kind, as scores
+sure (:mod:`.settling`: at most ``samples`` deals, one ``seed`` for the whole review so it is reproducible).
+Totals: the points his decisions lost (skill: the sum of the losses, an unbiased estimate) and his actual minus
+expected score over the lines that give a score (luck; negative: the cards were kind, as scores
 count down). A bad line is reported with its number and the reason, and the rest is still reviewed.
 """
 
