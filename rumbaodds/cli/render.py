@@ -25,15 +25,15 @@ SIGN_NOTE = "Scores count down like the score sheet: negative is good; the best 
 
 
 @contextmanager
-def progress_bar(enabled: bool | None, label: str):
-    """A rich progress bar with rate and time left, or a no-op callback."""
+def progress_bar(enabled: bool | None, label: str, unit: str = "deals"):
+    """A rich progress bar with rate and time left, or a no-op callback; ``unit``: what it counts."""
     if enabled is None:
         enabled = sys.stderr.isatty()
     if not enabled:
         yield None
         return
     # MofNCompleteColumn: the planned deals are unknown (None) until the first batch says them
-    columns = [TextColumn(label), BarColumn(), MofNCompleteColumn(), TextColumn("deals"),
+    columns = [TextColumn(label), BarColumn(), MofNCompleteColumn(), TextColumn(unit),
                TimeElapsedColumn(), TimeRemainingColumn()]
     with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task(label, total=None)
