@@ -50,7 +50,7 @@ report: install  ## reports/{swiss,flemish,rummy}/: grids and cards (swiss: the 
 	$(BIN)/rumbaodds rummy report --out reports
 	$(MAKE) trainer
 
-trainer: install  ## reports/trainer.html: 2,000 spots, each simulated until its grade is sure (about 20 min on two cores; resumable: build/trainer/); relinks reports/index.html
+trainer: install  ## reports/trainer.html: 2,000 spots, each simulated until its grade is sure (16 min on two cores; resumable: build/trainer/); relinks reports/index.html
 	$(BIN)/rumbaodds train --page reports/trainer.html
 
 report-screens: install-test  ## reports/screens/report-*.png: the reports in Debian's Chromium at 1400 px and 400 px

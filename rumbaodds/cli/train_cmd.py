@@ -233,8 +233,8 @@ def describe_summary(figures: dict, title: str) -> list[str]:
 @click.option("--page", "page_out", default=None, callback=writable_file, metavar="FILE",
               help="Instead of a round here: write the trainer for a phone, one self-contained page of --situations "
                    "spots, each simulated until every choice's loss is known to 0.1 points; spots too close to call "
-                   "are left out (e.g. reports/trainer.html; about 0.6 s a spot on two cores; resumable: the spots "
-                   "done are kept in build/trainer/).")
+                   "are left out (e.g. reports/trainer.html; about half a second a spot on two cores; resumable: "
+                   "the spots done are kept in build/trainer/).")
 @int_option("--situations", limit=SITUATIONS, default=2_000, show_default=True, help="Spots on the --page.")
 @progress_option()
 @friendly_errors

@@ -1,22 +1,22 @@
 """The trainer on a phone: one self-contained page of situations, each simulated until its grade is sure.
 
-:func:`write_trainer_page` deals spots as they occur at the table
-(:class:`rumbaodds.learning.trainer.Trainer`: random player count 3-7, seat, cards and turned card; the earlier
-words not told, as the shipped tables assume; only spots a table covers), simulates each one
-(:func:`rumbaodds.answer.simulation.simulate`, with a seed of its own drawn from the build's seed and the spot's
-number, so a build is reproducible) until every open choice's loss against the best one is known to
-:data:`HALF_WIDTH` points (the 95% half-width of the paired difference on the same deals), at most
-:data:`CAP_DEALS` deals, and grades every choice with :func:`rumbaodds.learning.grading.grade` (points lost with
-their interval, band, reason). A spot ships only where its grade is sure (:func:`sure`): no choice too close to
-grade. The tables' own answers (32 to 94 deals a cell) are too coarse for that: a play they call too close at
-0.38 points [-0.38, 1.15] loses 0.51 [0.49, 0.53] on 200,000 deals.
+:func:`write_trainer_page` deals spots as they occur at the table (:class:`rumbaodds.learning.trainer.Trainer`:
+random player count 3-7, seat, cards and turned card; the earlier words not told, as the shipped tables assume; only
+spots a table covers), simulates each one (:func:`rumbaodds.answer.simulation.simulate`, with a seed of its own
+drawn from the build's seed and the spot's number, so a build is reproducible) until every open choice's loss
+against the best one is known to :data:`HALF_WIDTH` points (the 95% half-width of the paired difference on the same
+deals), at most :data:`CAP_DEALS` deals, and grades every choice with :func:`rumbaodds.learning.grading.grade`
+(points lost with their interval, band, reason). A spot ships only where its grade is sure (:func:`sure`,
+:func:`shown_sure`): no choice too close to grade, even as the page writes it, to the cent. The tables' own answers
+(32 to 94 deals a cell) are too coarse for that: a play they call too close at 0.38 points [-0.38, 1.15] loses 0.51
+[0.49, 0.53] on 200,000 deals.
 
 The build is resumable: every spot done (shipped or left out) is one line of a JSON Lines file under ``cache``
 (``build/trainer/`` by default, git-ignored), named by the build's parameters; a killed build deals the same spots
 again and simulates only those not yet written.
 
-The page itself has a small script that deals a round (:func:`page_order`: the spots its ``?seed=`` picks), takes
-a tap, shows the grade at once and sums up the round, with a drill of the spots got wrong (the same hands with the
+The page itself has a small script that deals a round (:func:`page_order`: the spots its ``?seed=`` picks), takes a
+tap, shows the grade at once and sums up the round, with a drill of the spots got wrong (the same hands with the
 suits permuted). No outside file, font or request: once loaded it works offline.
 """
 
@@ -161,6 +161,21 @@ def sure(grades: dict[str, Grade]) -> bool:
     return True
 
 
+def shown_sure(record: dict) -> bool:
+    """Is every grade sure as the page writes it, to the cent (:func:`spot_record`)? :func:`sure`, and a loss that is
+    not exactly 0 has an interval that excludes 0 once rounded too (not "0.00 to 0.11"), a mixed one stays below the
+    quarter point."""
+    for mean, low, high, at_least, band in record["g"].values():
+        if at_least or band == "too close":
+            return False
+        if band == "mixed":
+            if high >= INACCURACY_BELOW:
+                return False
+        elif (mean, low, high) != (0, 0, 0) and low <= 0:
+            return False
+    return True
+
+
 def _cents(x: float) -> float:
     return round(float(x), 2) + 0.0  # no -0.0 on the page
 
@@ -189,8 +204,8 @@ def spot_record(spot: Spot, grades: dict[str, Grade] | None = None, result: AskR
 # -- the build ------------------------------------------------------------------------------------------------------
 @dataclass
 class Build:
-    """What a build did: the spots shipped, those left out: too close to call (a loss whose interval includes 0,
-    or a mixed grade whose loss may reach the quarter point) or not known by the cap."""
+    """What a build did: the spots shipped, those left out: too close to call (a loss whose interval includes 0, to
+    the cent, or a mixed grade whose loss may reach the quarter point) or not known by the cap."""
 
     spots: list[dict]
     dealt: int = 0
@@ -245,18 +260,19 @@ def sample_spots(count: int = 2000, seed: int = 1, tables_root=None, progress=No
                 result, acc = simulate_spot(spot, spot_seed(seed, number), rule())
                 grades = grades_of(result, acc)
                 known = result.meta.get("stopped") == "precision"
-                keep = known and sure(grades)
+                record = spot_record(spot, grades, result, n=result.samples, i=number)
+                keep = known and sure(grades) and shown_sure(record)
                 why = "sure" if keep else "cap" if not known else \
-                    "too close" if any(g.band == "too close" for g in grades.values()) else "mixed edge"
+                    "too close" if any(g.band == "too close" for g in grades.values()) else \
+                    "mixed edge" if not sure(grades) else "0 to the cent"
                 entry = {"i": number, "keep": keep, "why": why,
-                         "deals": result.samples, "seconds": round(time.perf_counter() - start, 3),
-                         "spot": spot_record(spot, grades, result, n=result.samples, i=number)}
+                         "deals": result.samples, "seconds": round(time.perf_counter() - start, 3), "spot": record}
                 if sink is not None:
                     sink.write(json.dumps(entry, separators=(",", ":")) + "\n")
                     sink.flush()
             build.deals += int(entry["deals"])
             build.seconds += float(entry["seconds"])
-            if entry["keep"]:
+            if entry["keep"] and shown_sure(entry["spot"]):  # (entries cached before shown_sure was asked)
                 build.spots.append(entry["spot"])
             elif entry["why"] == "cap":
                 build.capped += 1
@@ -395,9 +411,8 @@ padding:4px 8px}
 </section>
 
 <p class="note">Points are per hand and count down like the score sheet: the best choice loses 0. Grades: best below
-0.05 points lost, inaccuracy below 0.25, mistake below 1, blunder 1 or more; too close to grade when the 95% interval
-includes 0; mixed when the solved equilibrium plays both with hands like this. Accuracy counts best, mixed and too
-close. __BOUND__Opponents play the solved
+0.05 points lost, inaccuracy below 0.25, mistake below 1, blunder 1 or more; mixed when the solved equilibrium plays
+both with hands like this (it counts as best). Accuracy counts best and mixed. __BOUND__Opponents play the solved
 equilibrium; the earlier seats' words are not told, only that nobody called Rumba or threw in.</p>
 <p class="note" id="how">__HOW__</p>
 </main>
@@ -531,5 +546,6 @@ document.body.dataset.ready = "1";
 """
 
 __all__ = ["write_trainer_page", "sample_spots", "spot_record", "page_html", "page_order", "grades_of", "sure",
+           "shown_sure",
            "simulate_spot", "spot_seed", "paired_losses", "KnownLosses", "Build", "how_text", "CHOICES",
            "HALF_WIDTH", "CAP_DEALS"]
