@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 HAND ?= "HA HK HQ S6 C7"
 
-.PHONY: install install-test run test test-statistical test-all bench bench-quick lint report report-screens clean strategies
+.PHONY: install install-test run test test-statistical test-all bench bench-quick lint report trainer report-screens clean strategies
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -48,6 +48,9 @@ report: install  ## reports/{swiss,flemish,rummy}/: grids and cards (swiss: the 
 	$(BIN)/rumbaodds report --rules swiss --tables tables --out reports
 	$(BIN)/rumbaodds report --rules flemish --cells 150000 --tables tables --out reports
 	$(BIN)/rumbaodds rummy report --out reports
+	$(MAKE) trainer
+
+trainer: install  ## reports/trainer.html: 2,000 spots, each simulated until its grade is sure (16 min on two cores; resumable: build/trainer/); relinks reports/index.html
 	$(BIN)/rumbaodds train --page reports/trainer.html
 
 report-screens: install-test  ## reports/screens/report-*.png: the reports in Debian's Chromium at 1400 px and 400 px

@@ -26,7 +26,7 @@ SIGN_NOTE = "Scores count down like the score sheet: negative is good; the best 
 
 @contextmanager
 def progress_bar(enabled: bool | None, label: str, unit: str = "deals"):
-    """A rich progress bar with rate and time left, or a no-op callback."""
+    """A rich progress bar with rate and time left, or a no-op callback; ``unit``: what it counts."""
     if enabled is None:
         enabled = sys.stderr.isatty()
     if not enabled:

@@ -1,7 +1,8 @@
 """The reports' front page: ``reports/index.html`` links every report written into the folder.
 
 Each report (``swiss``, ``flemish``, a house rule, ``rummy``) relinks it after
-writing itself. The page's words for each folder come from the rule sets, so
+writing itself, and so does the trainer page (``trainer.html``, ``rumbaodds
+train --page``). The page's words for each folder come from the rule sets, so
 this module knows the rummy family only through :mod:`..rummy.rules`.
 """
 
@@ -13,9 +14,13 @@ from ..rules import RulesError, get_rules
 from ..rummy.rules import DESCRIPTION as RUMMY_DESCRIPTION
 from . import page
 
+TRAINER = "trainer.html"
+TRAINER_DESCRIPTION = ("practice the decision: situations dealt as at the table, your choice graded at once by tap "
+                       "(each spot simulated until its grade is sure; a phone page, offline once loaded)")
+
 
 def write_index(out: str | Path) -> Path:
-    """Relink ``out/index.html`` to every ``out/*/index.html``."""
+    """Relink ``out/index.html`` to every ``out/*/index.html`` and the trainer page ``out/trainer.html``."""
     out = Path(out)
     entries = []
     for p in sorted(out.glob("*/index.html")):
@@ -28,6 +33,8 @@ def write_index(out: str | Path) -> Path:
             except RulesError:
                 desc = "house rules"
         entries.append((name, f"{name}/index.html", desc))
+    if (out / TRAINER).exists():
+        entries.append(("trainer", TRAINER, TRAINER_DESCRIPTION))
     path = out / "index.html"
     path.write_text(page.render_index(entries), encoding="utf-8")
     return path

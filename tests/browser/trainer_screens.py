@@ -1,10 +1,11 @@
-"""Screenshots of the trainer page (reports/trainer.html) at 400 px, taken in Debian's Chromium.
+"""Screenshots of the trainer page (reports/trainer.html) at 400 px (a phone) and 1400 px, in Debian's Chromium.
 
     python tests/browser/trainer_screens.py [PAGE] [OUT]   # defaults: reports/trainer.html, reports/screens
 
-Three pictures of one practice round of 10 hands, dealt with the page's ``?seed=``: a question
+Pictures of one practice round of 10 hands, dealt with the page's ``?seed=``, at each width: a question
 (``trainer-400-question.png``), a graded answer (the costliest choice of the first hand, so the grade shows a loss:
-``trainer-400-answer.png``) and the summary of the round (``trainer-400-summary.png``).
+``trainer-400-answer.png``) and the summary of the round (``trainer-400-summary.png``); the same at 1400 px
+(``trainer-1400-*.png``).
 """
 
 from __future__ import annotations
@@ -40,15 +41,21 @@ def play_round(page, hands: int = 10, shots: dict | None = None) -> None:
         page.screenshot(path=shots["summary"], full_page=True)
 
 
+WIDTHS = {400: 860, 1400: 900}  # width: height of the window
+
+
 def take(page_path: Path, out: Path) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
-    shots = {name: out / f"trainer-400-{name}.png" for name in ("question", "answer", "summary")}
-    with browser_context(400, 860) as context:
-        page = context.new_page()
-        page.goto(page_path.resolve().as_uri() + f"?seed={SEED}")
-        page.wait_for_selector("body[data-ready='1']")
-        play_round(page, 10, shots)
-    return list(shots.values())
+    taken = []
+    for width, height in WIDTHS.items():
+        shots = {name: out / f"trainer-{width}-{name}.png" for name in ("question", "answer", "summary")}
+        with browser_context(width, height) as context:
+            page = context.new_page()
+            page.goto(page_path.resolve().as_uri() + f"?seed={SEED}")
+            page.wait_for_selector("body[data-ready='1']")
+            play_round(page, 10, shots)
+        taken.extend(shots.values())
+    return taken
 
 
 if __name__ == "__main__":
