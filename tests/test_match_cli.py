@@ -75,3 +75,15 @@ def test_unfinished_games_give_no_chance_that_ignores_them():
     assert "did not finish within 10,000 hands" in text.output and "fair share" not in text.output
     control = json.loads(run("--players", "5", "--games", "200", "--json").stdout)
     assert control["unfinished"] == 0 and abs(sum(p["p_win"] for p in control["per_player"]) - 1) < 1e-9
+
+
+def test_seat_model_seats_one_style_at_a_table_of_equilibrium_players():
+    """game --seat-model 0=all: player 0 always plays (never passes, never calls), the others keep the solved
+    strategies; he wins less and pays, where the control (everybody solved) is about even."""
+    mixed = json.loads(run("--players", "5", "--seat-model", "0=all", "--games", "8000", "--seed", "1",
+                           "--json").stdout)
+    control = json.loads(run("--players", "5", "--games", "8000", "--seed", "1", "--json").stdout)
+    assert mixed["opponents"] == "equilibrium,0=all" and control["opponents"] == "equilibrium"
+    assert mixed["per_player"][0]["payout_95"][1] < control["per_player"][0]["payout_95"][0]
+    result = run("--players", "5", "--seat-model", "7=bold")
+    assert result.exit_code == 2 and "seat 7 does not exist" in result.output

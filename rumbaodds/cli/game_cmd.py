@@ -41,11 +41,14 @@ from .render import print_game, progress_bar
 @seed_option(default=DEFAULT_SEED, help="Seed (game i depends on it and i).")
 @click.option("--opponents", default=None, help="How every player decides [default: equilibrium, the solved "
                                                 "strategies]; a style name or TOML file plays that style at all seats.")
+@click.option("--seat-model", "seat_models", multiple=True, metavar="SEAT=STYLE",
+              help="One player plays another style than the rest, e.g. 0=bold (repeatable; the dealer's knock stays "
+                   "the base's).")
 @click.option("--play", "play", type=click.Choice(sorted(POLICIES)), default=DEFAULT_PLAY, show_default=True,
               help="Card play of every player.")
 @json_option()
 @friendly_errors
-def game_cmd(rules, players, scores, dealer, passes, games, seed, opponents, play, as_json):
+def game_cmd(rules, players, scores, dealer, passes, games, seed, opponents, seat_models, play, as_json):
     """Every player's chance to win the game from this score state, and his expected payout.
 
     Hands are simulated one after another (the dealer moving left, streaks of passes carried, void hands dealt
@@ -55,6 +58,8 @@ def game_cmd(rules, players, scores, dealer, passes, games, seed, opponents, pla
     if passes is not None and any(passes) and not rule_set.sit_out_limit:
         raise UserError(f"--passes: rule set {rule_set.name!r} has no sit-out penalty, so streaks of passes change "
                         f"nothing: drop --passes")
+    if seat_models:  # a mixed table, as ask's --seat-model: "BASE,SEAT=STYLE,..."
+        opponents = ",".join([opponents or "equilibrium", *seat_models])
     try:
         values = game_values(rule_set, players, scores, passes, dealer, games, seed, opponents, play)
     except ModelError as exc:

@@ -221,7 +221,7 @@ def print_game(values, as_json: bool) -> None:
             table.add_row(who, str(state.scores[p]), str(state.passes[p]),
                           f"{values.p_win[p]:.1%} ± {win_half[p]:.1%}", f"{values.payout[p]:+.2f} ± {pay_half[p]:.2f}")
     Console().print(table)
-    click.echo(f"Assumed: {SCORE_BLIND}.")
+    click.echo(f"Assumed: {SCORE_BLIND}; opponents {values.opponents}.")
     if values.unfinished:
         click.echo(f"{values.unfinished_text()}. Games took {values.mean_deals:.1f} deals on average.")
         return

@@ -47,13 +47,17 @@ def game_policy(rules: RuleSet, players: int, opponents=None) -> tuple[Policy, n
 
     ``opponents`` None or ``equilibrium``: the solved strategy (its knock too); else anything
     ``resolve.opponent_policy`` takes, and a dealer who never knocks.
+    A mixed table ``equilibrium,SEAT=STYLE`` (``game --seat-model``) seats the styles and keeps the solved knock for
+    every dealer (the game kernel has one knock for all seats; a style has no knock of its own).
     """
     knock = np.zeros(16, dtype=np.float64)
     base = strategy_rules(rules)
-    if opponents is None or (isinstance(opponents, str) and opponents.strip().lower() == EQUILIBRIUM):
+    named = "" if opponents is None or not isinstance(opponents, str) else opponents.strip()
+    base_name = named.split(",")[0].strip().lower()
+    if opponents is None or base_name in (EQUILIBRIUM, ""):
         from ..strategy.store import find
 
-        policy = opponent_policy(EQUILIBRIUM, base, players)
+        policy = opponent_policy(named if "," in named else EQUILIBRIUM, base, players)
         if rules.knock:
             knock[:] = np.asarray(find(base, players).strategy.knock, dtype=np.float64)[:16]
         return policy, knock
