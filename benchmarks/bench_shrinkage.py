@@ -18,14 +18,15 @@ estimate is worth). Then, on the situations of ``benchmarks/check_tables`` (issu
 half-width, alone and pooled. The model is fitted once per table with no random step, so the figures are exact for
 the shipped tables.
 
-Measured (2026-12-06, 5 players, `python -m benchmarks.bench_shrinkage --players 5`, 19 of the draw's situations
-with a truth): the Rumba's value scatters about this model with tau 0.79 points, so pooling only halves its
-half-width (2.03 to 1.11 median, 1.96 at the 90th percentile; 18 of 19 truths inside) - far from issue 35's 0.25:
-the hand's value is not additive in these features. Play's value fits far better, but its moment estimate of tau
-falls to the floor (the packed half-widths are rounded up, up to 20% wider than the cell's sampling error, so
-``(y - m)^2 - s^2`` runs negative) and the pooled intervals then hold only 5 of 19 truths: pooling is only as honest
-as the sampling variances it is given, which the rebuilt tables must store unrounded (or fit tau on held-out
-truths). Both lessons are for issue 35's estimator.
+Measured (2026-12-06, `python -m benchmarks.bench_shrinkage`, all five tables, the draw's 100 swiss situations):
+the Rumba's value scatters about this model with tau 0.74-0.83 points, so pooling only halves its half-width (2.01
+to 1.24 median, 3.05 to 2.04 at the 90th percentile) and its intervals then hold 85 of 100 truths (alone: 94): the
+hand's value is not additive in these features, and the spread about the model is not the same for every hand of a
+group. Play's value fits far better, but its moment estimate of tau falls to the floor at 3-5 players (the packed
+half-widths are rounded up, up to 20% wider than the cell's sampling error, so ``(y - m)^2 - s^2`` runs negative)
+and the pooled intervals hold 28 of 100 truths: pooling is only as honest as the sampling variances it is given,
+which rebuilt tables must keep unrounded (or fit tau on held-out truths). Both lessons are for issue 35's
+estimator.
 """
 
 from __future__ import annotations
