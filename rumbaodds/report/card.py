@@ -91,11 +91,13 @@ class Atom:
         if self.feature == "voids":
             if op == ">=":
                 return "a void side suit" if v == 1 else f"{NUMBERS.get(v, v)} void side suits"
-            return "no void side suit" if v == 0 else f"at most {NUMBERS.get(v, v)} void side suit{'s' if v > 1 else ''}"
+            plural = "s" if v > 1 else ""
+            return "no void side suit" if v == 0 else f"at most {NUMBERS.get(v, v)} void side suit{plural}"
         if self.feature == "points":
             return f"{v}+ points" if op == ">=" else f"at most {v} points"
         if self.feature == "turned":
-            return f"the trump {rank_name(top)} turned up" if op == ">=" else f"not the trump {rank_name(top)} turned up"
+            ace = rank_name(top)
+            return f"the trump {ace} turned up" if op == ">=" else f"not the trump {ace} turned up"
         raise ValueError(self.feature)  # pragma: no cover
 
 
@@ -338,9 +340,9 @@ def fit_card(fc: Cells, max_lines: int = MAX_LINES, max_atoms: int = MAX_ATOMS, 
     return _card(fc, g, cands, masks, lines, default)
 
 
-def _plain_fit(loss: np.ndarray, masks: np.ndarray, cost: np.ndarray, max_lines: int, defaults=range(len(ACTIONS))):
-    """The best of :func:`_fit` started from each of ``defaults`` as the last line."""
-    return min((_fit(loss, masks, cost, max_lines, start) for start in defaults), key=lambda fit: fit[2])
+def _plain_fit(loss: np.ndarray, masks: np.ndarray, cost: np.ndarray, max_lines: int):
+    """The best of :func:`_fit` started from each choice as the last line."""
+    return min((_fit(loss, masks, cost, max_lines, start) for start in range(len(ACTIONS))), key=lambda fit: fit[2])
 
 
 def _bounded_fit(g: Groups, masks: np.ndarray, cost: np.ndarray, max_lines: int, line_limit: int
