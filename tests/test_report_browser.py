@@ -167,3 +167,50 @@ def test_a_tap_on_a_box_shows_its_values_at_400_px(tmp_path):
             assert layout["scroll"] <= 400 and layout["cut"] == [], layout["cut"][:3]
             tab.locator("tr.dr button.x").tap()
             assert tab.evaluate(TAP) is None  # closed
+
+
+COUNTS = """() => Array.from(document.querySelectorAll('table.g td .n')).map(
+  n => [n.textContent, n.scrollWidth, n.clientWidth])"""
+
+
+def counts_page(tmp_path: Path, css: str = "") -> Path:
+    """A quick-table page whose boxes hold the widest counts a flemish grid shows (5 digits, and one of 6), every
+    box of every row filled; ``css`` is added to the page's style (the negative control's old layout)."""
+    rules = get_rules("flemish")
+    rows, cols = shapes.trump_rows(rules), shapes.side_columns(rules)
+    boxes = {}
+    for i, r in enumerate(rows):
+        for j, c in enumerate(cols):
+            best = ("rumba", "play", "pass")[(i + j) % 3]
+            count = 123_456 if (i, j) == (0, 0) else 88_888 - i * 100 - j
+            boxes[(r, c)] = grids.Box(r, c, count, 100 * count, 1.0, {best: grids.Interval(-1.0, -1.5, -0.5)}, best,
+                                      "play", grids.Interval(0.37 * j - 0.5, 0.37 * j - 0.9, 0.37 * j + 0.2), 1.0)
+    grid = grids.Grid("Seats 1\u20134 (middle)", rows, cols, ("pass", "play", "rumba"), boxes)
+    info = sources.TableInfo(6, "default", 900_000, 108_000_000, True, "tables/flemish-6p-default-150000cells")
+    sections = [page.CountSection(6, [grid, grid, grid], [], info, files={"PNG": "card_6p.png"})]
+    rp = page.ReportPage(rules, "flemish", "today", sections, [], [], 4, [], [info], "rumbaodds report", [])
+    path = tmp_path / "counts.html"
+    path.write_text(page.render(rp).replace("</style>", css + "</style>", 1), encoding="utf-8")
+    return path
+
+
+def test_five_digit_counts_fit_their_box_at_400_px(tmp_path):
+    """Issue 36: a flemish grid's 5-digit situation counts were cut off at 400 px. Every count element's text fits
+    its box (scrollWidth <= clientWidth) on a page of the widest counts and on the committed pages."""
+    # negative control: the layout before the fix (a plain block, the 58 px row labels) cuts the 5-digit counts
+    before = "table.g td .n{letter-spacing:0}@media (max-width:480px){table.g th.r{width:58px}}"
+    with browser_context(400, 860) as context:
+        tab = context.new_page()
+        tab.goto(counts_page(tmp_path, before).resolve().as_uri())
+        cut = [c for c in tab.evaluate(COUNTS) if c[1] > c[2]]
+        assert len(cut) > 100 and all(len(text) == 5 for text, _, _ in cut), cut[:3]
+        for path in [counts_page(tmp_path)] + sorted(REPORTS.glob("*/index.html")):
+            tab.goto(path.resolve().as_uri())
+            counts = tab.evaluate(COUNTS)
+            if path.name == "counts.html":
+                assert len(counts) == 3 * 9 * len(shapes.trump_rows(get_rules("flemish")))
+                assert {len(text) for text, _, _ in counts} == {4, 5}  # 123,456 reads 123k
+            cut = [c for c in counts if c[1] > c[2]]
+            assert cut == [], (path, cut[:5])
+            layout = tab.evaluate(LAYOUT, 400)
+            assert layout["scroll"] <= 400 and layout["cut"] == [] and layout["small"] == [], (path, layout["cut"][:3])

@@ -12,6 +12,7 @@ What the page promises and these tests hold it to:
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import re
@@ -267,39 +268,100 @@ WORDS = re.compile(r"^(First to speak: |Middle seats: |Dealer: |Not first to spe
                    r"(Pass|Play|Call Rumba|pass|play|call Rumba)( with .+)?\.$|^Otherwise (pass|play|call Rumba)\.$")
 
 
-CARD_LOSS_TODAY = {3: 0.082, 4: 0.058, 5: 0.048, 6: 0.046, 7: 0.038}  # points per hand, `rumbaodds report`
+CARD_LOSS_TODAY = {3: 0.065, 4: 0.056, 5: 0.044, 6: 0.038, 7: 0.026}  # points per hand, `rumbaodds report`
 
 
 @pytest.mark.parametrize("players", range(3, 8))
 def test_the_card_is_short_plain_and_its_numbers_add_up(shipped, players):
     fc, seat_grids, card = shipped(players)
     texts = card.texts(SWISS)
-    assert 2 <= len(texts) <= rulecard.MAX_LINES and texts[-1].startswith("Otherwise")
+    assert 2 <= len(texts) <= rulecard.LINE_LIMIT and texts[-1].startswith("Otherwise")
     for text in texts:
         assert WORDS.match(text), text
         assert not re.search(r"sit out|cell|seed|held out|\(A\)", text), text
-    assert all(line.saved.low > 0 for line in card.lines), [line.saved for line in card.lines]  # each line earns
+    # each line earns, or is an exception line the worst-box bound needs: without it a box loses more
+    g = rulecard.group_cells(fc)
+    for k, line in enumerate(card.lines):
+        if line.saved.low > 0:
+            continue
+        without = dataclasses.replace(card, lines=card.lines[:k] + card.lines[k + 1:])
+        lost, share = rulecard.box_losses(g, without.choice(g.features))
+        assert line.condition is not None and lost[share >= rulecard.WORST_SHARE].max() > card.worst.lost + 1e-6, \
+            (k, line.saved)
     # the stated loss and agreement are those of the card's choices, cell by cell
     card_c, _ = section.choices(fc, card, seat_grids)
     w = fc.weight
     rows = np.arange(len(fc))
     assert card.lost.mean == pytest.approx((w * fc.loss[rows, card_c]).sum() / w.sum(), rel=1e-6)
     assert card.agreement == pytest.approx((w * (fc.best == card_c)).sum() / w.sum(), rel=1e-9)
-    # a regression guard, today's loss (README "The report from the full tables") and 0.01: on the tables of
-    # numbers version 5 the 3-player card loses 0.082 (version 4: 0.080, version 3: 0.081, version 2: 0.064; since 3
-    # they call Rumba more often)
+    # a regression guard, today's loss (docs/REPORT.md) and 0.01: on the tables of numbers version 5 the 3-player
+    # card loses 0.065 (issue 36's bounded card with the turned A and two voids in its words; before it, 8 lines:
+    # 0.082; version 4: 0.080, version 3: 0.081, version 2: 0.064; since 3 they call Rumba more often)
     assert card.lost.mean < CARD_LOSS_TODAY[players] + 0.01
     # the floor: every group of hands alike to the card its own best choice; no card (this one included) loses less
     pf, per = fc.pairs, fc.per_cell
     top = shapes.Honours.of(SWISS).top
     alike = pd.DataFrame({"seat": fc.seat, "trumps": per(pf.n_trumps),
                           "honours": per((pf.trump_lane >> (top - 3)) & 15), "aces": per(pf.side_aces),
-                          "kings": per(np.minimum(pf.side_kings, 3)), "voids": per(pf.voids)})
+                          "kings": per(np.minimum(pf.side_kings, 3)), "voids": per(pf.voids),
+                          "turned_ace": per(pf.trump_rank == top)})
     lost = pd.DataFrame(fc.loss * fc.weight[:, None] / fc.weight.sum()).groupby([alike[c] for c in alike]).sum()
     assert card.floor == pytest.approx(lost.min(axis=1).sum(), rel=1e-9)
     assert 0 < card.floor <= card.lost.mean
     assert card.floor < lost.sum().min()  # below the one-line card "Otherwise ..."
     assert card.lost.mean < card.pass_lost and card.agreement > 0.85
+
+
+def test_the_5_player_card_does_not_send_the_issue_hand_to_rumba(shipped):
+    """Issue 36: "Call Rumba with 3+ trumps" sent S6 S7 S8 HA C9 (trump S10, seat 2 of 5) to a Rumba that costs
+    about 2 points against play. The card read as a player reads it (RuleCard.choice) says play, and it is the
+    committed card (cards.json)."""
+    fc, seat_grids, card = shipped(5)
+    f = rulecard.card_features([parse_hand("S6 S7 S8 HA C9")], [parse_card("ST")], [2], SWISS)
+    assert ACTIONS[int(card.choice(f)[0])] != "rumba"
+    assert ACTIONS[int(card.choice(f)[0])] == "play"
+    committed = json.loads((REPORTS / "swiss" / "cards.json").read_text(encoding="utf-8"))["cards"]["5"]
+    assert [line["text"] for line in committed["lines"]] == card.texts(SWISS)
+    # the box it lies in (middle seats, xxx / A) costs the card at most the bound
+    w = card.worst
+    assert w.lost <= rulecard.WORST_LOSS and w.share >= rulecard.WORST_SHARE
+    choice, _ = section.choices(fc, card, seat_grids)
+    rows = list(fc.rows)
+    inside = np.isin(fc.seat, [1, 2, 3]) & (fc.feature("row") == rows.index("xxx")) & \
+        (fc.feature("col") == list(fc.cols).index("A"))
+    weight = fc.weight[inside]
+    assert (weight * fc.loss[np.flatnonzero(inside), choice[inside]]).sum() / weight.sum() <= rulecard.WORST_LOSS
+
+
+BEYOND_WORDS = "no line of at most 3 conditions in the card's words splits this box's hands the greedy fit can reach"
+
+
+@pytest.mark.parametrize("players", [pytest.param(3, marks=pytest.mark.xfail(strict=True, reason="3 players, seat 1, "
+                                                                            "Ax / K loses 1.07: " + BEYOND_WORDS)),
+                                     4, 5, pytest.param(6, marks=pytest.mark.xfail(strict=True, reason="6 players, "
+                                                        "middle seats, Ax / AK loses 0.52: " + BEYOND_WORDS)), 7])
+def test_the_committed_cards_state_a_worst_box_within_the_bound(players):
+    """cards.json: each card's worst grid box (of at least 0.1% of the hands dealt) loses at most 0.5 points per
+    hand, named as its grid names it."""
+    doc = json.loads((REPORTS / "swiss" / "cards.json").read_text(encoding="utf-8"))
+    assert doc["bounds"] == {"worst_box_lost": rulecard.WORST_LOSS, "worst_box_min_share": rulecard.WORST_SHARE,
+                             "lost": rulecard.TARGET_LOSS}
+    w = doc["cards"][str(players)]["worst_box"]
+    assert w["share"] >= 0.001 and w["share"] <= w["share_at_seats"] <= 1
+    assert w["row"] in shapes.trump_rows(SWISS) and w["col"] in shapes.side_columns(SWISS)
+    assert w["grid"] == grids.group_title(w["seats"], players)
+    page = (REPORTS / "swiss" / "index.html").read_text(encoding="utf-8")
+    assert f"Worst box: {w['grid']}, trumps {w['row']}, side {w['col']}: following the card there loses " \
+        f"{w['lost']:.3f}" in page.replace("&#x27;", "'")
+    assert 0 < w["lost"] <= 0.5
+
+
+@pytest.mark.parametrize("players", [pytest.param(3, marks=pytest.mark.xfail(
+    strict=True, reason="3 players: no card the greedy fit finds in 12 lines of these words loses under 0.065")),
+    4, 5, 6, 7])
+def test_the_committed_cards_lose_at_most_the_target(players):
+    doc = json.loads((REPORTS / "swiss" / "cards.json").read_text(encoding="utf-8"))
+    assert doc["cards"][str(players)]["lost"][0] <= 0.06
 
 
 def test_the_card_reads_a_hand_as_a_player_does():

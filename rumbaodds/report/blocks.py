@@ -78,7 +78,8 @@ def grid_table(grid: Grid) -> str:
             colour = "#fff" if dark(rgb) else "#111"
             cells.append(f"<td class=\"t {classes}\" tabindex=0 style=\"background-color:{hex_of(rgb)};"
                          f"color:{colour}\" "
-                         f"data-d=\"{E(box_title(grid, box))}\"><b>{E(box_label(box))}</b>{box.cells}</td>")
+                         f"data-d=\"{E(box_title(grid, box))}\"><b>{E(box_label(box))}</b>"
+                         f"<span class=n>{E(count_text(box.cells))}</span></td>")
         out.append(f"<tr><th class=r>{E(r)}</th>{''.join(cells)}</tr>")
     out.append("</table>")
     return "".join(out)
@@ -274,6 +275,12 @@ def share_text(p: float) -> str:
     return f"{pct:.1f}" if pct < 9.95 else f"{pct:.0f}"
 
 
+def count_text(n: int) -> str:
+    """A box's situation count as the narrow box shows it: in full up to 5 digits, then in thousands ("123k"; the
+    tap gives every digit)."""
+    return str(n) if n < 100_000 else f"{n // 1000}k"
+
+
 def cost_text(box: Box) -> str:
     m = box.margin
     if m is None:
@@ -425,11 +432,22 @@ def saved_text(s) -> str:
     return fmt.cost(s.mean, s.low, s.high, 3) if math.isfinite(s.low) else "n/a"
 
 
+def worst_text(card: RuleCard) -> str:
+    """One sentence: the grid box (of at least WORST_SHARE of the hands) where following the card loses most."""
+    w = card.worst
+    if w is None:
+        return ""
+    return (f"Worst box: {w.box.grid}, trumps {w.box.row}, side {w.box.col}: following the card there loses "
+            f"{money(w.lost)} points per hand, {100 * w.share:.1f}% of hands dealt.")
+
+
 def print_summary(card: RuleCard) -> str:
     """The card's figures in two printed lines."""
     text = (f"Following this card loses {money(card.lost.mean)} points per hand against the tables' best choice and "
             f"agrees with it for {fmt.share(card.agreement)} of hands ({fmt.share(card.agreement_sure)} where the "
             f"table is sure).")
+    if card.worst is not None:
+        text += " " + worst_text(card)
     if math.isfinite(card.vs_grid):
         text += (f" It simplifies the grids: for {fmt.share(card.vs_grid)} of hands it says otherwise than your box "
                  f"(the grids lose {money(card.grid_lost)}).")
@@ -440,6 +458,8 @@ def card_summary(card: RuleCard) -> str:
     text = (f"Following this card loses {money(card.lost.mean)} points per hand against the tables' best choice "
             f"and agrees with it for {fmt.share(card.agreement)} of hands ({fmt.share(card.agreement_sure)} of "
             f"those where the table is sure).")
+    if card.worst is not None:
+        text += " " + worst_text(card)
     if math.isfinite(card.vs_grid):
         text += (f" It is a simplification of the grids: for {fmt.share(card.vs_grid)} of hands it says something "
                  f"else than your box, and the grids lose {money(card.grid_lost)}.")
@@ -453,7 +473,7 @@ def card_summary(card: RuleCard) -> str:
 
 
 __all__ = ["DO", "MIXED_SHARE", "POINTS_TEXT", "SCRIPT", "TAP_CSS", "WORD", "box_detail", "box_title", "card_html",
-           "card_summary", "cost_text", "exchange_table", "exploit_table", "full_exchange_block",
+           "card_summary", "cost_text", "count_text", "exchange_table", "exploit_table", "full_exchange_block",
            "full_exchange_table", "full_grid_block", "full_grid_table", "grid_block", "grid_table", "legend_html",
            "line_html", "line_text", "ordered_lines", "print_summary", "rule_card_html", "saved_text", "share_text",
-           "strip_table"]
+           "strip_table", "worst_text"]

@@ -1,4 +1,5 @@
-"""The rule card: at most ``MAX_LINES`` lines per player count, fitted to a source of cells (:mod:`.cells`).
+"""The rule card: ``MAX_LINES`` lines per player count (up to ``LINE_LIMIT`` where its bounds need them), fitted to
+a source of cells (:mod:`.cells`).
 
 The report fits it to every cell of a packed full table (the swiss cards, ``cards.json``); it fits the cells of
 a table's frame (:func:`.cells.from_table`) the same way, where the report keeps a quick table's lines in words
@@ -7,15 +8,24 @@ a table's frame (:func:`.cells.from_table`) the same way, where the report keeps
 A card is read from the top: the first line that fits your hand says what to do; the last line says what to do
 otherwise. A line is a choice (pass, play, call Rumba) with a condition a player checks at a glance, a
 conjunction of at most ``MAX_ATOMS`` of: his seat (first to speak, middle seats, dealer, ...), how many trumps,
-his highest trump, side aces, a void, and **hand points** (trump A 6, K 5, Q 4, J 3, lower trumps 2; side A 3,
-side K 1: the points the opponent models use, docs/SIMULATION.md).
+his highest trump, side aces, one or two void side suits, whether the turned card is the trump A, and **hand
+points** (trump A 6, K 5, Q 4, J 3, lower trumps 2; side A 3, side K 1: the points the opponent models use,
+docs/SIMULATION.md).
 
 Fitting (greedy, then refined), from each choice as the last line, keeping the best: repeatedly add, at the
 height where it helps most, the line that lowers the card's loss most (the points per hand it gives away against
 each hand's best choice in the table, weighted by how often each hand is dealt); then sweep the lines, replacing
 each by the best one given the others, until nothing improves. A line's **points saved** are what forgetting
 it (and only it) would cost; the last line's, what the other choice there would cost. Cells are pooled first into
-groups that every condition treats alike (seat, trumps, top trumps, side aces, side kings, voids).
+groups that every condition treats alike (seat, trumps, top trumps, side aces, side kings, voids, the turned A);
+each group lies in one box of the report's grids (seat group, row, column).
+
+**The bounds** (:func:`_bounded_fit`): in no grid box holding at least ``WORST_SHARE`` of the hands dealt may
+following the card lose more than ``WORST_LOSS`` points per hand on average, and over all hands at most
+``TARGET_LOSS``. Where the plain fit breaks the box bound, exception lines go on top of it, one at a time, each the
+line that lowers most the card's loss plus ``BOX_PENALTY`` times the boxes' excess over the bound (counted exactly
+for every candidate line); where the card still breaks a bound, the plain fit gets one line more and the
+exceptions are sought again, up to ``LINE_LIMIT`` lines. The card states its worst box (:class:`WorstBox`).
 """
 
 from __future__ import annotations
@@ -28,12 +38,21 @@ import numpy as np
 
 from ..cards import RANKS
 from .cells import ACTIONS, PLAY, RUMBA, SIT, Z95, Cells
-from .grids import Interval
+from .grids import Interval, box_keys, group_title
+from .grids import seat_groups as grid_seat_groups
 from .shapes import Honours, rank_name
 
 MAX_LINES = 8  # lines per player count, the last one "otherwise ..."
 MAX_ATOMS = 3  # conditions per line (the seat not counted)
 ATOM_COST = 2e-4  # points per hand an extra condition must save to be worth reading
+# the bounds (:func:`_bounded_fit`): in no grid box of at least WORST_SHARE of the hands dealt may following the card
+# lose more than WORST_LOSS points per hand, and on average at most TARGET_LOSS; the card may grow to LINE_LIMIT lines
+# to meet them
+WORST_LOSS = 0.5
+WORST_SHARE = 0.001
+TARGET_LOSS = 0.06
+LINE_LIMIT = 12
+BOX_PENALTY = 100.0  # exception lines: a point per hand of a box's excess over its bound weighs this much loss
 NUMBERS = {0: "no", 1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
 SEATS = ("every seat", "first to speak", "middle seats", "dealer", "not first to speak", "not the dealer")
 VERB = {SIT: "Pass", PLAY: "Play", RUMBA: "Call Rumba"}
@@ -43,7 +62,7 @@ VERB = {SIT: "Pass", PLAY: "Play", RUMBA: "Call Rumba"}
 class Atom:
     """One condition on what a player sees: ``feature op value`` (op ">=", "<=", "==")."""
 
-    feature: str  # trumps, top, aces, voids, points
+    feature: str  # trumps, top, aces, voids, points, turned (the turned card's rank)
     op: str
     value: int
 
@@ -70,9 +89,15 @@ class Atom:
                 return "a side ace" if v == 1 else f"{v}+ side aces"
             return "no side ace" if v == 0 else f"at most {NUMBERS.get(v, v)} side ace{'s' if v > 1 else ''}"
         if self.feature == "voids":
-            return "a void side suit" if op == ">=" else "no void side suit"
+            if op == ">=":
+                return "a void side suit" if v == 1 else f"{NUMBERS.get(v, v)} void side suits"
+            plural = "s" if v > 1 else ""
+            return "no void side suit" if v == 0 else f"at most {NUMBERS.get(v, v)} void side suit{plural}"
         if self.feature == "points":
             return f"{v}+ points" if op == ">=" else f"at most {v} points"
+        if self.feature == "turned":
+            ace = rank_name(top)
+            return f"the trump {ace} turned up" if op == ">=" else f"not the trump {ace} turned up"
         raise ValueError(self.feature)  # pragma: no cover
 
 
@@ -128,6 +153,7 @@ class RuleCard:
     grid_lost: float = math.nan  # points per hand following the grids gives away
     lower_bound_share: float = 0.0  # share of hands where the card's loss is a lower bound (a third choice)
     floor: float = math.nan  # the least any card in these words can lose, however many lines (:func:`floor_of`)
+    worst: WorstBox | None = None  # the grid box of at least WORST_SHARE of the hands where the card loses most
 
     def choice(self, f: dict[str, np.ndarray]) -> np.ndarray:
         """ACTIONS index per hand (``f``: hand features with ``seat``), first matching line."""
@@ -153,8 +179,9 @@ def atom_family(rules) -> dict[str, list[Atom]]:
         + [Atom("trumps", "==", k) for k in range(1, h)],
         "top": [Atom("top", ">=", r) for r in tops] + [Atom("top", "<=", r - 1) for r in tops],
         "aces": [Atom("aces", ">=", u) for u in range(1, min(3, h) + 1)] + [Atom("aces", "<=", u) for u in range(3)]
-        + [Atom("voids", ">=", 1), Atom("voids", "<=", 0)],
+        + [Atom("voids", ">=", 1), Atom("voids", "<=", 0), Atom("voids", ">=", 2), Atom("voids", "<=", 1)],
         "points": [Atom("points", ">=", p) for p in range(2, 31)] + [Atom("points", "<=", p) for p in range(1, 30)],
+        "turned": [Atom("turned", ">=", top), Atom("turned", "<=", top - 1)],
     }
 
 
@@ -218,14 +245,31 @@ class Groups:
     sure: np.ndarray  # (groups,) weighted share of sure hands
     unknown: np.ndarray  # (groups, 3) weighted share of hands whose loss of this choice is a lower bound
     total: float
+    share: np.ndarray | None = None  # (groups,) share of every hand dealt
+    box: np.ndarray | None = None  # (groups,) the grid box each group lies in (an index into ``boxes``)
+    boxes: list[GridBox] = field(default_factory=list)  # every box of the grids: (grid title, row, column)
 
 
-def group_cells(fc: Cells) -> Groups:
+@dataclass(frozen=True)
+class GridBox:
+    """One box of the report's grids: its grid (the seat group's title) and its row and column labels."""
+
+    grid: str
+    seats: tuple[int, ...]
+    row: str
+    col: str
+
+
+def group_cells(fc: Cells, seat_groups: list[tuple[int, ...]] | None = None) -> Groups:
+    """``fc``'s cells pooled into groups alike to every condition; each group lies in one box of the grids of
+    ``seat_groups`` (default: the report's, :func:`.grids.seat_groups`)."""
     seat = fc.seat.astype(np.int64)
     per = fc.feature
-    hon = (per("trump_lane") >> max(0, Honours.of(fc.rules).top - 3)) & 15
-    key = (((((seat * 8 + per("n_trumps")) * 16 + hon) * 4 + per("side_aces")) * 4
-            + np.minimum(per("side_kings"), 3)) * 4 + per("voids"))
+    top = Honours.of(fc.rules).top
+    hon = (per("trump_lane") >> max(0, top - 3)) & 15
+    turned = per("trump_rank").astype(np.int64)
+    key = ((((((seat * 8 + per("n_trumps")) * 16 + hon) * 4 + per("side_aces")) * 4
+             + np.minimum(per("side_kings"), 3)) * 4 + per("voids")) * 2 + (turned == top))
     uniq, first, inv = np.unique(key, return_index=True, return_inverse=True)
     w = fc.weight
     total = float(w.sum())
@@ -245,14 +289,31 @@ def group_cells(fc: Cells) -> Groups:
     unknown = np.stack([np.bincount(inv, w * ~fc.known[:, a], g) for a in range(3)], axis=1) / total
     feats = {"seat": seat[first], "trumps": per("n_trumps")[first].astype(np.int64),
              "top": per("top_trump")[first].astype(np.int64), "aces": per("side_aces")[first].astype(np.int64),
-             "voids": per("voids")[first].astype(np.int64), "points": per("points")[first].astype(np.int64)}
-    return Groups(feats, loss, var, loss_var, wrong, wrong_sure, np.bincount(inv, w * sure, g) / total, unknown, total)
+             "voids": per("voids")[first].astype(np.int64), "points": per("points")[first].astype(np.int64),
+             "turned": turned[first]}
+    # the grid box of each group: its seat group's grid, its row and column (a group never straddles two)
+    seat_groups = grid_seat_groups(fc) if seat_groups is None else seat_groups
+    group_of_seat = np.zeros(fc.players, dtype=np.int64)
+    for k, seats in enumerate(seat_groups):
+        group_of_seat[list(seats)] = k
+    keys, nb = box_keys(fc)
+    cell_box = group_of_seat[seat] * nb + keys
+    box = cell_box[first]
+    if not (box[inv] == cell_box).all():
+        raise ValueError("a group of cells alike to the card straddles two grid boxes")
+    nc = len(fc.cols)
+    boxes = [GridBox(group_title(seats, fc.players), tuple(int(s) for s in seats), fc.rows[i // nc], fc.cols[i % nc])
+             for seats in seat_groups for i in range(nb)]
+    return Groups(feats, loss, var, loss_var, wrong, wrong_sure, np.bincount(inv, w * sure, g) / total, unknown, total,
+                  np.bincount(inv, w, g) / total, box, boxes)
 
 
 def atom_features(f: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """Hand features (cells.hand_features names, with ``seat``) under the names the atoms read."""
+    """Hand features (cells.hand_features names, with ``seat`` and the turned card's ``trump_rank``) under the names
+    the atoms read."""
     return {"seat": np.asarray(f["seat"]), "trumps": np.asarray(f["n_trumps"]), "top": np.asarray(f["top_trump"]),
-            "aces": np.asarray(f["side_aces"]), "voids": np.asarray(f["voids"]), "points": np.asarray(f["points"])}
+            "aces": np.asarray(f["side_aces"]), "voids": np.asarray(f["voids"]), "points": np.asarray(f["points"]),
+            "turned": np.asarray(f["trump_rank"])}
 
 
 # -- fitting -------------------------------------------------------------------------------------------------
@@ -263,39 +324,124 @@ def _assign(lines: list[tuple[int, int]], masks: np.ndarray, default: int, n: in
     return out
 
 
-def fit_card(fc: Cells, max_lines: int = MAX_LINES, max_atoms: int = MAX_ATOMS) -> RuleCard:
+def fit_card(fc: Cells, max_lines: int = MAX_LINES, max_atoms: int = MAX_ATOMS, bounded: bool = True,
+             line_limit: int = LINE_LIMIT, seat_groups: list[tuple[int, ...]] | None = None) -> RuleCard:
     """The card of ``fc``'s player count (see the module docstring): the best of the fits started from each
-    choice as the last line."""
-    g = group_cells(fc)
+    choice as the last line. ``bounded``: the fewest lines from ``max_lines`` up to ``line_limit`` whose card meets
+    both bounds (:func:`_bounded_fit`; where none does, the one that comes nearest); else the plain fit in
+    ``max_lines``. ``seat_groups``: the grids whose boxes the bound reads (default: the report's)."""
+    g = group_cells(fc, seat_groups)
     cands, masks = candidates(fc.rules, g.features, fc.players, max_atoms)
     cost = np.array([ATOM_COST * len(c.atoms) + (ATOM_COST if c.seats != "every seat" else 0.0) for c in cands])
-    fits = [_fit(g, masks, cost, max_lines, start) for start in range(len(ACTIONS))]
-    lines, default, _ = min(fits, key=lambda fit: fit[2])
+    if bounded:
+        lines, default = _bounded_fit(g, masks, cost, max_lines, max(max_lines, line_limit))
+    else:
+        lines, default, _ = _plain_fit(g.loss, masks, cost, max_lines)
     return _card(fc, g, cands, masks, lines, default)
 
 
-def _fit(g, masks: np.ndarray, cost: np.ndarray, max_lines: int, default: int):
-    """Greedy growth (each new line where it saves most, at any height), then sweeps replacing each line by the
-    best given the others and refitting the last line, until nothing improves: (lines, default, loss + cost)."""
+def _plain_fit(loss: np.ndarray, masks: np.ndarray, cost: np.ndarray, max_lines: int):
+    """The best of :func:`_fit` started from each choice as the last line."""
+    return min((_fit(loss, masks, cost, max_lines, start) for start in range(len(ACTIONS))), key=lambda fit: fit[2])
+
+
+def _bounded_fit(g: Groups, masks: np.ndarray, cost: np.ndarray, max_lines: int, line_limit: int
+                 ) -> tuple[list[tuple[int, int]], int]:
+    """The fewest lines (from ``max_lines`` up to ``line_limit``) of a card that loses at most ``WORST_LOSS`` per
+    hand in every grid box of at least ``WORST_SHARE`` of the hands and at most ``TARGET_LOSS`` on average.
+
+    For each length of the plain fit (``max_lines``, then one line more, grown from the lines it has): exception
+    lines on top of it (:func:`_exceptions`) until no box breaks its bound. The first card that meets both bounds;
+    where none does within ``line_limit`` lines, the one that comes nearest (no box over its bound if any card
+    managed it, then the least average loss)."""
     n = len(g.loss)
+    rows = np.arange(n)
+    lines, default, _ = _plain_fit(g.loss, masks, cost, max_lines)
+    nearest = None
+    for room in range(max_lines, line_limit + 1):
+        if room > max_lines:
+            lines, default, _ = _fit(g.loss, masks, cost, room, default, lines)
+        card = _exceptions(g, masks, cost, lines, default, line_limit - 1)
+        choice = _assign(card, masks, default, n)
+        lost = float(g.loss[rows, choice].sum())
+        box_lost, share = box_losses(g, choice)
+        over = float((box_lost[share >= WORST_SHARE] - WORST_LOSS).max(initial=0.0))
+        rank = (over > 0, max(0.0, lost - TARGET_LOSS), len(card))
+        if nearest is None or rank < nearest[0]:
+            nearest = (rank, card, default)
+        if rank[:2] == (False, 0.0) or len(lines) + 1 >= line_limit:
+            break
+    return nearest[1], nearest[2]
+
+
+def _exceptions(g: Groups, masks: np.ndarray, cost: np.ndarray, lines: list[tuple[int, int]], default: int,
+                most: int) -> list[tuple[int, int]]:
+    """``lines`` with exception lines put on top, one at a time, while a grid box of at least ``WORST_SHARE`` of
+    the hands loses more than ``WORST_LOSS`` and there is room (at most ``most`` lines): each time the line (any
+    condition, any choice) that lowers most the loss plus ``BOX_PENALTY`` times every box's excess over its bound
+    (points per hand over every hand), counted exactly for every candidate line."""
+    n = len(g.loss)
+    rows = np.arange(n)
+    nb = len(g.boxes)
+    share = np.bincount(g.box, g.share, nb)
+    big = share >= WORST_SHARE
+    order = np.argsort(g.box, kind="stable")  # groups by box: each box's groups a run
+    starts = np.flatnonzero(np.r_[True, np.diff(g.box[order]) != 0])
+    run_box = g.box[order][starts]
+    bound = WORST_LOSS * share[run_box]
+    keep = big[run_box]
+    fmask = masks[:, order].astype(np.float32)
+    lines = list(lines)
+
+    def penalty(sums: np.ndarray) -> np.ndarray:
+        return BOX_PENALTY * np.maximum(0.0, sums[..., keep] - bound[keep]).sum(axis=-1)
+
+    while len(lines) < most:
+        choice = _assign(lines, masks, default, n)
+        cur = g.loss[rows, choice][order]
+        sums = np.add.reduceat(cur, starts)
+        if not (sums[keep] > bound[keep] + 1e-12).any():
+            break
+        now = float(cur.sum()) + float(penalty(sums))
+        best = (now - 1e-9, None)
+        for a in range(len(ACTIONS)):
+            delta = (g.loss[order, a] - cur).astype(np.float32)
+            moved = np.add.reduceat(fmask * delta, starts, axis=1)  # (candidates, boxes): each box's change
+            total = float(cur.sum()) + moved.sum(axis=1) + penalty(sums[None, :] + moved) + cost
+            i = int(total.argmin())
+            if total[i] < best[0]:
+                best = (float(total[i]), (i, a))
+        if best[1] is None:
+            break
+        lines.insert(0, best[1])
+    return lines
+
+
+def _fit(loss: np.ndarray, masks: np.ndarray, cost: np.ndarray, max_lines: int, default: int,
+         init: list[tuple[int, int]] | None = None):
+    """Greedy growth (each new line where it saves most, at any height), then sweeps replacing each line by the
+    best given the others and refitting the last line, until nothing improves: (lines, default, loss + cost).
+    ``loss``: (groups, choices), what each choice loses on each group (points per hand over every hand); ``init``:
+    the lines to start from (none: the empty card)."""
+    n = len(loss)
     fmask = masks.astype(np.float32)
     rows = np.arange(n)
 
     def loss_of(lines, default_):
-        return float(g.loss[rows, _assign(lines, masks, default_, n)].sum()) + float(sum(cost[i] for i, _ in lines))
+        return float(loss[rows, _assign(lines, masks, default_, n)].sum()) + float(sum(cost[i] for i, _ in lines))
 
     def best_line(below: np.ndarray, free: np.ndarray) -> tuple[float, tuple[int, int] | None]:
         """The line (condition, action) that saves most on ``free`` groups now following ``below``."""
-        base = g.loss[rows, below]
+        base = loss[rows, below]
         best = (0.0, None)
         for a in range(len(ACTIONS)):
-            gain = fmask @ ((base - g.loss[:, a]) * free).astype(np.float32) - cost
+            gain = fmask @ ((base - loss[:, a]) * free).astype(np.float32) - cost
             i = int(gain.argmax())
             if gain[i] > best[0] + 1e-12:
                 best = (float(gain[i]), (i, a))
         return best
 
-    lines: list[tuple[int, int]] = []
+    lines: list[tuple[int, int]] = list(init or [])
     for _round in range(4):
         while len(lines) < max_lines - 1:  # grow: the best line at the best height
             options = [(*best_line(_assign(lines[k:], masks, default, n), (~_above(lines[:k], masks, n)).astype(float)),
@@ -315,7 +461,7 @@ def _fit(g, masks: np.ndarray, cost: np.ndarray, max_lines: int, default: int):
                     if loss_of(trial, default) < loss_of(lines, default) - 1e-9:
                         lines, improved = trial, True
             covered = _above(lines, masks, n)
-            new_default = int((g.loss * ~covered[:, None]).sum(axis=0).argmin())
+            new_default = int((loss * ~covered[:, None]).sum(axis=0).argmin())
             if new_default != default:
                 default, improved = new_default, True
             lines = [ln for k, ln in enumerate(lines) if masks[ln[0]] @ ~_above(lines[:k], masks, n)]  # dead lines
@@ -341,6 +487,38 @@ def _above(lines, masks, n) -> np.ndarray:
     for i, _a in lines:
         out |= masks[i]
     return out
+
+
+@dataclass(frozen=True)
+class WorstBox:
+    """The grid box (of at least ``WORST_SHARE`` of the hands dealt) where following the card loses most."""
+
+    box: GridBox
+    lost: float  # points per hand following the card loses there, against each hand's best choice
+    share: float  # the box's share of every hand dealt at this player count
+    share_at_seats: float  # its share of the hands at its grid's seats (what the grid prints in the box)
+
+
+def box_losses(g: Groups, choice: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per grid box (``g.boxes``): (points per hand ``choice``, an ACTIONS index per group, loses there; the box's
+    share of every hand). A box without hands: nan and 0."""
+    nb = len(g.boxes)
+    share = np.bincount(g.box, g.share, nb)
+    lost_sum = np.bincount(g.box, g.loss[np.arange(len(choice)), choice], nb)  # g.loss: over every hand
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return lost_sum / share, share
+
+
+def worst_box(g: Groups, choice: np.ndarray, min_share: float = WORST_SHARE) -> WorstBox | None:
+    """The box of at least ``min_share`` of the hands where ``choice`` loses most (None: no box that big)."""
+    lost, share = box_losses(g, choice)
+    big = np.flatnonzero(share >= min_share)
+    if len(big) == 0:
+        return None
+    i = int(big[np.argmax(lost[big])])
+    box = g.boxes[i]
+    at_seats = float(g.share[np.isin(g.features["seat"], box.seats)].sum())
+    return WorstBox(box, float(lost[i]), float(share[i]), float(share[i] / at_seats))
 
 
 def floor_of(g: Groups) -> float:
@@ -380,7 +558,7 @@ def _card(fc: Cells, g: Groups, cands, masks, lines, default) -> RuleCard:
     agreement_sure = 1.0 - float(g.wrong_sure[rows, choice].sum()) / sure_total if sure_total > 0 else math.nan
     return RuleCard(fc.players, out, lost, 1.0 - float(g.wrong[rows, choice].sum()), agreement_sure,
                     float(g.loss[:, ACTIONS.index(SIT)].sum()), lower_bound_share=float(g.unknown[rows, choice].sum()),
-                    floor=floor_of(g))
+                    floor=floor_of(g), worst=worst_box(g, choice))
 
 
 def card_features(cards_hands, trump_cards, seats, rules) -> dict[str, np.ndarray]:
@@ -403,8 +581,10 @@ def card_features(cards_hands, trump_cards, seats, rules) -> dict[str, np.ndarra
             out.setdefault(k, []).append(v[0])
     feats = {k: np.array(v) for k, v in out.items()}
     feats["seat"] = np.asarray(seats)
+    feats["trump_rank"] = np.array(ranks)
     return atom_features(feats)
 
 
-__all__ = ["MAX_ATOMS", "MAX_LINES", "Atom", "CardLine", "Condition", "RuleCard", "atom_features", "card_features",
-           "conditions", "fit_card", "floor_of", "group_cells"]
+__all__ = ["LINE_LIMIT", "MAX_ATOMS", "MAX_LINES", "TARGET_LOSS", "WORST_LOSS", "WORST_SHARE", "Atom", "CardLine",
+           "Condition", "GridBox", "RuleCard", "WorstBox", "atom_features", "box_losses", "card_features", "conditions",
+           "fit_card", "floor_of", "group_cells", "worst_box"]

@@ -137,6 +137,9 @@ table.g th.r{text-align:right;padding-right:4px;width:58px;white-space:normal;li
 table.g td{font-size:11px;line-height:1.1;text-align:center;height:27px;padding:0;border-radius:2px;
 overflow:hidden;white-space:nowrap}
 table.g td b{display:block;font-size:12px}table.g td.e{background:#f1f1f1}
+table.g td .n{display:block;overflow:hidden;letter-spacing:-.4px}
+@media (max-width:480px){table.g th.r{width:46px}.card li{font-size:13px;margin:2px 0}
+.card .pts,.card .lost{font-size:12px}}
 td.close{background-image:repeating-linear-gradient(135deg,rgba(255,255,255,.5) 0 2px,transparent 2px 6px)}
 td.mixed{background-image:radial-gradient(rgba(255,255,255,.8) 1.2px,transparent 1.5px);background-size:5px 5px}
 td.d{text-shadow:0 0 2px #000,0 0 1px #000}

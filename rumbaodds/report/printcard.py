@@ -36,6 +36,9 @@ HEAD = POINTS_TEXT + " Read from the top: the first line that fits your hand say
 A4 = (11.69, 8.27)  # landscape, inches
 A5 = (8.27, 5.83)
 PRINT_DPI = 150
+A4_LINE = 0.0168  # the height of a printed card line on the A4 page (figure fraction)
+A4_ROOM = 8  # printed card lines that fit under the A4 grids as they are; more raise the grids' bottom
+A5_ROOM = 15  # printed card lines at 10 pt on the A5 front; more are set at 8.5 pt
 LABEL = {SIT: "pass", PLAY: "play", RUMBA: "Rumba"}
 
 
@@ -125,11 +128,12 @@ def a4_page(grids: list[Grid], texts: list[str], summary: str, title: str, foote
     fig.text(0.5, 0.905, "Row: your trumps (x: a trump J or lower); column: your side aces and kings. Colour: the best "
              f"choice; its strength and the number: what the second best costs, points per hand (full colour: "
              f"{MARGIN_FULL:g} or more).", ha="center", va="top", fontsize=7.5)
-    _grid_axes(fig, grids, 0.01, 0.99, 0.32, 0.80, 7.0)
     lines = card_lines(texts, 150)
+    raise_by = A4_LINE * max(0, len(lines) - A4_ROOM)  # a longer card: the grids give up the height it needs
+    _grid_axes(fig, grids, 0.01, 0.99, 0.32 + raise_by, 0.80, 7.0)
     text = "\n".join([f"The card. {head}"] + lines)
-    fig.text(0.02, 0.277, text, ha="left", va="top", fontsize=7.5, linespacing=1.3)
-    below = 0.277 - 0.0168 * (len(lines) + 1) - 0.012  # under the lines, above the footer
+    fig.text(0.02, 0.277 + raise_by, text, ha="left", va="top", fontsize=7.5, linespacing=1.3)
+    below = 0.277 + raise_by - A4_LINE * (len(lines) + 1) - 0.012  # under the lines, above the footer
     fig.text(0.02, below, "\n".join(textwrap.wrap(summary, 190)), ha="left", va="top", fontsize=7,
              linespacing=1.25, color="#222222")
     fig.text(0.01, 0.008, "\n".join(textwrap.wrap(footer + " " + COUNT_DOWN, 210)), ha="left", va="bottom",
@@ -143,9 +147,10 @@ def a5_pages(grids: list[Grid], texts: list[str], summary: str, title: str, foot
     front.text(0.5, 0.96, title, ha="center", va="top", fontsize=12, fontweight="bold")
     front.text(0.04, 0.87, "\n".join(textwrap.wrap(head, 88)),
                ha="left", va="top", fontsize=9, linespacing=1.3)
-    lines = card_lines(texts, 78)
-    front.text(0.04, 0.76, "\n".join(lines), ha="left", va="top", fontsize=10, linespacing=1.35)
-    front.text(0.04, 0.76 - 0.0330 * len(lines) - 0.04, "\n".join(textwrap.wrap(summary, 110)),
+    size = 10.0 if len(card_lines(texts, 78)) <= A5_ROOM else 8.5  # a longer card in smaller (still large) type
+    lines = card_lines(texts, int(78 * 10 / size))
+    front.text(0.04, 0.76, "\n".join(lines), ha="left", va="top", fontsize=size, linespacing=1.35)
+    front.text(0.04, 0.76 - 0.0330 * size / 10 * len(lines) - 0.04, "\n".join(textwrap.wrap(summary, 110)),
                ha="left", va="top", fontsize=7.5, linespacing=1.25, color="#222222")
     front.text(0.02, 0.012, "\n".join(textwrap.wrap(footer + " " + COUNT_DOWN, 140)), ha="left", va="bottom",
                fontsize=7, color="#333333")

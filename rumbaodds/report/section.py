@@ -145,7 +145,8 @@ def choices(fc: Cells, card: cardmod.RuleCard, seat_grids: list[grids.Grid]) -> 
     grid_c = np.empty(len(fc), dtype=np.int64)
     for s in range(fc.players):
         at = fc.at_seat(s)
-        feats = {name: fc.feature(name)[at] for name in ("n_trumps", "top_trump", "side_aces", "voids", "points")}
+        feats = {name: fc.feature(name)[at] for name in ("n_trumps", "top_trump", "side_aces", "voids", "points",
+                                                         "trump_rank")}
         card_c[at] = card.choice(cardmod.atom_features({**feats, "seat": np.full(len(at), s)}))
         g = next(g for g in seat_grids if s in g.seats)
         box_choice = np.zeros(nb, dtype=np.int64)
@@ -230,12 +231,25 @@ def write_cards(folder: Path, sections: list[page.CountSection], rules: RuleSet)
             "lost": [r(card.lost.mean), r(card.lost.low), r(card.lost.high)], "agreement": r(card.agreement),
             "agreement_sure": r(card.agreement_sure), "differs_from_grid": r(card.vs_grid),
             "grid_lost": r(card.grid_lost), "floor": r(card.floor), "lower_bound_share": r(card.lower_bound_share),
-            "table": s.info.path}
+            "worst_box": worst_json(card.worst), "table": s.info.path}
     if not cards:
         return None
     path = folder / "cards.json"
-    path.write_text(json.dumps({"rules": rules.name, "cards": cards}, indent=1) + "\n", encoding="utf-8")
+    bounds = {"worst_box_lost": cardmod.WORST_LOSS, "worst_box_min_share": cardmod.WORST_SHARE,
+              "lost": cardmod.TARGET_LOSS}
+    path.write_text(json.dumps({"rules": rules.name, "bounds": bounds, "cards": cards}, indent=1) + "\n",
+                    encoding="utf-8")
     return path
+
+
+def worst_json(w: cardmod.WorstBox | None) -> dict | None:
+    """``cards.json``'s ``worst_box``: the grid box (its grid's title and seats, row and column as the grid names
+    them) where following the card loses most, ``lost`` points per hand, its ``share`` of every hand dealt (and of
+    the hands at its grid's seats)."""
+    if w is None:
+        return None
+    return {"lost": round(w.lost, 6), "grid": w.box.grid, "seats": list(w.box.seats), "row": w.box.row,
+            "col": w.box.col, "share": round(w.share, 6), "share_at_seats": round(w.share_at_seats, 6)}
 
 
 def summary_lines(folder: str | Path) -> list[str]:
@@ -250,9 +264,12 @@ def summary_lines(folder: str | Path) -> list[str]:
     out = []
     for n, c in doc["cards"].items():
         floor = f"; no card in these words, however long: {c['floor']:.3f}" if "floor" in c else ""
+        w = c.get("worst_box")
+        worst = (f"; worst box {w['grid']}, {w['row']} / {w['col']}: {w['lost']:.3f} per hand, {w['share']:.2%} of "
+                 f"hands") if w else ""
         out.append(f"{doc['rules']}, {n} players: the card ({len(c['lines'])} lines) agrees with the tables' best "
                    f"choice for {c['agreement']:.1%} of hands ({c['agreement_sure']:.1%} where the table is sure) "
-                   f"and loses {c['lost'][0]:.3f} points per hand (the grids: {c['grid_lost']:.3f}{floor})")
+                   f"and loses {c['lost'][0]:.3f} points per hand (the grids: {c['grid_lost']:.3f}{floor}{worst})")
     return out
 
 
@@ -303,4 +320,4 @@ def success_series(sources: dict[int, Cells], rules: RuleSet) -> tuple[list[str]
 
 __all__ = ["PRINT_DPI", "card_lines", "choices", "coarser", "compare", "count_section", "jack_line", "other_lines",
            "packed_section", "print_files", "rule_card_files", "success_series", "summary_lines", "table_section",
-           "write_cards"]
+           "worst_json", "write_cards"]
