@@ -52,9 +52,9 @@ def game_policy(rules: RuleSet, players: int, opponents=None) -> tuple[Policy, n
     """
     knock = np.zeros(16, dtype=np.float64)
     base = strategy_rules(rules)
-    named = "" if opponents is None or not isinstance(opponents, str) else opponents.strip()
+    named = opponents.strip() if isinstance(opponents, str) else ""
     base_name = named.split(",")[0].strip().lower()
-    if opponents is None or base_name in (EQUILIBRIUM, ""):
+    if opponents is None or (isinstance(opponents, str) and base_name in (EQUILIBRIUM, "")):
         from ..strategy.store import find
 
         policy = opponent_policy(named if "," in named else EQUILIBRIUM, base, players)
