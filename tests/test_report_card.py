@@ -70,7 +70,7 @@ def box_loss(fc: Cells, card: rulecard.RuleCard, seats, row: str, col: str) -> t
     """(points per hand following ``card`` loses in that box, the box's share of every hand), straight from the
     cells."""
     f = rulecard.atom_features({**{k: fc.feature(k) for k in ("n_trumps", "top_trump", "side_aces", "voids", "points",
-                                                              "trump_rank")}, "seat": fc.seat})
+                                                              "trump_rank", "row", "col")}, "seat": fc.seat})
     choice = card.choice(f)
     inside = (np.isin(fc.seat, seats) & (fc.feature("row") == list(fc.rows).index(row))
               & (fc.feature("col") == list(fc.cols).index(col)))
@@ -118,3 +118,23 @@ def test_the_words_a_box_needs():
     f = {"turned": np.array([12, 8]), "voids": np.array([2, 1])}
     assert rulecard.Atom("turned", ">=", 12).holds(f).tolist() == [True, False]
     assert rulecard.Atom("voids", ">=", 2).holds(f).tolist() == [True, False]
+
+
+def test_a_box_exception_line_names_the_box_as_the_grids_do():
+    """The exception lines' own words: a grid box by its row and column (and split by the voids), read off a real
+    hand as the grids place it (card_features gives the hand's row and column)."""
+    from rumbaodds.report import shapes
+    from rumbaodds.rules import SWISS
+
+    rows, cols = shapes.trump_rows(SWISS), shapes.side_columns(SWISS)
+    line = rulecard.CardLine("rumba", rulecard.Condition("dealer", (
+        rulecard.Atom("row", "==", rows.index("Ax")), rulecard.Atom("col", "==", cols.index("K")),
+        rulecard.Atom("voids", ">=", 1))))
+    assert line.text(SWISS) == "Dealer: call Rumba with trumps Ax and side K and a void side suit."
+    assert rulecard.Atom("row", "==", rows.index("none")).text(12, SWISS) == "no trump"
+    assert rulecard.Atom("col", "==", cols.index("none")).text(12, SWISS) == "no side ace or king"
+    from rumbaodds.cards import parse_hand
+
+    hands = [parse_hand("CK CQ CJ ST SA"), parse_hand("CK D9 H7 ST SA"), parse_hand("CK CQ CJ ST SK")]
+    f = rulecard.card_features(hands, [parse_hand("S8")[0]] * 3, [2, 2, 2], SWISS)
+    assert line.condition.holds(f, 3).tolist() == [True, False, False]  # no void; not Ax

@@ -333,13 +333,7 @@ def test_the_5_player_card_does_not_send_the_issue_hand_to_rumba(shipped):
     assert (weight * fc.loss[np.flatnonzero(inside), choice[inside]]).sum() / weight.sum() <= rulecard.WORST_LOSS
 
 
-BEYOND_WORDS = "no line of at most 3 conditions in the card's words splits this box's hands the greedy fit can reach"
-
-
-@pytest.mark.parametrize("players", [pytest.param(3, marks=pytest.mark.xfail(strict=True, reason="3 players, seat 1, "
-                                                                            "Ax / K loses 1.07: " + BEYOND_WORDS)),
-                                     4, 5, pytest.param(6, marks=pytest.mark.xfail(strict=True, reason="6 players, "
-                                                        "middle seats, Ax / AK loses 0.52: " + BEYOND_WORDS)), 7])
+@pytest.mark.parametrize("players", [3, 4, 5, 6, 7])
 def test_the_committed_cards_state_a_worst_box_within_the_bound(players):
     """cards.json: each card's worst grid box (of at least 0.1% of the hands dealt) loses at most 0.5 points per
     hand, named as its grid names it."""
@@ -356,9 +350,7 @@ def test_the_committed_cards_state_a_worst_box_within_the_bound(players):
     assert 0 < w["lost"] <= 0.5
 
 
-@pytest.mark.parametrize("players", [pytest.param(3, marks=pytest.mark.xfail(
-    strict=True, reason="3 players: no card the greedy fit finds in 12 lines of these words loses under 0.065")),
-    4, 5, 6, 7])
+@pytest.mark.parametrize("players", [3, 4, 5, 6, 7])
 def test_the_committed_cards_lose_at_most_the_target(players):
     doc = json.loads((REPORTS / "swiss" / "cards.json").read_text(encoding="utf-8"))
     assert doc["cards"][str(players)]["lost"][0] <= 0.06

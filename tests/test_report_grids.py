@@ -274,7 +274,7 @@ def test_a_tables_cells_are_one_source_for_the_grids_and_the_card_fitter(tiny_ta
 
     card = fit_card(source)
     f = atom_features({**{k: source.feature(k) for k in ("n_trumps", "top_trump", "side_aces", "voids", "points",
-                                                         "trump_rank")}, "seat": source.seat})
+                                                         "trump_rank", "row", "col")}, "seat": source.seat})
     choice = card.choice(f)
     w = source.weight
     assert card.lost.mean == pytest.approx((w * source.loss[rows, choice]).sum() / w.sum(), rel=1e-5, abs=1e-9)

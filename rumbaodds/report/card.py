@@ -25,7 +25,8 @@ following the card lose more than ``WORST_LOSS`` points per hand on average, and
 ``TARGET_LOSS``. Where the plain fit breaks the box bound, exception lines go on top of it, one at a time, each the
 line that lowers most the card's loss plus ``BOX_PENALTY`` times the boxes' excess over the bound (counted exactly
 for every candidate line); where the card still breaks a bound, the plain fit gets one line more and the
-exceptions are sought again, up to ``LINE_LIMIT`` lines. The card states its worst box (:class:`WorstBox`).
+exceptions are sought again, up to ``LINE_LIMIT`` lines. An exception line may also name a grid box itself, whole
+or split by the voids or the turned A (:func:`box_candidates`). The card states its worst box (:class:`WorstBox`).
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ ATOM_COST = 2e-4  # points per hand an extra condition must save to be worth rea
 WORST_LOSS = 0.5
 WORST_SHARE = 0.001
 TARGET_LOSS = 0.06
-LINE_LIMIT = 12
+LINE_LIMIT = 13
 BOX_PENALTY = 100.0  # exception lines: a point per hand of a box's excess over its bound weighs this much loss
 NUMBERS = {0: "no", 1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
 SEATS = ("every seat", "first to speak", "middle seats", "dealer", "not first to speak", "not the dealer")
@@ -70,8 +71,17 @@ class Atom:
         x = np.asarray(f[self.feature]).astype(np.int64)
         return x >= self.value if self.op == ">=" else (x <= self.value if self.op == "<=" else x == self.value)
 
-    def text(self, top: int) -> str:
+    def text(self, top: int, rules=None) -> str:
         v, op = self.value, self.op
+        if self.feature in ("row", "col"):  # a grid box's row or column, as the grids beside the card name it
+            from .shapes import side_columns, trump_rows
+
+            label = (trump_rows if self.feature == "row" else side_columns)(rules)[v]
+            if label == "none":
+                return "no trump" if self.feature == "row" else "no side ace or king"
+            if self.feature == "row":
+                return label if "trump" in label else f"trumps {label}"
+            return f"side {label}"
         if self.feature == "trumps":
             word = "trump" if v == 1 else "trumps"
             if op == ">=":
@@ -118,8 +128,8 @@ class Condition:
             out = out & a.holds(f)
         return out
 
-    def text(self, top: int) -> str:
-        return " and ".join(a.text(top) for a in self.atoms)
+    def text(self, top: int, rules=None) -> str:
+        return " and ".join(a.text(top, rules) for a in self.atoms)
 
 
 @dataclass
@@ -135,7 +145,7 @@ class CardLine:
         c = self.condition
         who = "" if c.seats == "every seat" else c.seats[0].upper() + c.seats[1:] + ": "
         verb = VERB[self.action] if not who else VERB[self.action][0].lower() + VERB[self.action][1:]
-        cond = c.text(top)
+        cond = c.text(top, rules)
         return f"{who}{verb} with {cond}." if cond else f"{who}{verb}."
 
 
@@ -290,7 +300,8 @@ def group_cells(fc: Cells, seat_groups: list[tuple[int, ...]] | None = None) -> 
     feats = {"seat": seat[first], "trumps": per("n_trumps")[first].astype(np.int64),
              "top": per("top_trump")[first].astype(np.int64), "aces": per("side_aces")[first].astype(np.int64),
              "voids": per("voids")[first].astype(np.int64), "points": per("points")[first].astype(np.int64),
-             "turned": turned[first]}
+             "turned": turned[first], "row": per("row")[first].astype(np.int64),
+             "col": per("col")[first].astype(np.int64)}
     # the grid box of each group: its seat group's grid, its row and column (a group never straddles two)
     seat_groups = grid_seat_groups(fc) if seat_groups is None else seat_groups
     group_of_seat = np.zeros(fc.players, dtype=np.int64)
@@ -311,9 +322,13 @@ def group_cells(fc: Cells, seat_groups: list[tuple[int, ...]] | None = None) -> 
 def atom_features(f: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """Hand features (cells.hand_features names, with ``seat`` and the turned card's ``trump_rank``) under the names
     the atoms read."""
-    return {"seat": np.asarray(f["seat"]), "trumps": np.asarray(f["n_trumps"]), "top": np.asarray(f["top_trump"]),
-            "aces": np.asarray(f["side_aces"]), "voids": np.asarray(f["voids"]), "points": np.asarray(f["points"]),
-            "turned": np.asarray(f["trump_rank"])}
+    out = {"seat": np.asarray(f["seat"]), "trumps": np.asarray(f["n_trumps"]), "top": np.asarray(f["top_trump"]),
+           "aces": np.asarray(f["side_aces"]), "voids": np.asarray(f["voids"]), "points": np.asarray(f["points"]),
+           "turned": np.asarray(f["trump_rank"])}
+    for box in ("row", "col"):  # the grid box, where known: what a box's exception line reads
+        if box in f:
+            out[box] = np.asarray(f[box])
+    return out
 
 
 # -- fitting -------------------------------------------------------------------------------------------------
@@ -334,10 +349,44 @@ def fit_card(fc: Cells, max_lines: int = MAX_LINES, max_atoms: int = MAX_ATOMS, 
     cands, masks = candidates(fc.rules, g.features, fc.players, max_atoms)
     cost = np.array([ATOM_COST * len(c.atoms) + (ATOM_COST if c.seats != "every seat" else 0.0) for c in cands])
     if bounded:
-        lines, default = _bounded_fit(g, masks, cost, max_lines, max(max_lines, line_limit))
+        boxes, box_masks = box_candidates(g, fc.players)
+        plain = len(cands)
+        cands = cands + boxes
+        masks = np.vstack([masks, box_masks]) if len(boxes) else masks
+        cost = np.r_[cost, np.full(len(boxes), 3 * ATOM_COST)]
+        lines, default = _bounded_fit(g, masks, cost, max_lines, max(max_lines, line_limit), plain)
     else:
         lines, default, _ = _plain_fit(g.loss, masks, cost, max_lines)
     return _card(fc, g, cands, masks, lines, default)
+
+
+BOX_SPLITS = (None, Atom("voids", "<=", 0), Atom("voids", ">=", 1), Atom("voids", ">=", 2),
+              Atom("turned", ">=", 99))  # the turned A: its rank is set per rule set in box_candidates
+
+
+def box_candidates(g: Groups, players: int) -> tuple[list[Condition], np.ndarray]:
+    """Exception lines' own conditions: one grid box, named as the grids beside the card name it (its seats, its
+    row and column), whole or split by the voids or the turned trump A: "Dealer: call Rumba with trumps Ax and
+    side K and two void side suits." A box breaking its bound can then be mended by a line or two, where the plain
+    lines' words would need four or five conditions (3 players, the dealer's Ax / K: a Rumba with the side K in
+    a long suit, a play with the side cards spread)."""
+    conds, masks = [], []
+    f = g.features
+    top = int(f["top"].max()) if len(f["top"]) else 0
+    for seats in ("first to speak", "middle seats", "dealer", "every seat"):
+        seat = Condition(seats).seat_mask(f["seat"], players)
+        for row, col in sorted(set(zip(f["row"][seat].tolist(), f["col"][seat].tolist()))):
+            for split in BOX_SPLITS:
+                if split is not None and split.feature == "turned":
+                    split = Atom("turned", ">=", top)
+                atoms = (Atom("row", "==", int(row)), Atom("col", "==", int(col))) + (() if split is None else
+                                                                                     (split,))
+                c = Condition(seats, atoms)
+                m = c.holds(f, players)
+                if m.any():
+                    conds.append(c)
+                    masks.append(m)
+    return conds, (np.array(masks) if masks else np.zeros((0, len(f["seat"])), bool))
 
 
 def _plain_fit(loss: np.ndarray, masks: np.ndarray, cost: np.ndarray, max_lines: int):
@@ -345,31 +394,37 @@ def _plain_fit(loss: np.ndarray, masks: np.ndarray, cost: np.ndarray, max_lines:
     return min((_fit(loss, masks, cost, max_lines, start) for start in range(len(ACTIONS))), key=lambda fit: fit[2])
 
 
-def _bounded_fit(g: Groups, masks: np.ndarray, cost: np.ndarray, max_lines: int, line_limit: int
-                 ) -> tuple[list[tuple[int, int]], int]:
+def _bounded_fit(g: Groups, masks: np.ndarray, cost: np.ndarray, max_lines: int, line_limit: int,
+                 plain: int | None = None) -> tuple[list[tuple[int, int]], int]:
     """The fewest lines (from ``max_lines`` up to ``line_limit``) of a card that loses at most ``WORST_LOSS`` per
     hand in every grid box of at least ``WORST_SHARE`` of the hands and at most ``TARGET_LOSS`` on average.
 
     For each length of the plain fit (``max_lines``, then one line more, grown from the lines it has): exception
     lines on top of it (:func:`_exceptions`) until no box breaks its bound. The first card that meets both bounds;
     where none does within ``line_limit`` lines, the one that comes nearest (no box over its bound if any card
-    managed it, then the least average loss)."""
+    managed it, then the least average loss). ``plain``: the first so many candidates are the plain lines' (the
+    rest, grid boxes, only exception lines)."""
     n = len(g.loss)
     rows = np.arange(n)
-    lines, default, _ = _plain_fit(g.loss, masks, cost, max_lines)
+    plain = len(masks) if plain is None else plain
+    lines, default, _ = _plain_fit(g.loss, masks[:plain], cost[:plain], max_lines)
     nearest = None
     for room in range(max_lines, line_limit + 1):
         if room > max_lines:
-            lines, default, _ = _fit(g.loss, masks, cost, room, default, lines)
+            lines, default, _ = _fit(g.loss, masks[:plain], cost[:plain], room, default, lines)
         card = _exceptions(g, masks, cost, lines, default, line_limit - 1)
-        choice = _assign(card, masks, default, n)
-        lost = float(g.loss[rows, choice].sum())
-        box_lost, share = box_losses(g, choice)
-        over = float((box_lost[share >= WORST_SHARE] - WORST_LOSS).max(initial=0.0))
-        rank = (over > 0, max(0.0, lost - TARGET_LOSS), len(card))
-        if nearest is None or rank < nearest[0]:
-            nearest = (rank, card, default)
-        if rank[:2] == (False, 0.0) or len(lines) + 1 >= line_limit:
+        # and the whole card refined once more, exceptions and all: each line the best given the others
+        refined, refined_default, _ = _fit(g.loss, masks, cost, len(card) + 1, default, card)
+        rank = None
+        for option, option_default in ((card, default), (refined, refined_default)):
+            choice = _assign(option, masks, option_default, n)
+            lost = float(g.loss[rows, choice].sum())
+            box_lost, share = box_losses(g, choice)
+            over = float((box_lost[share >= WORST_SHARE] - WORST_LOSS).max(initial=0.0))
+            rank = (over > 0, max(0.0, lost - TARGET_LOSS), len(option))
+            if nearest is None or rank < nearest[0]:
+                nearest = (rank, option, option_default)
+        if nearest[0][:2] == (False, 0.0) or len(lines) + 1 >= line_limit:
             break
     return nearest[1], nearest[2]
 

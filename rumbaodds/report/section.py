@@ -146,7 +146,7 @@ def choices(fc: Cells, card: cardmod.RuleCard, seat_grids: list[grids.Grid]) -> 
     for s in range(fc.players):
         at = fc.at_seat(s)
         feats = {name: fc.feature(name)[at] for name in ("n_trumps", "top_trump", "side_aces", "voids", "points",
-                                                         "trump_rank")}
+                                                         "trump_rank", "row", "col")}
         card_c[at] = card.choice(cardmod.atom_features({**feats, "seat": np.full(len(at), s)}))
         g = next(g for g in seat_grids if s in g.seats)
         box_choice = np.zeros(nb, dtype=np.int64)
