@@ -138,7 +138,7 @@ table.g td{font-size:11px;line-height:1.1;text-align:center;height:27px;padding:
 overflow:hidden;white-space:nowrap}
 table.g td b{display:block;font-size:12px}table.g td.e{background:#f1f1f1}
 table.g td .n{display:block;overflow:hidden;letter-spacing:-.4px}
-@media (max-width:480px){table.g th.r{width:46px}.card li{font-size:13px;margin:2px 0}
+@media (max-width:480px){table.g th.r{width:46px}.card li{font-size:13px;margin:1px 0;line-height:1.28}
 .card .pts,.card .lost{font-size:12px}}
 td.close{background-image:repeating-linear-gradient(135deg,rgba(255,255,255,.5) 0 2px,transparent 2px 6px)}
 td.mixed{background-image:radial-gradient(rgba(255,255,255,.8) 1.2px,transparent 1.5px);background-size:5px 5px}
