@@ -35,6 +35,26 @@ def shipped_rows() -> list[dict]:
     return rows
 
 
+def game_rows() -> list[dict]:
+    """Issue 38: the score-aware strategies' exploitability in game terms (stakes per hand), beside what a best
+    response gains against the per-hand equilibrium played at every score (both measured by the solve)."""
+    from rumbaodds.strategy.score_aware import find_score
+
+    rows = []
+    for rules, n in SHIPPED:
+        solved = find_score(get_rules(rules), n)
+        if solved is None:
+            rows.append({"rules": rules, "players": n, "score-aware": "not solved"})
+            continue
+        aware, blind = solved.meta["exploitability_stakes"], solved.meta["hand_equilibrium_exploitability_stakes"]
+        rows.append({"rules": rules, "players": n, "iterations": solved.meta["iterations"],
+                     "seconds": solved.meta["seconds"],
+                     "score-aware worst seat (stakes/hand)": max(aware[str(s)]["mean"] for s in range(n)),
+                     "worst upper 95%": max(aware[str(s)]["high"] for s in range(n)),
+                     "per-hand equilibrium worst seat": max(blind[str(s)]["mean"] for s in range(n))})
+    return rows
+
+
 def solve_to_target(target: float = 0.05) -> dict:
     """Swiss 5 from scratch, checking every 5 iterations, until every seat's upper 95% bound is below ``target``."""
     start = time.perf_counter()
@@ -54,6 +74,8 @@ def solve_to_target(target: float = 0.05) -> dict:
 
 def main(quick: bool = False, solve_target: bool = False, check: bool = False) -> None:
     print_table("Shipped strategies (rumbaodds strategy show --rules R --players N)", shipped_rows())
+    print_table("Score-aware strategies: a best response's gain in stakes per hand, from score states as they occur "
+                "in games (rumbaodds strategy solve-game)", game_rows())
     if solve_target:
         print("\n## Solving swiss 5 players from scratch to every seat below 0.05 points per hand")
         print_table("result", [solve_to_target()])

@@ -304,7 +304,7 @@ def no_work(monkeypatch):
                         (report_cmd, "_make_report"), (rummy_cmd, "odds"), (rumbaodds.rummy.tables, "build_table"),
                         (rumbaodds.rummy.report, "make_rummy_report"), (rumbaodds.web.server, "make_server"),
                         (deals_cmd, "play_deals"),  # generate_deals checks its arguments at the call, lazily
-                        (rumbaodds.match.api, "game_batch"), (rumbaodds.match.ask, "choice_batch")]:
+                        (rumbaodds.match.api, "scored_batch"), (rumbaodds.match.ask, "choice_batch")]:
         monkeypatch.setattr(owner, name, _tripwire(f"{getattr(owner, '__name__', owner)}.{name}"))
 
 

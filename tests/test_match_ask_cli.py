@@ -106,7 +106,9 @@ def test_the_rumba_note_only_where_a_rumba_is_recommended():
     result = CliRunner().invoke(main, ["ask", "HA SA HQ C7 D9", "--trump", "H8", "--players", "5", "--seat", "2",
                                        "--scores", "20,20,10,10,20", "--samples", "2000", "--seed", "0"])
     assert "at 10 points" in result.output and "a successful Rumba ends the game" not in result.output
-    assert "nobody looks at the score" in " ".join(result.output.split())  # what the answer assumes, said
+    # what the answer assumes, said: every player by the score-aware equilibrium (issue 38), this hand too
+    assert "every player decides each hand by the score-aware equilibrium" in " ".join(result.output.split())
+    assert "Opponents score-aware equilibrium" in " ".join(result.output.split())
     situation = SimpleNamespace(rules=get_rules("swiss"), seat=2)
     state = SimpleNamespace(scores=(20, 20, 10, 10, 20))
     answer = lambda game, hand: SimpleNamespace(recommendation=game, state=state,  # noqa: E731

@@ -12,35 +12,42 @@ from click.testing import CliRunner
 from rumbaodds.answer import simulation
 from rumbaodds.answer.situation import make_situation
 from rumbaodds.cli import main
-from rumbaodds.match.api import game_policy
+from rumbaodds.match.api import table_for
 from rumbaodds.match.ask import ask_game
 from rumbaodds.match.choice import choice_batch, rest_seed
 from rumbaodds.match.kernel import MAX_HANDS
 from rumbaodds.match.score import game_array
+from rumbaodds.match.scored_twin import table_policy
 from rumbaodds.match.twin import twin_choice_sample
 from rumbaodds.rules import FLEMISH, SWISS
 
 
-def run_kernel(job, rules, scores, passes, seed, count):
-    policy, knock = game_policy(rules, job.situation.players)
+def run_kernel(job, rules, scores, passes, seed, count, opponents="hand-equilibrium"):
+    """``choice_batch`` with the rest of the game played by ``opponents`` (a game table, ``match.api.table_for``);
+    also returns the twin's policy of that table."""
+    table = table_for(rules, job.situation.players, opponents)
     args = job.args()
     out = choice_batch(*args[:7], game_array(rules), *args[7:], np.uint64(seed), rules.deck_array(),
-                       policy.as_tuple(), knock, np.array(scores, np.int64), np.array(passes, np.int64),
-                       np.uint64(rest_seed(seed)), MAX_HANDS, 0, count)
-    return out, policy, knock
+                       table.stack, table.knock_stack, table.fixed, table.fixed_knock, table.aware,
+                       np.array(scores, np.int64), np.array(passes, np.int64), np.uint64(rest_seed(seed)), MAX_HANDS,
+                       0, count)
+    return out, table_policy(rules, table), None
 
 
-@pytest.mark.parametrize("rules, n, seat, hand, trump, scores, passes, before", [
-    (SWISS, 5, 2, "HA HK S6 C7 D9", "H8", [15, 17, 4, 19, 12], [0, 2, 0, 1, 0], None),
-    (SWISS, 4, 1, "S6 C7 D8 S9 C6", "H8", [9, 3, 14, 6], [2, 2, 0, 0], "pass"),
-    (FLEMISH, 4, 3, "HA HK SQ C7 D9", "H8", [12, 5, 9, 16], [0, 0, 0, 0], None),
+@pytest.mark.parametrize("rules, n, seat, hand, trump, scores, passes, before, opponents", [
+    (SWISS, 5, 2, "HA HK S6 C7 D9", "H8", [15, 17, 4, 19, 12], [0, 2, 0, 1, 0], None, "hand-equilibrium"),
+    (SWISS, 4, 1, "S6 C7 D8 S9 C6", "H8", [9, 3, 14, 6], [2, 2, 0, 0], "pass", "hand-equilibrium"),
+    (FLEMISH, 4, 3, "HA HK SQ C7 D9", "H8", [12, 5, 9, 16], [0, 0, 0, 0], None, "hand-equilibrium"),
+    # the rest of the game score-aware (issue 38), one player blind: every hand's table chosen by the score
+    (SWISS, 5, 2, "HA HK S6 C7 D9", "H8", [5, 3, 4, 2, 12], [0, 2, 0, 1, 0], None, "equilibrium,0=hand-equilibrium"),
+    (FLEMISH, 4, 3, "HA HK SQ C7 D9", "H8", [2, 5, 1, 6], [0, 0, 0, 0], None, None),
 ])
-def test_kernel_equals_twin_sample_by_sample(rules, n, seat, hand, trump, scores, passes, before):
+def test_kernel_equals_twin_sample_by_sample(rules, n, seat, hand, trump, scores, passes, before, opponents):
     situation = make_situation(hand, trump, n, seat, rules, passes[seat], False, before)
     job = simulation.Job.of(situation, play="expert")  # the twin plays greedy or expert
     count, seed = 12, 4
     (results, tries, weights, kinds, changes, passed, pays, wins, deals), policy, knock = run_kernel(
-        job, rules, scores, passes, seed, count)
+        job, rules, scores, passes, seed, count, opponents)
     for i in range(count):
         twin = twin_choice_sample(rules, n, seat, situation.hand, situation.trump_card, job.policy, job.plan,
                                   "expert", job.names, scores, passes, policy, knock, seed, i, rest_seed(seed))

@@ -8,6 +8,8 @@ import pytest
 from click.testing import CliRunner
 
 from rumbaodds.cli import main
+from rumbaodds.match.api import table_assumes, table_for
+from rumbaodds.rules import get_rules
 
 
 def run(*args):
@@ -23,7 +25,10 @@ def test_game_json_adds_up():
     assert abs(sum(p["p_win"] for p in players) - 1) < 1e-9 and abs(sum(p["payout"] for p in players)) < 1e-9
     assert players[0]["p_win"] > players[2]["p_win"]
     assert all(p["p_win_95"][0] <= p["p_win"] <= p["p_win_95"][1] for p in players)
-    assert data["players_see_the_score"] is False and "nobody looks at the score" in data["assumes"]
+    # issue 38: by default every player sees the score where a score-aware equilibrium is shipped; either way the
+    # answer says what it assumed
+    table = table_for(get_rules("swiss"), 3)
+    assert data["players_see_the_score"] == table.sees_score and data["assumes"] == table_assumes(table)
 
 
 def test_game_table_names_the_first_dealer():
@@ -86,4 +91,4 @@ def test_seat_model_seats_one_style_at_a_table_of_equilibrium_players():
     assert mixed["opponents"] == "equilibrium,0=all" and control["opponents"] == "equilibrium"
     assert mixed["per_player"][0]["payout_95"][1] < control["per_player"][0]["payout_95"][0]
     result = run("--players", "5", "--seat-model", "7=bold")
-    assert result.exit_code == 2 and "seat 7 does not exist" in result.output
+    assert result.exit_code == 2 and "player 7 does not exist" in result.output  # a player: the deal moves

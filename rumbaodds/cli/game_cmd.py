@@ -39,11 +39,12 @@ from .render import print_game, progress_bar
 @streaks_option()
 @samples_option(limits.GAMES, default=DEFAULT_GAMES, help="Games to simulate.", name="--games")
 @seed_option(default=DEFAULT_SEED, help="Seed (game i depends on it and i).")
-@click.option("--opponents", default=None, help="How every player decides [default: equilibrium, the solved "
-                                                "strategies]; a style name or TOML file plays that style at all seats.")
-@click.option("--seat-model", "seat_models", multiple=True, metavar="SEAT=STYLE",
-              help="One player plays another style than the rest, e.g. 0=bold (repeatable; the dealer's knock stays "
-                   "the base's).")
+@click.option("--opponents", default=None, help="How every player decides [default: equilibrium, the score-aware "
+                                                "solved strategies]; hand-equilibrium: the per-hand ones, blind to the "
+                                                "score; a style name or TOML file plays that style at all seats.")
+@click.option("--seat-model", "seat_models", multiple=True, metavar="PLAYER=STYLE",
+              help="One player decides by another model than the rest, e.g. 0=hand-equilibrium or 0=bold "
+                   "(repeatable; the player keeps it wherever the deal puts him, his knock too).")
 @click.option("--play", "play", type=click.Choice(sorted(POLICIES)), default=DEFAULT_PLAY, show_default=True,
               help="Card play of every player.")
 @json_option()

@@ -199,7 +199,7 @@ def show_answer(result, as_json: bool) -> None:
 # -- game (RULES.md §9) ----------------------------------------------------------------------------------------------
 def print_game(values, as_json: bool) -> None:
     """`rumbaodds game`: every player's chance to win and expected payout from a score state."""
-    from ..match.api import SCORE_BLIND, Z95
+    from ..match.api import Z95
 
     if as_json:
         click.echo(json.dumps(values.to_dict()))
@@ -221,7 +221,7 @@ def print_game(values, as_json: bool) -> None:
             table.add_row(who, str(state.scores[p]), str(state.passes[p]),
                           f"{values.p_win[p]:.1%} ± {win_half[p]:.1%}", f"{values.payout[p]:+.2f} ± {pay_half[p]:.2f}")
     Console().print(table)
-    click.echo(f"Assumed: {SCORE_BLIND}; opponents {values.opponents}.")
+    click.echo(f"Assumed: {values.assumes}; opponents {values.opponents}.")
     if values.unfinished:
         click.echo(f"{values.unfinished_text()}. Games took {values.mean_deals:.1f} deals on average.")
         return
@@ -237,7 +237,6 @@ def print_game(values, as_json: bool) -> None:
 
 def print_game_ask(answer, as_json: bool) -> None:
     """`ask --scores`: the per-hand answer, then every choice by its game value, and where the score matters."""
-    from ..match.api import SCORE_BLIND
     from ..match.ask import PAYOUT_SIGN, closing_note, game_document
     from ..match.kernel import MAX_HANDS
 
@@ -271,7 +270,7 @@ def print_game_ask(answer, as_json: bool) -> None:
     console.print(("[bold yellow]" if answer.differs else "") + closing_note(answer)
                   + ("[/bold yellow]" if answer.differs else ""))
     console.print(f"[dim]{PAYOUT_SIGN}; * the best choice for this hand alone (points, down is good). The rest of "
-                  f"the game: {SCORE_BLIND}; {answer.mean_deals:.1f} deals per game on average.[/dim]")
+                  f"the game: {answer.assumes}; {answer.mean_deals:.1f} deals per game on average.[/dim]")
     if answer.unfinished:  # never silent: the chances above count those games as won by nobody
         console.print(f"[bold yellow]{answer.unfinished:,} of the games did not finish within {MAX_HANDS:,} hands: "
                       f"they count as won by nobody and paid nothing, so every chance to win above is a lower bound."

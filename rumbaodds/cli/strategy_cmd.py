@@ -52,6 +52,45 @@ def solve(rules, players, iterations, samples, eval_samples, check_every, seed, 
     click.echo(f"strategy written: {solved.path}")
 
 
+@strategy.command("solve-game")
+@rules_option(help="swiss, flemish or a house-rule TOML file (its per-hand strategy solved first).")
+@players_option()
+@int_option("--iterations", limit=limits.ITERATIONS, default=60, show_default=True,
+            help="Regret-matching iterations in all.")
+@int_option("--samples", limit=limits.SOLVE_SAMPLES, default=80_000, show_default=True,
+            help="Deals per seat and iteration, spread over --states score states.")
+@int_option("--states", limit=limits.Limit(1, 10_000, why="score states drawn per iteration"), default=40,
+            show_default=True, help="Score states drawn per iteration.")
+@int_option("--games", limit=limits.GAMES, default=40_000, show_default=True,
+            help="Games simulated for the game's values and the score states.")
+@int_option("--eval-samples", limit=limits.EVAL_SAMPLES, default=400_000, show_default=True,
+            help="Deals per seat for the final exploitability in stakes.")
+@seed_option(0)
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="Strategy file [default: the package's for a preset, the cache for a house rule].")
+@json_option()
+@progress_option()
+@friendly_errors
+def solve_game(rules, players, iterations, samples, states, games, eval_samples, seed, out, as_json, progress):
+    """Solve the score-aware strategies of RULES at PLAYERS (issue 38); resumable (run it again after a kill)."""
+    from ..strategy.score_solver import solve_score
+
+    rule_set = get_rules(rules)
+    with solve_progress(progress, iterations) as update:
+        solved = solve_score(rule_set, players, iterations, samples, seed, games, states, eval_samples,
+                             Path(out) if out else None, lambda done, total: update(done, total, None))
+    if as_json:
+        click.echo(json.dumps({"file": str(solved.path), **solved.meta}))
+        return
+    for title, key in (("score-aware", "exploitability_stakes"),
+                       ("per-hand", "hand_equilibrium_exploitability_stakes")):
+        per = solved.meta[key]
+        click.echo(f"{title} strategies: a best response gains " + ", ".join(
+            f"seat {s} {e['mean']:+.3f} [{e['low']:+.3f}, {e['high']:+.3f}]" for s, e in per.items())
+            + " stakes per hand (95%)")
+    click.echo(f"strategy written: {solved.path}")
+
+
 @strategy.command()
 @rules_option()
 @players_option()

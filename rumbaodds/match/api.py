@@ -1,8 +1,10 @@
 """Whole-game values from a score state: every player's chance to win and expected payout (RULES.md §9).
 
 ``game_values`` simulates games from a score state with the kernel of
-``kernel.py``, every player deciding by the opponents' policy (the shipped
-equilibrium by default) and playing cards by the default card play. Payouts
+``scored.py``, every player deciding by his score class's strategy (the
+shipped score-aware equilibrium, issue 38) or by a fixed policy of the hand
+alone (``hand-equilibrium``, a style), and playing cards by the default card
+play. Payouts
 are in stake units, positive = received (zero-sum for ``to-winners`` and
 ``pairwise``). Game ``i`` depends on (seed, i) alone, so a run in batches, or
 resumed later from ``start``, adds up to exactly the same games.
@@ -22,8 +24,10 @@ from ..engine.rules_layout import rules_array
 from ..opponents.policies import Policy
 from ..opponents.resolve import EQUILIBRIUM, opponent_policy
 from ..rules import PRESETS, RulesError, RuleSet, get_rules
-from .kernel import MAX_HANDS, game_batch
+from ..strategy.score_aware import HAND_EQUILIBRIUM, GameTable, find_score, game_table
+from .kernel import MAX_HANDS
 from .score import game_array
+from .scored import scored_batch
 
 DEFAULT_GAMES = 20_000
 DEFAULT_SEED = 2109  # issue 21
@@ -64,9 +68,59 @@ def game_policy(rules: RuleSet, players: int, opponents=None) -> tuple[Policy, n
     return opponent_policy(opponents, base, players), knock
 
 
-# What every game answer assumes of the players until score-aware strategies exist (issue 38): said in its output
+# What a game answer assumes of players who do not see the score: said in its output
 SCORE_BLIND = ("every player decides each hand by the opponents' strategy for the hand alone (the per-hand "
                "equilibrium or a style): nobody looks at the score")
+
+
+def table_for(rules: RuleSet, players: int, opponents=None) -> GameTable:
+    """How every player of a game decides: ``opponents`` None or ``equilibrium`` is the score-aware equilibrium
+    where one is solved (else the per-hand one, and the table says nobody sees the score); ``hand-equilibrium``
+    the per-hand equilibrium; a style, a TOML file or a Policy a fixed policy. ``BASE,P=STYLE,...`` seats another
+    model at player ``P`` (``game --seat-model``: players, not seats, since the deal moves round the table)."""
+    base = strategy_rules(rules)
+    solved = find_score(base, players)
+    if not (opponents is None or isinstance(opponents, str)):
+        policy, knock = game_policy(rules, players, opponents)
+        return game_table(base, players, [(policy.name, policy, knock)] * players, None)
+    parts = [part.strip() for part in (opponents or "").split(",")]
+    cache: dict = {}
+
+    def one(name: str):
+        key = (name or EQUILIBRIUM).lower()
+        if key not in cache:
+            if key == EQUILIBRIUM and solved is not None:
+                cache[key] = (EQUILIBRIUM, None, None)
+            elif key in (EQUILIBRIUM, HAND_EQUILIBRIUM):
+                cache[key] = (HAND_EQUILIBRIUM, *game_policy(rules, players, None))
+            else:
+                cache[key] = (name, *game_policy(rules, players, name))
+        return cache[key]
+
+    per_player = [one(parts[0])] * players
+    for part in parts[1:]:
+        player, _, style = part.partition("=")
+        if not player.strip().isdigit() or not style.strip():
+            raise RulesError(f"--seat-model {part!r}: write PLAYER=STYLE, e.g. 0=hand-equilibrium")
+        p = int(player)
+        if not 0 <= p < players:
+            raise RulesError(f"--seat-model {part!r}: player {p} does not exist with {players} players")
+        per_player[p] = one(style.strip())
+    return game_table(base, players, per_player, solved if any(pol is None for _n, pol, _k in per_player) else None)
+
+
+def table_assumes(table: GameTable) -> str:
+    """What a game answer assumes of its players, in words (said in every output)."""
+    aware = [p for p, a in enumerate(table.sees_score) if a]
+    if not aware:
+        return SCORE_BLIND
+    blind = [p for p, a in enumerate(table.sees_score) if not a]
+    who = "every player decides" if not blind else "players " + ", ".join(map(str, aware)) + " decide"
+    text = (f"{who} each hand by the score-aware equilibrium (strategies by his own distance to 0, the leader's "
+            f"and whether a pass costs the sit-out penalty)")
+    if blind:
+        text += "; " + "; ".join(f"player {p} by {table.names[p]}, blind to the score" for p in blind)
+    return text
 
 
 @dataclass(frozen=True)
@@ -118,6 +172,8 @@ class GameValues:
     play: str
     seed: int
     games: int = 0
+    sees_score: list = field(default=None)  # per player: decides by the score-aware strategy
+    assumes: str = SCORE_BLIND
     unfinished: int = 0
     deals: int = 0
     ties: int = 0
@@ -179,6 +235,9 @@ class GameValues:
                 f"these opponents the scores need not reach 0): no chance to win or payout can be given, only "
                 f"bounds on the chance")
 
+    def see_list(self) -> list[bool]:
+        return list(self.sees_score) if self.sees_score is not None else [False] * self.state.players
+
     def to_dict(self) -> dict:
         if self.unfinished:  # a chance over the finished games only would ignore them: bounds, never a number
             low, high = self.win_bounds()
@@ -187,7 +246,7 @@ class GameValues:
                 "scores": list(self.state.scores), "passes": list(self.state.passes), "dealer": self.state.dealer,
                 "opponents": self.opponents, "play": self.play, "seed": self.seed, "games": self.games,
                 "unfinished": self.unfinished, "note": self.unfinished_text(), "tied_games": self.ties,
-                "players_see_the_score": False, "assumes": SCORE_BLIND,
+                "players_see_the_score": self.see_list(), "assumes": self.assumes,
                 "mean_deals": self.mean_deals, "sign": "payout in stake units, positive = received",
                 "per_player": [{"player": p, "score": self.state.scores[p], "p_win": None, "p_win_95": None,
                                 "p_win_bounds": [float(low[p]), float(high[p])], "payout": None, "payout_95": None}
@@ -200,7 +259,7 @@ class GameValues:
             "scores": list(self.state.scores), "passes": list(self.state.passes), "dealer": self.state.dealer,
             "opponents": self.opponents, "play": self.play, "seed": self.seed, "games": self.games,
             "unfinished": self.unfinished, "tied_games": self.ties, "mean_deals": self.mean_deals,
-            "players_see_the_score": False, "assumes": SCORE_BLIND,
+            "players_see_the_score": self.see_list(), "assumes": self.assumes,
             "sign": "payout in stake units, positive = received",
             "per_player": [{"player": p, "score": self.state.scores[p], "p_win": float(self.p_win[p]),
                             "p_win_95": [float(self.p_win[p] - Z95 * wse[p]), float(self.p_win[p] + Z95 * wse[p])],
@@ -233,18 +292,19 @@ def game_values(rules="swiss", players: int | None = None, scores=None, passes=N
         raise RulesError(f"--seed must be in 0..2**63-1, got {seed}")
     if play not in POLICIES:
         raise RulesError(f"unknown card play {play!r} (use {' or '.join(POLICIES)})")
-    policy, knock = game_policy(rules, n, opponents)
-    out = into or GameValues(rules, state, EQUILIBRIUM if opponents is None else str(opponents), play, int(seed))
+    table = table_for(rules, n, opponents)
+    out = into or GameValues(rules, state, EQUILIBRIUM if opponents is None else str(opponents), play, int(seed),
+                             sees_score=table.sees_score, assumes=table_assumes(table))
     rp, gp = rules_array(rules), game_array(rules)
     deck = rules.deck_array()
     done = 0
-    announce_compile(game_batch, "the whole-game simulator")
+    announce_compile(scored_batch, "the whole-game simulator")
     while done < games:
         count = min(BATCH, games - done)
-        _finals, wins, pays, deals = game_batch(deck, n, np.array(state.scores, dtype=np.int64),
-                                                np.array(state.passes, dtype=np.int64), state.dealer, rp, gp,
-                                                policy.as_tuple(), knock, POLICIES[play], np.uint64(seed),
-                                                np.uint64(start + done), count, MAX_HANDS)
+        _finals, wins, pays, deals, *_trace = scored_batch(
+            deck, n, np.array(state.scores, dtype=np.int64), np.array(state.passes, dtype=np.int64), state.dealer, rp,
+            gp, table.stack, table.knock_stack, table.fixed, table.fixed_knock, table.aware, POLICIES[play],
+            np.uint64(seed), np.uint64(start + done), count, MAX_HANDS, 0)
         out.add(wins, pays, deals)
         done += count
     return out
@@ -254,5 +314,5 @@ def interval_text(value: float, half: float, digits: int = 2) -> str:
     return f"{value:+.{digits}f} ± {half:.{digits}f}" if math.isfinite(half) else f"{value:+.{digits}f}"
 
 
-__all__ = ["game_values", "GameValues", "GameState", "SCORE_BLIND", "game_policy", "strategy_rules", "DEFAULT_GAMES",
-           "DEFAULT_SEED"]
+__all__ = ["game_values", "GameValues", "GameState", "SCORE_BLIND", "game_policy", "table_for", "table_assumes",
+           "strategy_rules", "DEFAULT_GAMES", "DEFAULT_SEED"]

@@ -27,7 +27,7 @@ from ..game import Choice
 from ..rules import RulesError, get_rules
 from ..seeds import check_seed
 from ..stats import Estimate
-from .api import SCORE_BLIND, GameState, game_policy
+from .api import GameState, table_assumes, table_for
 from .choice import choice_batch, rest_seed
 from .kernel import MAX_HANDS
 from .score import game_array
@@ -51,6 +51,8 @@ class GameAnswer:
     unfinished: int
     # payout(a) - payout(b) in stakes on the same deals (paired), for choices named as in ``by_game.options``
     payout_difference: Callable[[str, str], Estimate] | None = None
+    sees_score: tuple = ()  # per player: decides by the score-aware equilibrium (this hand and the rest)
+    assumes: str = ""
 
     @property
     def recommendation(self) -> str:
@@ -90,7 +92,7 @@ class GameAnswer:
             "margin": None if margin is None else {"payout": margin.mean, "payout_95": [margin.low, margin.high]},
             "per_hand_recommendation": str(self.hand.recommendation), "score_changes_the_choice": self.differs,
             "actions": actions, "mean_deals": self.mean_deals, "unfinished_games": self.unfinished,
-            "players_see_the_score": False, "assumes": SCORE_BLIND,
+            "players_see_the_score": list(self.sees_score), "assumes": self.assumes,
         }
 
 
@@ -148,7 +150,8 @@ def ask_game(hand, trump, players: int, seat: int, scores, passes=None, rules="s
     ``scores``/``passes``: every seat's score and passes in a row in seat order (seat ``players - 1`` deals this
     hand); his own streak is ``passes[seat]``. ``samples`` fixes the run (default 20,000); ``precision`` runs until
     the 95% half-width of every choice's expected payout is below it (stake units). The rest of the game: every
-    player by the opponents' policy (the shipped equilibrium by default, its knock too) and the card play ``play``.
+    player by the opponents' model and the card play ``play``: by default the score-aware equilibrium, this hand
+    too (each opponent by his score class, ``hand_policy``), else a model of the hand alone (its knock too).
     """
     if play == simulation.SEARCHED:  # thousands of times the work of a hand, by the games' many hands
         raise RulesError(f"the game value has no --play {simulation.SEARCHED}: ask without --scores for it")
@@ -156,14 +159,14 @@ def ask_game(hand, trump, players: int, seat: int, scores, passes=None, rules="s
     state = scores_in_seats(rules_, players, scores, passes)
     situation = make_situation(hand, trump, players, seat, rules_, state.passes[seat], dealer_knocked, before,
                                swapped_by)
-    job = Job.of(situation, opponents, play)
+    table = table_for(rules_, players, opponents)
+    job = Job.of(situation, hand_policy(rules_, state, table) if any(table.sees_score) else opponents, play)
     seed = check_seed(seed)
     planned = samples if samples is not None else (None if precision is not None else DEFAULT_SAMPLES)
     if planned is not None and not 1 <= planned <= MAX_SAMPLES:
         raise RulesError(f"--samples with --scores must be 1..{MAX_SAMPLES:,}, got {planned}")
     if precision is not None and precision <= 0:
         raise RulesError(f"--precision must be positive, got {precision}")
-    game_pol, knock = game_policy(rules_, players, opponents)
     args = job.args()
     rest = rest_seed(seed)
     accs = [simulation.Accumulator(len(job.names), players + 1) for _ in range(3)]  # hand, -payout, win share
@@ -174,9 +177,10 @@ def ask_game(hand, trump, players: int, seat: int, scores, passes=None, rules="s
         if count <= 0:
             break
         results, tries, weights, _kinds, _changes, _passed, pays, wins, taken = choice_batch(
-            *args[:7], game_array(rules_), *args[7:], np.uint64(seed), rules_.deck_array(), game_pol.as_tuple(),
-            knock, np.array(state.scores, np.int64), np.array(state.passes, np.int64), np.uint64(rest), MAX_HANDS,
-            accs[0].n, count)
+            *args[:7], game_array(rules_), *args[7:], np.uint64(seed), rules_.deck_array(),
+            table.stack, table.knock_stack, table.fixed, table.fixed_knock, table.aware,
+            np.array(state.scores, np.int64), np.array(state.passes, np.int64), np.uint64(rest), MAX_HANDS, accs[0].n,
+            count)
         if (tries < 0).any():
             raise RulesError("no deal matches what the earlier seats did: this situation is impossible under the "
                              "opponent model")
@@ -209,7 +213,22 @@ def ask_game(hand, trump, players: int, seat: int, scores, passes=None, rules="s
         return Estimate(-d.mean, -d.high, -d.low, d.samples)
 
     return GameAnswer(hand_result, by_game, win, state, rest, deals / max(1, accs[0].n * len(job.names)),
-                      unfinished, payout_difference)
+                      unfinished, payout_difference, tuple(table.sees_score), table_assumes(table))
+
+
+def hand_policy(rules, state: GameState, table):
+    """The policy of this hand's seats at the score state (seat ``players - 1`` deals): every seat's row as the
+    game kernel puts it together (``scored.select_policy``), so that this hand and the rest decide alike."""
+    from ..engine.rules_layout import rules_array
+    from ..opponents.policies import Policy
+    from .scored import new_work, select_policy
+
+    n = state.players
+    work, sources, classes = new_work(n, table.stack)
+    select_policy(np.array(state.scores, np.int64), np.array(state.passes, np.int64), state.dealer,
+                  rules_array(rules), game_array(rules), table.stack, table.fixed, table.aware, work, sources, classes)
+    return Policy("equilibrium", n, *work, {"kind": "strategy", "score_classes": [int(c) for c in classes],
+                                            "score_aware": list(table.sees_score)})
 
 
 def closing_note(answer: GameAnswer) -> str:

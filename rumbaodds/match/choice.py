@@ -7,8 +7,10 @@ flag kept (``kernel.play_spoken``: the same speaking, exchange, card play and
 score, also when the asking player passes). The score sheet then applies the
 hand (``score.apply_hand``: seat ``n - 1`` deals it, seats are players) and, if
 nobody has reached 0, the rest of the game is game ``index`` of the rest
-seed's stream (``kernel.play_game``), the same games for every choice (common
-random numbers: the later hands are dealt alike whatever this hand did).
+seed's stream (``scored.play_game_scored``: every player by his score class's
+strategy where he sees the score, else by his fixed policy), the same games
+for every choice (common random numbers: the later hands are dealt alike
+whatever this hand did).
 
 The per-hand answer comes out of the same run unchanged: ``out`` is exactly
 what ``ask_batch`` gives for these samples. The twin is ``choice_twin.py``.
@@ -27,8 +29,9 @@ from ..engine.hand import (
     new_scratch,
 )
 from ..engine.speak import speak_rest
-from .kernel import new_hand_scratch, play_game, play_spoken
+from .kernel import new_hand_scratch, play_spoken
 from .score import THROWN_IN, apply_hand, game_over, settle
+from .scored import new_work, play_game_scored
 
 REST_SALT = 0x2109_6A3E_5EED  # the rest of the game: game ``index`` of seed ``(seed ^ REST_SALT) mod 2**63``
 
@@ -49,11 +52,14 @@ def new_game_scratch(n, deck_size):
 
 @njit(cache=True)
 def choice_sample(deck_mask, unknown, hero_hand, trump_card, n, hero, rp, gp, pol, plan, policy, passes, knocked,
-                  swapped_by, choices, seed, index, deck, game_pol, knock_prob, scores0, streaks0, rest, max_hands,
-                  out, scratch, game_scratch, kinds, changes_out, passed_out, pays, wins, deals):
+                  swapped_by, choices, seed, index, deck, stack, knock_stack, fixed, fixed_knock, aware, scores0,
+                  streaks0, rest, max_hands, out, scratch, game_scratch, work, kinds, changes_out, passed_out, pays,
+                  wins, deals):
     """One sample for every choice: ``out`` as ``ask_sample``; per choice the hand's kind, every seat's change and
     pass flag, then the asking player's payout and win share and the deals the game took (this one included;
-    negative: unfinished). Returns (tries, weight) as ``ask_sample``."""
+    negative: unfinished). ``stack`` .. ``aware``: the rest of the game's players (the score-aware stack, its
+    knock by class, the fixed policies, their knocks, who sees the score: ``strategy.score_aware.GameTable``);
+    ``work``: ``scored.new_work``. Returns (tries, weight) as ``ask_sample``."""
     tries, weight, rumba_seat, turned, pos, size, jack_forced, state = deal_sample(
         deck_mask, unknown, hero_hand, trump_card, n, hero, rp, pol, plan, knocked, swapped_by, seed, index, scratch)
     if tries < 0:
@@ -108,8 +114,11 @@ def choice_sample(deck_mask, unknown, hero_hand, trump_card, n, hero, rp, gp, po
             for s in range(n):
                 g_ints[5, s] = scores[s]
                 g_ints[6, s] = streaks[s]
-            more = play_game(deck, n, g_ints[5], g_ints[6], dealer, rp, gp, game_pol, knock_prob, policy, deck_mask,
-                             rest, index, max_hands, scores, streaks, won, payout, hand_scratch, g_ints[7], g_ints[8])
+            w_pol, sources, classes = work  # what ``work`` holds stays valid from game to game
+            more = play_game_scored(deck, n, g_ints[5], g_ints[6], dealer, rp, gp, stack, knock_stack, fixed,
+                                    fixed_knock, aware, policy, deck_mask, rest, index, max_hands, scores, streaks,
+                                    won, payout, hand_scratch, g_ints[7], g_ints[8], w_pol, sources, classes,
+                                    g_ints[:0], g_ints[:0], g_ints[0, :0])
             taken = more + 1 if more > 0 else more - 1
         winners = 0
         for s in range(n):
@@ -122,8 +131,8 @@ def choice_sample(deck_mask, unknown, hero_hand, trump_card, n, hero, rp, gp, po
 
 @njit(cache=True, parallel=True)
 def choice_batch(deck_mask, unknown, hero_hand, trump_card, n, hero, rp, gp, pol, plan, policy, passes, knocked,
-                 swapped_by, choices, seed, deck, game_pol, knock_prob, scores0, streaks0, rest, max_hands, start,
-                 count):
+                 swapped_by, choices, seed, deck, stack, knock_stack, fixed, fixed_knock, aware, scores0, streaks0,
+                 rest, max_hands, start, count):
     """Samples ``start .. start+count-1``: ``ask_batch``'s (results, tries, weights), then per sample and choice the
     hand's kind, every seat's change and pass flag, the asking player's payout, win share and the game's deals."""
     k = choices.shape[0]
@@ -141,6 +150,7 @@ def choice_batch(deck_mask, unknown, hero_hand, trump_card, n, hero, rp, gp, pol
         out = np.zeros((k, OUT_FIELDS), dtype=np.int64)
         scratch = new_scratch(n, unknown.shape[0])
         game_scratch = new_game_scratch(n, deck.shape[0])
+        work = new_work(n, stack)
         kind_row = np.zeros(k, dtype=np.int64)
         change_rows = np.zeros((k, n), dtype=np.int64)
         passed_rows = np.zeros((k, n), dtype=np.int64)
@@ -149,9 +159,9 @@ def choice_batch(deck_mask, unknown, hero_hand, trump_card, n, hero, rp, gp, pol
         deal_row = np.zeros(k, dtype=np.int64)
         for i in range(chunk * count // chunks, (chunk + 1) * count // chunks):
             t, w = choice_sample(deck_mask, unknown, hero_hand, trump_card, n, hero, rp, gp, pol, plan, policy,
-                                 passes, knocked, swapped_by, choices, seed, start + i, deck, game_pol, knock_prob,
-                                 scores0, streaks0, rest, max_hands, out, scratch, game_scratch, kind_row,
-                                 change_rows, passed_rows, pay_row, win_row, deal_row)
+                                 passes, knocked, swapped_by, choices, seed, start + i, deck, stack, knock_stack,
+                                 fixed, fixed_knock, aware, scores0, streaks0, rest, max_hands, out, scratch,
+                                 game_scratch, work, kind_row, change_rows, passed_rows, pay_row, win_row, deal_row)
             tries[i] = t
             weights[i] = w
             for c in range(k):

@@ -84,6 +84,9 @@ def continue_game(rules: RuleSet, n: int, scores, passes, dealer: int, policy: P
                   game_state: int, max_hands: int = 10_000, deals: int = 0):
     """The game loop of ``kernel.play_game`` from the stream position ``game_state``.
 
+    ``policy``: a Policy, or (a game where players see the score, ``scored_twin.table_policy``) a function of the
+    score state (scores, passes, dealer) giving this hand's Policy and knock; then ``knock_prob`` is not read.
+
     ``deals``: hands already played this game (a game resumed after a hand played elsewhere, which may have ended
     it); with none, the first hand is played whatever the scores, as the kernel does."""
     rp, gp = rules_array(rules), game_array(rules)
@@ -96,7 +99,8 @@ def continue_game(rules: RuleSet, n: int, scores, passes, dealer: int, policy: P
         return scores, won, payout, deals
     while deals < max_hands:
         game_state = (game_state + GOLDEN) & MASK64
-        kind, changes, passed = twin_hand(rules, n, policy, knock_prob, play, mix64(game_state))
+        hand_policy, hand_knock = policy(scores, passes, dealer) if callable(policy) else (policy, knock_prob)
+        kind, changes, passed = twin_hand(rules, n, hand_policy, hand_knock, play, mix64(game_state))
         dealer = apply_hand.py_func(scores, passes, dealer, kind, np.array(changes, dtype=np.int64),
                                     np.array(passed, dtype=np.int64), rp)
         deals += 1

@@ -24,6 +24,9 @@ def describe(opponents) -> str:
     if kind == "thresholds":
         text = points_text(OpponentModel(**opponents.meta["model"]))
         return f"{text}; {opponents.meta['fallback']}" if opponents.meta.get("fallback") else text
+    if kind == "strategy" and opponents.meta.get("score_classes") is not None:
+        return ("score-aware equilibrium (each seat by the strategy of its score class: its distance to 0, the "
+                "leader's, whether a pass costs the sit-out penalty)")
     if kind == "strategy":
         high = opponents.meta.get("exploitability_seat_high")
         told = f"; a best response gains at most {max(high, 0.0):.3f} points per hand at any seat (95%)" \
@@ -36,6 +39,7 @@ def describe(opponents) -> str:
 
 
 EQUILIBRIUM = "equilibrium"
+HAND_EQUILIBRIUM = "hand-equilibrium"  # the per-hand equilibrium by name: what a game's score-blind player plays
 FALLBACK = "default"
 DEFAULT_HELP = ("[default: equilibrium, the solved strategies; a house rule with none solved yet: the default "
                 "style]")
@@ -64,7 +68,7 @@ def opponent_policy(spec, rules, players: int) -> Policy:
     fallback = None
     if not base:  # no opponents named: the equilibrium where a strategy is solved, else the default style
         base, fallback = default_opponents(rules, players)
-    if base.lower() == EQUILIBRIUM:
+    if base.lower() in (EQUILIBRIUM, HAND_EQUILIBRIUM):  # one hand alone: the per-hand equilibrium
         solved = find(rules, players)
         per_seat = [solved.exploitability[str(seat)]["high"] for seat in range(players)
                     if str(seat) in solved.exploitability]

@@ -39,6 +39,8 @@ def fingerprint(solved: store.Solved, rules: RuleSet | None = None, samples: int
                 seed: int = SEED) -> dict:
     """The fixed-seed fingerprint of ``solved`` (``rules``: another rule set, for a negative control)."""
     rules = rules or solved.rules
+    if solved.meta.get("name") == "score-equilibrium":
+        return score_fingerprint(solved, rules, samples, seed)
     n, ab, strategy = solved.players, solved.abstraction, solved.strategy
     data = S.simulate(rules, n, ab, strategy, samples, seed)
     digest = hashlib.sha256()
@@ -47,6 +49,26 @@ def fingerprint(solved: store.Solved, rules: RuleSet | None = None, samples: int
     ex = S.exploitability(rules, n, ab, strategy, samples, seed + 1)
     state = S.SolveState(rules, n, ab, seed + 2, samples)
     S.iterate(state)
+    return {"traversals": digest.hexdigest()[:16],
+            "exploitability": [round(ex[s].mean, DECIMALS) for s in range(n)],
+            "iteration": [summary for a in (state.regret_word, state.regret_throw, state.regret_knock, state.avg_word)
+                          for summary in _summary(a)]}
+
+
+def score_fingerprint(solved: store.Solved, rules: RuleSet, samples: int, seed: int) -> dict:
+    """The same for a score-aware strategy (issue 38): traversals from the score states of a few games, valued in
+    the game (``score_solver.GameSampler``), their exploitability in stakes, one iteration from the prior."""
+    from . import score_solver as G
+
+    n = solved.players
+    _base, sampler = G.sampler_for(rules, n, 500, seed, samples, 8)
+    data = sampler(solved.strategy, seed)
+    digest = hashlib.sha256()
+    for a in (data.seat, data.info, np.round(np.nan_to_num(data.q, nan=-1e9), 6), np.round(data.knock, 6)):
+        digest.update(np.ascontiguousarray(a).tobytes())
+    ex = G.exploitability(sampler, solved.strategy, n, seed + 1)
+    state = G.prior_state(rules, n, _base, samples, seed + 2)
+    S.iterate(state, sampler)
     return {"traversals": digest.hexdigest()[:16],
             "exploitability": [round(ex[s].mean, DECIMALS) for s in range(n)],
             "iteration": [summary for a in (state.regret_word, state.regret_throw, state.regret_knock, state.avg_word)

@@ -17,6 +17,7 @@ half, and the halves swap, so the estimate is never flattered by noise.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -60,10 +61,16 @@ class Samples:
     seat: np.ndarray
     info: np.ndarray
     q: np.ndarray  # float, nan where an action is not allowed
+    knock: np.ndarray | None = None  # float values of the dealer's knock where they are not its points (game values)
 
     @property
     def reached(self) -> np.ndarray:
         return self.info[:, I_REACHED] == 1
+
+    @property
+    def knock_score(self) -> np.ndarray:
+        """The dealer traverser's value of knocking (points of the hand, or what ``knock`` says instead)."""
+        return self.info[:, I_KNOCK_SCORE] if self.knock is None else self.knock
 
 
 @dataclass
@@ -82,6 +89,9 @@ class SolveState:
     avg_knock: np.ndarray = None
     history: list = field(default_factory=list)
     against_average: bool = True
+    # score-aware solves (score_solver.py) stack one strategy per score class: ``players`` rows of seats per class
+    # and ``knock_rows`` ranks (16 per class); a per-hand solve has one class
+    knock_rows: int = 16
 
     def __post_init__(self):
         check_solvable(self.rules)
@@ -89,10 +99,10 @@ class SolveState:
         if self.regret_word is None:
             self.regret_word = np.zeros((n, P.NCTX, nb, na))
             self.regret_throw = np.zeros((n, P.NCTX, nb, 2))
-            self.regret_knock = np.zeros((16, 2))
+            self.regret_knock = np.zeros((self.knock_rows, 2))
             self.avg_word = np.zeros((n, P.NCTX, nb, na))
             self.avg_throw = np.zeros((n, P.NCTX, nb, 2))
-            self.avg_knock = np.zeros((16, 2))
+            self.avg_knock = np.zeros((self.knock_rows, 2))
 
 
 def _normalise(weights: np.ndarray, fallback: np.ndarray) -> np.ndarray:
@@ -106,9 +116,9 @@ def current_strategy(state: SolveState) -> Strategy:
     uniform = Strategy.uniform(state.rules, state.players, state.abstraction.buckets)
     word = _normalise(np.maximum(state.regret_word, 0.0), uniform.word)
     throw = _normalise(np.maximum(state.regret_throw, 0.0), np.full(state.regret_throw.shape, 0.5))[..., 0]
-    knock = _normalise(np.maximum(state.regret_knock, 0.0), np.full((16, 2), 0.5))[:, 0]
+    knock = _normalise(np.maximum(state.regret_knock, 0.0), np.full(state.regret_knock.shape, 0.5))[:, 0]
     if not state.rules.knock:
-        knock = np.zeros(16)
+        knock = np.zeros(state.knock_rows)
     return Strategy(word, throw, knock)
 
 
@@ -119,7 +129,7 @@ def average_strategy(state: SolveState) -> Strategy:
     throw = _normalise(state.avg_throw, np.stack([now.throw, 1 - now.throw], axis=-1))[..., 0]
     knock = _normalise(state.avg_knock, np.stack([now.knock, 1 - now.knock], axis=-1))[:, 0]
     if not state.rules.knock:
-        knock = np.zeros(16)
+        knock = np.zeros(state.knock_rows)
     return Strategy(word, throw, knock)
 
 
@@ -167,19 +177,30 @@ def mixed_values(samples: Samples, strategy: Strategy, abstraction: Abstraction)
     speak_value = np.where(samples.reached, (1 - tau) * word_value, 0.0)  # a throw-in scores 0 [D-4]
     kappa = strategy.knock[samples.info[:, I_RANK]]
     knocks = samples.info[:, I_KNOCK_DONE] == 1
-    value = np.where(knocks, kappa * samples.info[:, I_KNOCK_SCORE] + (1 - kappa) * speak_value, speak_value)
+    value = np.where(knocks, kappa * samples.knock_score + (1 - kappa) * speak_value, speak_value)
     return sigma, word_value, tau, speak_value, kappa, value
 
 
-def iterate(state: SolveState) -> None:
-    """One regret-matching+ iteration, every seat traversing ``state.samples`` deals."""
+def iteration_seed(state: SolveState, t: int) -> int:
+    return int(mix64(np.uint64(state.seed) ^ np.uint64(t * 0x9E3779B97F4A7C15 % 2**64)))
+
+
+def iterate(state: SolveState, sampler: Callable[[Strategy, int], Samples] | None = None) -> None:
+    """One regret-matching+ iteration, every seat traversing ``state.samples`` deals.
+
+    ``sampler(table, seed)``: the traversals against ``table`` (default :func:`simulate` of one hand; the
+    score-aware solve draws score states and values the outcomes in the game, ``score_solver.py``).
+    """
     t = state.iteration + 1
     rules, abstraction = state.rules, state.abstraction
     strategy = current_strategy(state)
-    seed = int(mix64(np.uint64(state.seed) ^ np.uint64(t * 0x9E3779B97F4A7C15 % 2**64)))
+    seed = iteration_seed(state, t)
     # the others play their average so far (smooth, fictitious-play-like dynamics); regrets are of the current
     table = strategy if t == 1 or not state.against_average else average_strategy(state)
-    samples = simulate(rules, state.players, abstraction, table, state.samples, seed)
+    if sampler is None:
+        samples = simulate(rules, state.players, abstraction, table, state.samples, seed)
+    else:
+        samples = sampler(table, seed)
     seat, ctx, bucket = _rows(samples, abstraction)
     sigma, word_value, tau, speak_value, kappa, _value = mixed_values(samples, strategy, abstraction)
     reached = samples.reached
@@ -200,7 +221,7 @@ def iterate(state: SolveState) -> None:
     knocks = samples.info[:, I_KNOCK_DONE] == 1
     if rules.knock and knocks.any():
         rank = samples.info[knocks, I_RANK]
-        q_k = samples.info[knocks, I_KNOCK_SCORE].astype(float)
+        q_k = samples.knock_score[knocks].astype(float)
         q_n = speak_value[knocks]
         v = kappa[knocks] * q_k + (1 - kappa[knocks]) * q_n
         delta_k = np.zeros_like(state.regret_knock)
@@ -215,7 +236,8 @@ def iterate(state: SolveState) -> None:
     np.add.at(reach_t, (seat[thr], ctx[thr], bucket[thr]), np.where(knocks, 1 - kappa, 1.0)[thr])
     state.avg_throw += t * reach_t[..., None] * np.stack([strategy.throw, 1 - strategy.throw], axis=-1)
     if rules.knock and knocks.any():
-        count = np.bincount(samples.info[knocks, I_RANK], minlength=16)[:16].astype(float)
+        rows = state.knock_rows
+        count = np.bincount(samples.info[knocks, I_RANK], minlength=rows)[:rows].astype(float)
         state.avg_knock += t * count[:, None] * np.stack([strategy.knock, 1 - strategy.knock], axis=-1)
     state.iteration = t
 
@@ -243,11 +265,11 @@ def _best_responses(samples: Samples, strategy: Strategy, abstraction: Abstracti
     knocks = mask & (samples.info[:, I_KNOCK_DONE] == 1)
     rank = samples.info[:, I_RANK]
     br_speak = _respond(samples, abstraction, means, throw_best)
-    knock_better = np.zeros(16, dtype=bool)
-    for r in range(16):
+    knock_better = np.zeros(len(strategy.knock), dtype=bool)
+    for r in range(len(strategy.knock)):
         pick = knocks & (rank == r)
         if pick.any():
-            knock_better[r] = samples.info[pick, I_KNOCK_SCORE].mean() < br_speak[pick].mean()
+            knock_better[r] = samples.knock_score[pick].mean() < br_speak[pick].mean()
     return means, throw_best, knock_better
 
 
@@ -279,6 +301,19 @@ def exploitability(rules: RuleSet, players: int, abstraction: Abstraction, strat
     is what reading the table is worth.
     """
     data = simulate(rules, players, abstraction, strategy, samples, seed, play, table=table, knock_prob=knock_prob)
+    gain = response_gains(data, strategy, abstraction)
+    out = {}
+    for s in range(players):
+        g = gain[data.seat == s]
+        mean = float(g.mean())
+        half = Z95 * float(g.std(ddof=1)) / math.sqrt(len(g))
+        out[s] = Estimate(mean, mean - half, mean + half, len(g))
+    return out
+
+
+def response_gains(data: Samples, strategy: Strategy, abstraction: Abstraction) -> np.ndarray:
+    """Per sample: what the best response gains over ``strategy``, chosen on one half of the samples and scored on
+    the other (and the halves swapped), so that noise never flatters it."""
     _sigma, _wv, _tau, _sv, _kappa, value = mixed_values(data, strategy, abstraction)
     gain = np.zeros(len(value))
     halves = (np.arange(len(value)) % 2 == 0)
@@ -287,15 +322,9 @@ def exploitability(rules: RuleSet, players: int, abstraction: Abstraction, strat
         response = _respond(data, abstraction, means, throw_best)
         knocks = data.info[:, I_KNOCK_DONE] == 1
         knock_now = knocks & knock_better[data.info[:, I_RANK]]
-        response = np.where(knock_now, data.info[:, I_KNOCK_SCORE], response)
+        response = np.where(knock_now, data.knock_score, response)
         gain[score_on] = (value - response)[score_on]
-    out = {}
-    for s in range(players):
-        g = gain[data.seat == s]
-        mean = float(g.mean())
-        half = Z95 * float(g.std(ddof=1)) / math.sqrt(len(g))
-        out[s] = Estimate(mean, mean - half, mean + half, len(g))
-    return out
+    return gain
 
 
 def total_exploitability(per_seat: dict[int, Estimate]) -> Estimate:
@@ -306,5 +335,6 @@ def total_exploitability(per_seat: dict[int, Estimate]) -> Estimate:
     return Estimate(mean, mean - half, mean + half, n)
 
 
-__all__ = ["SolveState", "iterate", "current_strategy", "average_strategy", "exploitability", "total_exploitability",
-           "simulate", "check_solvable", "A_PASS", "A_PLAY"]
+__all__ = ["SolveState", "iterate", "iteration_seed", "response_gains", "Samples", "current_strategy",
+           "average_strategy", "exploitability", "total_exploitability", "simulate",
+           "check_solvable", "A_PASS", "A_PLAY"]
