@@ -48,6 +48,7 @@ report: install  ## reports/{swiss,flemish,rummy}/: grids and cards (swiss: the 
 	$(BIN)/rumbaodds report --rules swiss --tables tables --out reports
 	$(BIN)/rumbaodds report --rules flemish --cells 150000 --tables tables --out reports
 	$(BIN)/rumbaodds rummy report --out reports
+	$(BIN)/rumbaodds report-endgame --out reports
 	$(MAKE) trainer
 
 trainer: install  ## reports/trainer.html: 2,000 spots, each simulated until its grade is sure (16 min on two cores; resumable: build/trainer/); relinks reports/index.html
@@ -65,3 +66,6 @@ strategies: install  ## the shipped solved strategies (rumbaodds/data/strategies
 	for n in 2 3 4; do $(BIN)/rumbaodds strategy solve --rules flemish --players $$n --no-progress; done
 	$(BIN)/rumbaodds strategy solve --rules flemish --players 5 --iterations 200 --no-progress
 	$(BIN)/rumbaodds strategy solve --rules flemish --players 6 --iterations 320 --no-progress
+	for n in 3 4 5 6 7; do $(BIN)/rumbaodds strategy solve-game --rules swiss --players $$n --no-progress; done
+	for n in 2 3 4 5 6; do $(BIN)/rumbaodds strategy solve-game --rules flemish --players $$n --no-progress; done
+	$(BIN)/python -m rumbaodds.strategy.check --record

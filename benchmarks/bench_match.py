@@ -9,8 +9,9 @@ import numpy as np
 
 from rumbaodds.engine.rules_layout import rules_array
 from rumbaodds.match.api import game_policy
-from rumbaodds.match.kernel import MAX_HANDS, game_batch
+from rumbaodds.match.kernel import MAX_HANDS
 from rumbaodds.match.score import game_array
+from rumbaodds.match.scored import game_batch
 from rumbaodds.match.twin import twin_game
 from rumbaodds.rules import FLEMISH, SWISS
 

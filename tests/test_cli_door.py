@@ -188,6 +188,14 @@ CASES = [
     ("solve-players-huge", ["strategy", "solve", "--players", "99"], ["--players"]),
     ("solve-out-is-a-folder", ["strategy", "solve", "--players", "4", "--out", "{dir}"], ["--out"]),
     ("solve-binary-rules", ["strategy", "solve", "--players", "4", "--rules", "{binary}"], ["not valid TOML"]),
+    ("solve-game-iterations-0", ["strategy", "solve-game", "--players", "4", "--iterations", "0"], ["--iterations"]),
+    ("solve-game-rounds-over", ["strategy", "solve-game", "--players", "4", "--iterations", "3", "--rounds", "4"],
+     ["--rounds", "--iterations"]),
+    ("solve-game-states-0", ["strategy", "solve-game", "--players", "4", "--states", "0"], ["--states"]),
+    ("solve-game-players-huge", ["strategy", "solve-game", "--players", "99"], ["--players"]),
+    ("solve-game-binary-rules", ["strategy", "solve-game", "--players", "4", "--rules", "{binary}"],
+     ["not valid TOML"]),
+    ("report-endgame-out-is-a-file", ["report-endgame", "--out", "{binary}"], ["--out"]),
     ("show-players-huge", ["strategy", "show", "--players", "99"], ["--players"]),
     ("show-rules", ["strategy", "show", "--players", "4", "--rules", "nosuch"], ["nosuch"]),
     ("show-folder-rules", ["strategy", "show", "--players", "4", "--rules", "{folder}"], ["folder.toml"]),
@@ -291,9 +299,11 @@ def no_work(monkeypatch):
     import rumbaodds.engine.knock
     import rumbaodds.match.api
     import rumbaodds.match.ask
+    import rumbaodds.report.endgame
     import rumbaodds.rummy.report
     import rumbaodds.rummy.tables
     import rumbaodds.strategy.run
+    import rumbaodds.strategy.score_solver
     import rumbaodds.tables.plan
     import rumbaodds.web.server
     from rumbaodds.cli import deals_cmd, report_cmd, rummy_cmd, tables_cmd
@@ -301,6 +311,7 @@ def no_work(monkeypatch):
     for owner, name in [(simulation.Job, "batch"), (simulation, "knock_across_models"),
                         (rumbaodds.engine.knock, "knock_batch"), (tables_cmd, "build_table"),
                         (rumbaodds.tables.plan, "plan_tables"), (rumbaodds.strategy.run, "solve"),
+                        (rumbaodds.strategy.score_solver, "solve_score"), (rumbaodds.report.endgame, "write_endgame"),
                         (report_cmd, "_make_report"), (rummy_cmd, "odds"), (rumbaodds.rummy.tables, "build_table"),
                         (rumbaodds.rummy.report, "make_rummy_report"), (rumbaodds.web.server, "make_server"),
                         (deals_cmd, "play_deals"),  # generate_deals checks its arguments at the call, lazily

@@ -17,8 +17,9 @@ import pytest
 from rumbaodds.engine.rules_layout import rules_array
 from rumbaodds.match.api import game_policy
 from rumbaodds.match.exact import game_table, hand_distribution, outcome_summary
-from rumbaodds.match.kernel import MAX_HANDS, game_batch
+from rumbaodds.match.kernel import MAX_HANDS
 from rumbaodds.match.score import PLAYED, apply_hand, game_array
+from rumbaodds.match.scored import game_batch
 from tests.test_match_kernel import KNOCK_ON_KINGS, TINY, TINY_MODEL
 
 pytestmark = pytest.mark.statistical

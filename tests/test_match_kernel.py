@@ -9,8 +9,9 @@ import pytest
 from rumbaodds.engine.rules_layout import rules_array
 from rumbaodds.match import game_values
 from rumbaodds.match.api import game_policy
-from rumbaodds.match.kernel import MAX_HANDS, game_batch, hand_batch
+from rumbaodds.match.kernel import MAX_HANDS, hand_batch
 from rumbaodds.match.score import PLAYED, THROWN_IN, VOID_NOBODY, game_array
+from rumbaodds.match.scored import game_batch
 from rumbaodds.match.twin import twin_game, twin_hand
 from rumbaodds.opponents.models import OpponentModel
 from rumbaodds.rules import FLEMISH, SWISS, RuleSet

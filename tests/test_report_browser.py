@@ -214,3 +214,16 @@ def test_five_digit_counts_fit_their_box_at_400_px(tmp_path):
             assert cut == [], (path, cut[:5])
             layout = tab.evaluate(LAYOUT, 400)
             assert layout["scroll"] <= 400 and layout["cut"] == [] and layout["small"] == [], (path, layout["cut"][:3])
+
+
+def test_the_end_of_the_game_page_fits_a_phone():
+    """reports/endgame.html (issue 38): its grids scale to 400 px, nothing cut, no small text."""
+    path = REPORTS / "endgame.html"
+    assert path.exists(), "reports/endgame.html is committed (rumbaodds report-endgame writes it)"
+    with browser_context(400, 860) as context:
+        tab = context.new_page()
+        tab.goto(path.resolve().as_uri())
+        layout = tab.evaluate(LAYOUT, 400)
+        assert tab.locator("img").count() >= 2
+        assert layout["scroll"] <= 400 and layout["cut"] == [] and layout["small"] == [], layout
+        assert layout["images"] == [], layout["images"]

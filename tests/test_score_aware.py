@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from rumbaodds.cli import main
 from rumbaodds.engine.rules_layout import rules_array
 from rumbaodds.match.api import table_assumes, table_for
-from rumbaodds.match.kernel import MAX_HANDS, game_batch
-from rumbaodds.match.score import game_array
+from rumbaodds.match.kernel import MAX_HANDS
+from rumbaodds.match.score import PLAYED, game_array
 from rumbaodds.match.scored import scored_batch
 from rumbaodds.match.scored_twin import plain_class, table_policy
 from rumbaodds.match.twin import twin_game
@@ -23,9 +23,9 @@ from rumbaodds.opponents.resolve import opponent_policy
 from rumbaodds.rules import FLEMISH, SWISS
 from rumbaodds.strategy import store
 from rumbaodds.strategy.game import A_PASS, A_PLAY, A_RUMBA, UNSET
-from rumbaodds.strategy.score_aware import game_table
+from rumbaodds.strategy.score_aware import bucket_shares, game_table
 from rumbaodds.strategy.score_classes import CLASSES, describe_class, score_class
-from rumbaodds.strategy.score_solver import GameSampler, Trace, ValueTable, payout_scale, win_payout
+from rumbaodds.strategy.score_solver import GameSampler, Trace, ValueTable, payout_scale
 from rumbaodds.strategy.tables import Strategy
 
 
@@ -87,19 +87,6 @@ def run_scored(rules, n, table, scores, seed, count, trace=0, dealer=None):
                         np.uint64(0), count, MAX_HANDS, trace)
 
 
-@pytest.mark.parametrize("rules, n", [(SWISS, 5), (FLEMISH, 4)])
-def test_nobody_sees_the_score_plays_the_plain_games(rules, n):
-    """With every player on a fixed policy the scored kernel plays exactly ``kernel.game_batch``'s games."""
-    pol, knock, table = hand_table(rules, n)
-    scores = [rules.start_score] * n
-    a = run_scored(rules, n, table, scores, 7, 300)
-    b = game_batch(rules.deck_array(), n, np.array(scores, np.int64), np.zeros(n, np.int64), n - 1,
-                   rules_array(rules), game_array(rules), pol.as_tuple(), knock, 1, np.uint64(7), np.uint64(0), 300,
-                   MAX_HANDS)
-    for x, y in zip(a[:4], b):
-        np.testing.assert_array_equal(x, y)
-
-
 @pytest.mark.parametrize("rules, n, scores", [(SWISS, 5, [6, 3, 9, 2, 12]), (FLEMISH, 4, [4, 7, 2, 9])])
 def test_scored_kernel_equals_twin_game_by_game(rules, n, scores):
     """Score-aware players (random class strategies, so that a wrong class shows) and one blind player: the kernel
@@ -139,38 +126,53 @@ def test_trace_records_every_hand_state():
 
 
 # -- the game's value of an outcome ----------------------------------------------------------------------------------
-def test_win_payout_by_rule():
-    """§9.2 for one winner with the others at 7 and 12 [D-20]: to-winners 19, pairwise (7-0)+(12-0), win-only 1;
-    a winner at -2 counts 0 with the floor [D-19]."""
-    others = np.array([[7, 12]])
-    assert win_payout(SWISS, others, np.array([0]))[0] == 19
-    assert win_payout(SWISS.replace(payout="pairwise"), others, np.array([-2]))[0] == 19
-    assert win_payout(SWISS.replace(payout="win-only"), others, np.array([0]))[0] == 1
-    assert payout_scale(SWISS, others)[0] == 19 and payout_scale(SWISS.replace(payout="win-only"), others)[0] == 1
+def test_settled_payout_by_rule():
+    """§9.2 with one winner at 0 and the others at 7 and 12 [D-20]: to-winners 19 to him, the others pay their
+    scores; pairwise (7-0)+(12-0); win-only 1; a winner at -2 counts 0 with the floor [D-19] and -2 without."""
+    from rumbaodds.strategy.score_solver import settled_payout
+
+    scores = np.array([[0, 7, 12], [0, 7, 12], [-2, 7, 12]])
+    me = np.array([0, 1, 0])
+    np.testing.assert_allclose(settled_payout(SWISS, scores, me), [19, -7, 19])
+    pairwise = settled_payout(SWISS.replace(payout="pairwise"), scores, me)
+    np.testing.assert_allclose(pairwise, [19, 19 - 3 * 7, 19])  # player 1 pays the winner 7 and gets 5
+    np.testing.assert_allclose(settled_payout(SWISS.replace(payout="win-only"), scores, me), [1, 0, 1])
+    assert settled_payout(SWISS.replace(score_floor=False, payout="pairwise"), scores[2:], me[2:])[0] == 17 + 6
+    assert settled_payout(SWISS, np.array([[3, 7, 12]]), np.array([0]))[0] == 0  # not over: nothing paid
+    assert payout_scale(SWISS, np.array([[7, 12]]))[0] == 19
+    assert payout_scale(SWISS.replace(payout="win-only"), np.array([[7, 12]]))[0] == 1
 
 
 def test_an_outcome_is_valued_in_the_game():
-    """A seat one point from 0: a trick (-1) wins the game, paid in full; +3 costs the table's value at distance 4;
-    a pass after two passes in a row costs the sit-out penalty (+5, swiss rule 17): the value at distance 6."""
+    """Player 0 one point from 0 (two passes behind him), the others at 10 and 20, player 2 deals. A trick wins
+    him the game, paid the others' new scores; +3 leaves the game on, valued by the table; and a pass, which costs
+    the sit-out penalty (+5, swiss rule 17), loses the game outright when player 1 goes out on that hand: what a
+    seat that valued only its own points could not see."""
     rules, n = SWISS, 3
-    table = np.ones((40, 40)) * 0.5
-    table[6, :] = 0.2
-    table[4, :] = 0.3
+    table = np.full((40, 40), 0.5)
+    table[4, 9] = 0.3
     values = ValueTable(table, np.ones((40, 40)))
-    trace = Trace(np.array([[1, 10, 20]]), np.array([[2, 0, 0]]), np.array([2]), np.zeros((1, 3)))
+    scores, passes = np.array([1, 10, 20]), np.array([2, 0, 0])
+    trace = Trace(scores[None], passes[None], np.array([2]), np.zeros((1, 3)))
     sampler = GameSampler(rules, n, store.find(rules, n).abstraction, trace, values, 1, 1)
-    traversers = np.array([0])
+    actions = A_PLAY + rules.exchange_limit + 2
+    q = np.full((1, actions), UNSET, dtype=np.int8)
+    kinds = np.full((1, actions), -1, dtype=np.int8)
+    changes = np.zeros((1, actions, n), dtype=np.int8)
+    passed = np.zeros((1, actions, n), dtype=np.int8)
+    for a, change, who_passed in ((A_PLAY, [-1, -2, -2], [0, 0, 0]), (A_RUMBA, [3, -1, 0], [0, 0, 1]),
+                                  (A_PASS, [0, -10, 5], [1, 0, 0])):
+        q[0, a], kinds[0, a] = change[0], PLAYED
+        changes[0, a], passed[0, a] = change, who_passed
     info = np.zeros((1, 9), dtype=np.int64)
-    q = np.full((1, A_PLAY + rules.exchange_limit + 2), UNSET, dtype=np.int8)
-    q[0, A_PASS], q[0, A_RUMBA], q[0, A_PLAY] = 0, 3, -1
     classes = np.zeros(n, dtype=np.int64)
-    _seat, _info, qf, _knock = sampler._valued(trace.scores[0], trace.passes[0], 2, classes, traversers, info, q)
-    scale = 10 + 20
-    now = 0.5 * scale
-    assert qf[0, A_PLAY] == pytest.approx(now - 30)  # wins now: the others' 10 + 20
-    assert qf[0, A_RUMBA] == pytest.approx(now - 0.3 * scale)
-    assert rules.pass_penalty(2) == 5  # his third pass in a row: +5, to distance 6
-    assert qf[0, A_PASS] == pytest.approx(now - 0.2 * scale)
+    _seat, _info, qf, _knock = sampler._valued(scores, passes, 2, classes, np.array([0]), info, q, kinds, changes,
+                                               passed)
+    now = 0.5 * (10 + 20)
+    assert rules.pass_penalty(2) == 5 and rules.pass_penalty(0) == 0
+    assert qf[0, A_PLAY] == pytest.approx(now - (8 + 18))  # he wins: the others pay their new scores
+    assert qf[0, A_RUMBA] == pytest.approx(now - 0.3 * (9 + 20))  # at 4 against the leader at 9; player 2 paid
+    assert qf[0, A_PASS] == pytest.approx(now - (-6))  # player 1 is out; he pays his 1 + 5
     assert np.isnan(qf[0, A_PLAY + 1])
 
 
@@ -194,3 +196,74 @@ def test_game_seat_model_is_a_player_and_says_so():
     assert "player 0 by hand-equilibrium" in data["assumes"] or "nobody looks at the score" in data["assumes"]
     bad = CliRunner().invoke(main, ["game", "--rules", "swiss", "--players", "4", "--seat-model", "9=bold"])
     assert bad.exit_code == 2 and "player 9 does not exist" in bad.output
+
+
+# -- the end of the game in the report (item 6) ----------------------------------------------------------------------
+def test_endgame_grids_move_only_where_the_strategy_moves():
+    """The grids are the score-aware strategy's shares; played by the per-hand equilibrium at every class (the
+    negative control) every box equals the per-hand share, so the page's colours show only what the score
+    changes."""
+    from rumbaodds.report import endgame
+    from rumbaodds.strategy.score_aware import class_rows
+
+    rules, n = SWISS, 5
+    base = store.find(rules, n)
+    shares = bucket_shares(rules, base, hands=20_000)
+    assert shares.sum() == pytest.approx(1.0) and (shares >= 0).all()
+    rumba, play = endgame.first_speaker(base.strategy.word, shares)
+    assert 0 <= rumba <= play <= 1
+    tiled = Strategy(np.tile(base.strategy.word, (CLASSES, 1, 1, 1)), np.tile(base.strategy.throw, (CLASSES, 1, 1)),
+                     np.tile(base.strategy.knock, CLASSES))
+    for c in (0, 17, 70):
+        assert endgame.first_speaker(class_rows(tiled, n, c).word, shares) == pytest.approx((rumba, play))
+    solved = random_score_solved(rules, n)
+    moved = [endgame.first_speaker(class_rows(solved.strategy, n, c).word, shares) for c in (0, 70)]
+    assert moved[0] != pytest.approx(moved[1])
+
+
+def test_ask_says_what_the_score_does_to_the_opponents():
+    """The issue's question: the opponent one point from 0 decides by his class (own 1, leader 9+); the answer
+    gives how often he joins a Rumba beside the per-hand equilibrium's rate, and this hand's opponents are
+    score-aware (the per-hand part names them)."""
+    result = CliRunner().invoke(main, ["ask", "HA HK HQ HJ S6", "--trump", "H8", "--players", "5", "--seat", "2",
+                                       "--scores", "20,20,20,1,20", "--samples", "500", "--seed", "0", "--json"])
+    assert result.exit_code == 0, result.output
+    game = json.loads(result.output)["game"]
+    seats = {o["seat"]: o for o in game["opponents_at_this_score"]}
+    assert 2 not in seats and seats[3]["score_class"] == "own 1, leader 9+" and seats[0]["score"] == 20
+    assert seats[3]["joins_a_rumba"] > seats[3]["joins_a_rumba_per_hand_equilibrium"]
+    blind = CliRunner().invoke(main, ["ask", "HA HK HQ HJ S6", "--trump", "H8", "--players", "5", "--seat", "2",
+                                      "--scores", "20,20,20,1,20", "--samples", "500", "--seed", "0", "--json",
+                                      "--opponents", "hand-equilibrium"])
+    assert blind.exit_code == 0, blind.output
+    data = json.loads(blind.output)["game"]
+    assert data["opponents_at_this_score"] == [] and "nobody looks at the score" in data["assumes"]
+
+
+# -- the solver: resumable, and the same strategy however often it is stopped -----------------------------------------
+@pytest.mark.parametrize("kill_at", [1, 3])
+def test_a_killed_solve_resumes_to_the_same_strategy(tmp_path, monkeypatch, kill_at):
+    """Stopped after an iteration of either round (a kill) and run again, the solve ends with exactly the strategy
+    of a run that was never stopped; the second round's values come from the first round's games (rounds=2)."""
+    from rumbaodds.strategy.score_solver import solve_score
+
+    monkeypatch.setenv("RUMBAODDS_STRATEGIES", str(tmp_path / "cache"))
+    args = dict(iterations=4, samples=600, seed=5, games=200, states=3, eval_samples=600, rounds=2)
+
+    def kill(done, _total):
+        if done == kill_at:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        solve_score(SWISS, 3, out=tmp_path / "a.npz", progress=kill, **args)
+    resumed = solve_score(SWISS, 3, out=tmp_path / "a.npz", **args)
+    straight = solve_score(SWISS, 3, out=tmp_path / "b.npz", **args)
+    assert resumed.meta["iterations"] == 4 and resumed.meta["rounds"] == 2
+    for a, b in zip((resumed.strategy.word, resumed.strategy.throw, resumed.strategy.knock),
+                    (straight.strategy.word, straight.strategy.throw, straight.strategy.knock)):
+        np.testing.assert_array_equal(a, b)
+    loaded = store.load(tmp_path / "a.npz")
+    assert loaded.strategy.word.shape[0] == CLASSES * 3 and set(loaded.meta["exploitability_stakes"]) == {"0", "1", "2"}
+    # negative control: another seed solves to another strategy
+    other = solve_score(SWISS, 3, out=tmp_path / "c.npz", **{**args, "seed": 6})
+    assert not np.array_equal(other.strategy.word, straight.strategy.word)

@@ -197,6 +197,7 @@ def test_the_game_block_speaks_a_players_words_and_names_the_cards(page):
     for internal in ("to-winners", "rumba is", "rumba ", "play0", "play1", "play2", "play3", "play4", "exchange 0"):
         assert internal not in said, (internal, said)
     assert "payout: to the winners" in page.inner_text("#game-note")
+    assert game["assumes"] in " ".join(page.inner_text("#game-note").split())  # who sees the score (issue 38)
     best = game["recommendation"]
     choice = game["actions"][best]["choice"]
     if best == "play":  # the cards of the exchange, from the answer's own play_options

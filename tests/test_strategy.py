@@ -9,7 +9,7 @@ import pytest
 from rumbaodds.answer import simulation
 from rumbaodds.engine.play import POLICY_EXPERT
 from rumbaodds.opponents.resolve import opponent_policy
-from rumbaodds.rules import SWISS, RulesError, RuleSet
+from rumbaodds.rules import FLEMISH, SWISS, RulesError, RuleSet
 from rumbaodds.strategy import solver as S
 from rumbaodds.strategy import store
 from rumbaodds.strategy.abstraction import fit_abstraction
@@ -93,6 +93,35 @@ def test_traverse_kernel_equals_twin(rules, players, seat, tiny_abstraction):
             want.update(ctx=0, score=0, throwable=0)
         assert got == want, f"sample {i}"
         assert list(q[i]) == t_q, f"sample {i}"
+
+
+@pytest.mark.parametrize("rules, players, seat", [(SWISS, 4, 1), (SWISS, 5, 3), (FLEMISH, 2, 0), (FLEMISH, 3, 2)])
+def test_traverse_full_equals_twin(rules, players, seat):
+    """Every seat's outcome of every action (the score-aware solver's input, issue 38) equals the twin's hand played
+    to the end by every seat, deal by deal; the traverser's own change is ``traverse_batch``'s score."""
+    from rumbaodds.strategy.game import traverse_full
+
+    ab = fit_abstraction(rules, players=players, samples=20_000)
+    strategy = Strategy.uniform(rules, players, ab.buckets)
+    strategy.knock[:] = np.linspace(0, 1, 16) if rules.knock else 0.0
+    pol = to_policy(strategy, ab)
+    count = 30
+    args = (rules.deck_array(), players, np.full(count, seat, dtype=np.int64), simulation.kernel.rules_array(rules),
+            pol.as_tuple(), strategy.knock, POLICY_EXPERT, np.uint64(23), 50, action_count(rules))
+    info, q, kinds, changes, passed = traverse_full(*args)
+    _info, q_hand = traverse_batch(*args)
+    np.testing.assert_array_equal(q, q_hand)
+    for i in range(count):
+        every = {}
+        _t_info, t_q = twin_traverse(rules, players, seat, pol, strategy.knock, "expert", 23, 50 + i, every)
+        assert list(q[i]) == t_q, f"sample {i}"
+        for a in range(q.shape[1]):
+            if a in every:
+                kind, ch, ps = every[a]
+                assert (int(kinds[i, a]), changes[i, a].tolist(), passed[i, a].tolist()) == (kind, list(ch),
+                                                                                            list(ps)), (i, a)
+            else:
+                assert kinds[i, a] == -1, (i, a)
 
 
 # -- the truth on a tiny rule set -----------------------------------------------------------------------

@@ -237,7 +237,7 @@ def print_game(values, as_json: bool) -> None:
 
 def print_game_ask(answer, as_json: bool) -> None:
     """`ask --scores`: the per-hand answer, then every choice by its game value, and where the score matters."""
-    from ..match.ask import PAYOUT_SIGN, closing_note, game_document
+    from ..match.ask import PAYOUT_SIGN, closing_note, game_document, opponents_text
     from ..match.kernel import MAX_HANDS
 
     if as_json:
@@ -269,6 +269,8 @@ def print_game_ask(answer, as_json: bool) -> None:
                       f"{m.low:.2f} to {m.high:.2f}).")
     console.print(("[bold yellow]" if answer.differs else "") + closing_note(answer)
                   + ("[/bold yellow]" if answer.differs else ""))
+    if opponents_text(answer):
+        console.print(opponents_text(answer))
     console.print(f"[dim]{PAYOUT_SIGN}; * the best choice for this hand alone (points, down is good). The rest of "
                   f"the game: {answer.assumes}; {answer.mean_deals:.1f} deals per game on average.[/dim]")
     if answer.unfinished:  # never silent: the chances above count those games as won by nobody

@@ -88,3 +88,14 @@ def _check_writable(folder: Path) -> None:
     probe = folder / f".rumbaodds-write-check-{os.getpid()}"
     probe.write_bytes(b"")
     probe.unlink()
+
+
+@main.command("report-endgame")
+@out_folder_option("reports", "Folder of the reports.")
+@friendly_errors
+def report_endgame(out):
+    """The end of the game: how often to call Rumba and to play by your distance to 0 and the leader's
+    (OUT/endgame.html, from the shipped score-aware strategies; relinks OUT/index.html)."""
+    from ..report.endgame import write_endgame
+
+    click.echo(f"written: {write_endgame(out)}")

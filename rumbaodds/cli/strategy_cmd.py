@@ -9,7 +9,7 @@ import click
 
 from .. import limits
 from ..rules import get_rules
-from .errors import friendly_errors
+from .errors import UserError, friendly_errors
 from .group import main
 from .options import int_option, json_option, players_option, progress_option, rules_option, seed_option
 from .render import print_exploitability, print_strategy, solve_progress
@@ -55,8 +55,11 @@ def solve(rules, players, iterations, samples, eval_samples, check_every, seed, 
 @strategy.command("solve-game")
 @rules_option(help="swiss, flemish or a house-rule TOML file (its per-hand strategy solved first).")
 @players_option()
-@int_option("--iterations", limit=limits.ITERATIONS, default=60, show_default=True,
+@int_option("--iterations", limit=limits.ITERATIONS, default=120, show_default=True,
             help="Regret-matching iterations in all.")
+@int_option("--rounds", limit=limits.ITERATIONS, default=2, show_default=True,
+            help="Rounds of the game's values: the first from the per-hand equilibrium's games, each later one "
+                 "from the games of the previous round's strategy.")
 @int_option("--samples", limit=limits.SOLVE_SAMPLES, default=80_000, show_default=True,
             help="Deals per seat and iteration, spread over --states score states.")
 @int_option("--states", limit=limits.Limit(1, 10_000, why="score states drawn per iteration"), default=40,
@@ -71,14 +74,17 @@ def solve(rules, players, iterations, samples, eval_samples, check_every, seed, 
 @json_option()
 @progress_option()
 @friendly_errors
-def solve_game(rules, players, iterations, samples, states, games, eval_samples, seed, out, as_json, progress):
+def solve_game(rules, players, iterations, rounds, samples, states, games, eval_samples, seed, out, as_json,
+               progress):
     """Solve the score-aware strategies of RULES at PLAYERS (issue 38); resumable (run it again after a kill)."""
     from ..strategy.score_solver import solve_score
 
+    if rounds > iterations:
+        raise UserError(f"--rounds {rounds} is more than --iterations {iterations}: every round needs an iteration")
     rule_set = get_rules(rules)
     with solve_progress(progress, iterations) as update:
         solved = solve_score(rule_set, players, iterations, samples, seed, games, states, eval_samples,
-                             Path(out) if out else None, lambda done, total: update(done, total, None))
+                             Path(out) if out else None, lambda done, total: update(done, total, None), rounds)
     if as_json:
         click.echo(json.dumps({"file": str(solved.path), **solved.meta}))
         return

@@ -49,10 +49,9 @@ def strategy_rules(rules: RuleSet) -> RuleSet:
 def game_policy(rules: RuleSet, players: int, opponents=None) -> tuple[Policy, np.ndarray]:
     """(policy of every seat, the dealer's knock probability by rank of the card turned).
 
-    ``opponents`` None or ``equilibrium``: the solved strategy (its knock too); else anything
-    ``resolve.opponent_policy`` takes, and a dealer who never knocks.
-    A mixed table ``equilibrium,SEAT=STYLE`` (``game --seat-model``) seats the styles and keeps the solved knock for
-    every dealer (the game kernel has one knock for all seats; a style has no knock of its own).
+    ``opponents`` None or ``equilibrium``: the per-hand solved strategy (its knock too); else anything
+    ``resolve.opponent_policy`` takes, and a dealer who never knocks. One fixed policy of the hand alone: a game's
+    table of players (who may see the score) is :func:`table_for`'s.
     """
     knock = np.zeros(16, dtype=np.float64)
     base = strategy_rules(rules)

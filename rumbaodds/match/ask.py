@@ -6,13 +6,16 @@ the game, each with a 95% interval: the hand is played out with that choice
 on ``ask``'s own conditioned samples (the same deals, importance weights
 included), then the rest of the game is simulated from the score state it
 leaves (``choice.py``). The per-hand answer comes from the same samples and is
-exactly what ``simulation.ask`` gives with the same seed and sample count.
+exactly what ``simulation.ask`` gives with the same seed, sample count and
+opponents. By default the opponents see the score (issue 38): this hand's
+seats decide by the score-aware equilibrium of their score classes
+(:func:`hand_policy`), and so does every player in the rest of the game.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -53,6 +56,8 @@ class GameAnswer:
     payout_difference: Callable[[str, str], Estimate] | None = None
     sees_score: tuple = ()  # per player: decides by the score-aware equilibrium (this hand and the rest)
     assumes: str = ""
+    # per seat: score class in words, P(joins a Rumba called before him) score-aware and per-hand (random hands)
+    opponents_at_score: list = field(default_factory=list)
 
     @property
     def recommendation(self) -> str:
@@ -93,6 +98,7 @@ class GameAnswer:
             "per_hand_recommendation": str(self.hand.recommendation), "score_changes_the_choice": self.differs,
             "actions": actions, "mean_deals": self.mean_deals, "unfinished_games": self.unfinished,
             "players_see_the_score": list(self.sees_score), "assumes": self.assumes,
+            "opponents_at_this_score": self.opponents_at_score,
         }
 
 
@@ -160,7 +166,8 @@ def ask_game(hand, trump, players: int, seat: int, scores, passes=None, rules="s
     situation = make_situation(hand, trump, players, seat, rules_, state.passes[seat], dealer_knocked, before,
                                swapped_by)
     table = table_for(rules_, players, opponents)
-    job = Job.of(situation, hand_policy(rules_, state, table) if any(table.sees_score) else opponents, play)
+    hand_pol = hand_policy(rules_, state, table) if any(table.sees_score) else None
+    job = Job.of(situation, hand_pol if hand_pol is not None else opponents, play)
     seed = check_seed(seed)
     planned = samples if samples is not None else (None if precision is not None else DEFAULT_SAMPLES)
     if planned is not None and not 1 <= planned <= MAX_SAMPLES:
@@ -213,7 +220,39 @@ def ask_game(hand, trump, players: int, seat: int, scores, passes=None, rules="s
         return Estimate(-d.mean, -d.high, -d.low, d.samples)
 
     return GameAnswer(hand_result, by_game, win, state, rest, deals / max(1, accs[0].n * len(job.names)),
-                      unfinished, payout_difference, tuple(table.sees_score), table_assumes(table))
+                      unfinished, payout_difference, tuple(table.sees_score), table_assumes(table),
+                      opponents_at_score(rules_, state, seat, table, hand_pol))
+
+
+def opponents_at_score(rules, state: GameState, seat: int, table, hand_pol) -> list[dict]:
+    """What the score does to each score-aware opponent this hand: his class, and how often he joins a Rumba called
+    before him (nobody in yet) with a random hand, against the per-hand equilibrium's rate."""
+    if hand_pol is None:
+        return []
+    from ..strategy import store
+    from ..strategy.score_aware import bucket_shares, find_score, join_rates
+    from ..strategy.score_classes import describe_class
+    from .api import strategy_rules
+
+    base_rules = strategy_rules(rules)
+    solved, base = find_score(base_rules, state.players), store.find(base_rules, state.players)
+    classes = hand_pol.meta["score_classes"]
+    rates = join_rates(solved, base, classes, bucket_shares(base_rules, base, hands=50_000))
+    return [{"seat": s, "score": state.scores[s], "score_class": describe_class(classes[s]),
+             "joins_a_rumba": aware, "joins_a_rumba_per_hand_equilibrium": blind}
+            for s, (aware, blind) in enumerate(rates) if s != seat and table.sees_score[s]]
+
+
+def opponents_text(answer: GameAnswer) -> str:
+    """The opponents the score moves, in one sentence (empty where it moves none by 5 points or more)."""
+    moved = [o for o in answer.opponents_at_score
+             if abs(o["joins_a_rumba"] - o["joins_a_rumba_per_hand_equilibrium"]) >= 0.05]
+    if not moved:
+        return ""
+    return ("At this score " + "; ".join(
+        f"seat {o['seat']} ({o['score']} point{'' if o['score'] == 1 else 's'}: {o['score_class']}) joins a Rumba "
+        f"called before him with {o['joins_a_rumba']:.0%} of hands ({o['joins_a_rumba_per_hand_equilibrium']:.0%} "
+        f"when nobody looks at the score)" for o in moved) + ".")
 
 
 def hand_policy(rules, state: GameState, table):

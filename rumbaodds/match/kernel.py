@@ -1,10 +1,12 @@
-"""Whole games in Numba: hands one after another until one or more players reach 0 (RULES.md §9).
+"""The hands of a whole game in Numba (RULES.md §9): one hand with every seat's score change kept.
 
 Every hand is the engine's own: the speaking of ``engine/speak.py`` with no
 asking player (every seat decides by the policy), the exchange, lead, card
 play and score of ``engine/hand.py`` and ``engine/play.py``; what is new here
-is only that every seat's score change is kept, and the loop of §9 around it
-(``score.py``). The twin is ``twin.py``; tests compare them game by game.
+is only that every seat's score change is kept. The loop of §9 around the
+hands (``score.py``) is ``scored.py``'s, where each hand's table of policies
+is chosen by the score. The twin is ``twin.py``; tests compare them game by
+game.
 
 Random numbers: game ``g`` of seed ``s`` owns the stream ``stream_start(s, g)``;
 each deal (a void one too) takes the next position of it and starts its own
@@ -35,7 +37,7 @@ from ..engine.rules_layout import (
 )
 from ..engine.speak import JACK, forbidden_lone_rumba, round_two, speak_seats
 from ..engine.tricks import strength, weakest
-from .score import PLAYED, THROWN_IN, VOID_NOBODY, apply_hand, game_over, settle
+from .score import PLAYED, THROWN_IN, VOID_NOBODY
 
 MAX_HANDS = 10_000  # a game still open after this many deals is reported unfinished (never seen in practice)
 
@@ -153,61 +155,6 @@ def play_hand(deck, n, rp, pol, knock_prob, play, deck_mask, state, scratch, cha
     return play_dealt(pool, n, knocked, rp, pol, play, deck_mask, state, scratch, changes, passed)
 
 
-@njit(cache=True)
-def play_game(deck, n, scores0, passes0, dealer0, rp, gp, pol, knock_prob, play, deck_mask, seed, index, max_hands,
-              scores, passes, won, payout, scratch, changes, passed):
-    """Game ``index``: hands from the score state until it ends (§9); returns the deals it took (<0: unfinished).
-
-    Leaves the final ``scores`` and ``passes``, the ``won`` flags and the ``payout`` (``score.settle``).
-    """
-    for p in range(n):
-        scores[p] = scores0[p]
-        passes[p] = passes0[p]
-        won[p] = 0
-        payout[p] = 0.0
-    dealer = dealer0
-    game_state = stream_start(seed, index)
-    deals = 0
-    while deals < max_hands:
-        game_state = next_state(game_state)
-        kind = play_hand(deck, n, rp, pol, knock_prob, play, deck_mask, mix64(game_state), scratch, changes, passed)
-        dealer = apply_hand(scores, passes, dealer, kind, changes, passed, rp)
-        deals += 1
-        if game_over(scores, gp):
-            settle(scores, gp, won, payout)
-            return deals
-    return -deals
-
-
-@njit(cache=True, parallel=True)
-def game_batch(deck, n, scores0, passes0, dealer0, rp, gp, pol, knock_prob, play, seed, start, count, max_hands):
-    """Games ``start .. start+count-1``: final scores (count, n), won flags, payouts, deals per game."""
-    finals = np.zeros((count, n), dtype=np.int32)
-    wins = np.zeros((count, n), dtype=np.int8)
-    pays = np.zeros((count, n), dtype=np.float64)
-    deals = np.zeros(count, dtype=np.int32)
-    deck_mask = U0
-    for c in deck:
-        deck_mask |= bit(c)
-    chunks = max(1, min(count, 256))
-    for chunk in prange(chunks):
-        scratch = new_hand_scratch(n, deck.shape[0])
-        scores = np.zeros(n, dtype=np.int64)
-        passes = np.zeros(n, dtype=np.int64)
-        won = np.zeros(n, dtype=np.int64)
-        payout = np.zeros(n, dtype=np.float64)
-        changes = np.zeros(n, dtype=np.int64)
-        passed = np.zeros(n, dtype=np.int64)
-        for i in range(chunk * count // chunks, (chunk + 1) * count // chunks):
-            deals[i] = play_game(deck, n, scores0, passes0, dealer0, rp, gp, pol, knock_prob, play, deck_mask, seed,
-                                 start + i, max_hands, scores, passes, won, payout, scratch, changes, passed)
-            for p in range(n):
-                finals[i, p] = scores[p]
-                wins[i, p] = won[p]
-                pays[i, p] = payout[p]
-    return finals, wins, pays, deals
-
-
 @njit(cache=True, parallel=True)
 def hand_batch(deck, n, rp, pol, knock_prob, play, seed, start, count):
     """Single hands ``start .. start+count-1`` (hand ``i`` from ``mix64(stream_start(seed, i))``): kinds, changes
@@ -232,5 +179,5 @@ def hand_batch(deck, n, rp, pol, knock_prob, play, seed, start, count):
     return kinds, changes_out, passed_out
 
 
-__all__ = ["play_dealt", "play_spoken", "play_hand", "play_game", "game_batch", "hand_batch", "new_hand_scratch",
+__all__ = ["play_dealt", "play_spoken", "play_hand", "hand_batch", "new_hand_scratch",
            "MAX_HANDS"]

@@ -1,17 +1,24 @@
-"""Whole games where players see the score: each hand, each player decides by the strategy of his score class.
+"""Whole games (RULES.md §9) where players may see the score: each hand, each player decides by his own model.
 
-The game kernel of ``kernel.py`` with one step added before every hand: the
-table's policy is put together seat by seat. A *score-aware* player takes the
-row of his seat from the strategy of his score class (``strategy/
-score_classes.py``: own distance, the leader's, whether a pass costs the
-penalty); any other player takes the row of his seat from his own fixed
-policy (the per-hand equilibrium, a style). ``aware[p]`` is 0 for a
-score-aware player, else 1 + the number of his fixed policy (players who
-share one share a number, so their seats need no copy when the deal moves). The dealer's blind
-knock is his as well. Everything else (the deal, the random numbers, the
-hand, §9) is the game kernel's own, so a table where nobody is score-aware
-plays exactly the games of ``kernel.game_batch`` (tests/test_scored_game.py).
-The twin is ``scored_twin.py``.
+Hands one after another until one or more players reach 0, each hand the
+hand kernel's own (``kernel.play_hand``: the deal, its random numbers, every
+seat's score change) and the score sheet's (``score.py``). Before every hand
+the table's policy is put together seat by seat: a *score-aware* player
+takes his seat's row from the strategy of his score class
+(``strategy/score_classes.py``: own distance, the leader's, whether a pass
+costs the penalty), any other player his seat's row of his own fixed policy
+(the per-hand equilibrium, a style). The dealer's blind knock is his as
+well. ``aware[p]`` is 0 for a score-aware player, else 1 + the number of his
+fixed policy (players who share one share a number, so their seats need no
+copy when the deal moves). :func:`game_batch` plays a table of one fixed
+policy (nobody sees the score). The twin is ``twin.continue_game`` with
+``scored_twin.table_policy``; tests compare them game by game.
+
+Random numbers: game ``g`` of seed ``s`` owns the stream ``stream_start(s, g)``;
+each deal (a void one too) takes the next position of it and starts its own
+stream at ``mix64`` of it (``kernel.py`` says how a hand draws from it). Games
+depend on (seed, g) alone, so any batching and any thread count give the
+same games.
 """
 
 import numpy as np
@@ -71,9 +78,10 @@ def select_policy(scores, passes, dealer, rp, gp, stack, fixed, aware, work, sou
 def play_game_scored(deck, n, scores0, passes0, dealer0, rp, gp, stack, knock_stack, fixed, fixed_knock, aware, play,
                      deck_mask, seed, index, max_hands, scores, passes, won, payout, scratch, changes, passed, work,
                      sources, classes, trace_scores, trace_passes, trace_dealer):
-    """Game ``index`` as ``kernel.play_game``, every hand's table chosen by the score; returns the deals it took
-    (<0: unfinished). The first ``trace_scores.shape[0]`` hands' score states are recorded (what the solver
-    learns the game's values from)."""
+    """Game ``index``: hands from the score state until it ends (§9), every hand's table chosen by the score;
+    returns the deals it took (<0: unfinished): the final ``scores`` and ``passes``, the ``won`` flags and the
+    ``payout`` (``score.settle``) are left in place. The first ``trace_scores.shape[0]`` hands' score states are
+    recorded (what the solver learns the game's values from)."""
     for p in range(n):
         scores[p] = scores0[p]
         passes[p] = passes0[p]
@@ -148,4 +156,17 @@ def scored_batch(deck, n, scores0, passes0, dealer0, rp, gp, stack, knock_stack,
     return finals, wins, pays, deals, t_scores, t_passes, t_dealer
 
 
-__all__ = ["scored_batch", "play_game_scored", "select_policy", "new_work"]
+def game_batch(deck, n, scores0, passes0, dealer0, rp, gp, pol, knock_prob, play, seed, start, count, max_hands):
+    """Games where every player decides by the one policy ``pol`` (a policy tuple, by seat) and the dealer knocks by
+    ``knock_prob``: final scores (count, n), won flags, payouts, deals per game. Plain Python over
+    :func:`scored_batch` (a table of one fixed policy, and one class nobody reads)."""
+    ints, values, words, throws, exchanges = pol
+    stack = (ints, values, words[None], throws[None], exchanges[None])
+    fixed = tuple(np.ascontiguousarray(np.repeat(a[None], n, axis=0)) for a in pol)
+    knock = np.ascontiguousarray(np.repeat(np.asarray(knock_prob, dtype=np.float64)[None], n, axis=0))
+    out = scored_batch(deck, n, scores0, passes0, dealer0, rp, gp, stack, np.zeros((1, 16)), fixed, knock,
+                       np.ones(n, dtype=np.int64), play, seed, start, count, max_hands, 0)
+    return out[:4]
+
+
+__all__ = ["scored_batch", "game_batch", "play_game_scored", "select_policy", "new_work"]

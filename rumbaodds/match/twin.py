@@ -1,4 +1,4 @@
-"""Plain-Python twin of the game kernel (``kernel.py``): the same games, readable, from the hand twin.
+"""Plain-Python twin of the game kernel (``kernel.py``, ``scored.py``): the same games, readable, from the hand twin.
 
 A hand is dealt from its stream exactly as the kernel deals it (one shuffle of
 the deck, every seat's four decision numbers, the dealer's knock number), then
@@ -82,7 +82,7 @@ def twin_game(rules: RuleSet, n: int, scores, passes, dealer: int, policy: Polic
 
 def continue_game(rules: RuleSet, n: int, scores, passes, dealer: int, policy: Policy, knock_prob, play: str,
                   game_state: int, max_hands: int = 10_000, deals: int = 0):
-    """The game loop of ``kernel.play_game`` from the stream position ``game_state``.
+    """The game loop of ``scored.play_game_scored`` from the stream position ``game_state``.
 
     ``policy``: a Policy, or (a game where players see the score, ``scored_twin.table_policy``) a function of the
     score state (scores, passes, dealer) giving this hand's Policy and knock; then ``knock_prob`` is not read.

@@ -1,7 +1,7 @@
 """The reports' front page: ``reports/index.html`` links every report written into the folder.
 
 Each report (``swiss``, ``flemish``, a house rule, ``rummy``) relinks it after
-writing itself, and so does the trainer page (``trainer.html``, ``rumbaodds
+writing itself, and so do the end-of-game page (``endgame.html``) and the trainer page (``trainer.html``, ``rumbaodds
 train --page``). The page's words for each folder come from the rule sets, so
 this module knows the rummy family only through :mod:`..rummy.rules`.
 """
@@ -14,6 +14,9 @@ from ..rules import RulesError, get_rules
 from ..rummy.rules import DESCRIPTION as RUMMY_DESCRIPTION
 from . import page
 
+ENDGAME = "endgame.html"  # report/endgame.py (which imports this module: the words live here)
+ENDGAME_DESCRIPTION = ("how often to call Rumba and to play by your distance to 0 and the leader's: the score-aware "
+                       "equilibrium against the per-hand one")
 TRAINER = "trainer.html"
 TRAINER_DESCRIPTION = ("practice the decision: situations dealt as at the table, your choice graded at once by tap "
                        "(each spot simulated until its grade is sure; a phone page, offline once loaded)")
@@ -35,6 +38,8 @@ def write_index(out: str | Path) -> Path:
         entries.append((name, f"{name}/index.html", desc))
     if (out / TRAINER).exists():
         entries.append(("trainer", TRAINER, TRAINER_DESCRIPTION))
+    if (out / ENDGAME).exists():
+        entries.append(("the end of the game", ENDGAME, ENDGAME_DESCRIPTION))
     path = out / "index.html"
     path.write_text(page.render_index(entries), encoding="utf-8")
     return path

@@ -9,6 +9,9 @@ rank) and each of his legal actions is played out by the engine's own
 (common random numbers). The dealer traverser's own knock is evaluated
 apart, and his speaking is evaluated as if he had not knocked (counterfactual
 values). Nothing here is specific to solving: the same code plays ``ask``.
+The score-aware solver needs every seat's outcome of each action
+(``traverse_full``): there each action is played to the end by every seat,
+also when he passes, by the whole game's hand (``match.kernel.play_spoken``).
 """
 
 import numpy as np
@@ -20,7 +23,9 @@ from ..engine.hand import evaluate_choices, finish_hand, new_scratch, rename_sid
 from ..engine.policy import CTX_RUMBA, W_NONE, W_PLAY, draw_uniforms, hand_score, may_throw_in, uniform
 from ..engine.rng import next_state, shuffle, stream_start
 from ..engine.rules_layout import R_EXCHANGE, R_HAND, R_JACK_FORCES, R_KNOCK, R_LONE_RUMBA_OK, R_THROW_BELOW, R_TOP_RANK
-from ..engine.speak import C_PASS, C_PLAY, C_RUMBA, C_THROW_IN, JACK, hero_swaps_two, speak_seats, two_of
+from ..engine.speak import C_PASS, C_PLAY, C_RUMBA, C_THROW_IN, JACK, hero_swaps_two, speak_rest, speak_seats, two_of
+from ..match.kernel import new_hand_scratch, play_spoken
+from ..match.score import THROWN_IN
 
 # actions of a word information set: pass, Rumba, play with k discards; then the throw-in
 A_PASS, A_RUMBA, A_PLAY = 0, 1, 2
@@ -60,7 +65,7 @@ def legal_choices(ctx, pass_ok, rumba_ok, throwable, limit, choices, actions):
 
 @njit(cache=True)
 def traverse_deal(hands_in, trump_card, stock, n, traverser, knocked, rp, pol, play, us, deck_mask, info, q,
-                  scratch, choices, actions):
+                  scratch, choices, actions, full=None):
     """The traverser's information set and the score of each of his actions on this deal (hands given).
 
     Other seats draw their outcomes from ``us`` or take the forced ones of ``scratch``. Returns (the probability
@@ -106,6 +111,10 @@ def traverse_deal(hands_in, trump_card, stock, n, traverser, knocked, rp, pol, p
     info[I_SCORE] = score
     info[I_THROWABLE] = 1 if throwable else 0
     count = legal_choices(ctx, pass_ok, rumba_ok, throwable, limit, choices, actions)
+    if full is not None:  # every seat's outcome of each action (the score-aware solver): played to the end
+        play_every_seat(hands, words, rumba_seat, turned, trump_card, n, traverser, knocked, jack_forced, rp, pol, us,
+                        play, deck_mask, stock, scratch, choices[:count], actions[:count], q, full)
+        return prob, count
     out = np.zeros((count, 4), dtype=np.int64)
     evaluate_choices(hands, words, rumba_seat, turned, trump_card, n, traverser, choices[:count], 0, knocked,
                      jack_forced, rp, pol, us, play, deck_mask, stock, stock.shape[0], np.uint64(0), hands2, ints,
@@ -113,6 +122,40 @@ def traverse_deal(hands_in, trump_card, stock, n, traverser, knocked, rp, pol, p
     for c in range(count):
         q[actions[c]] = out[c, 0]
     return prob, count
+
+
+@njit(cache=True)
+def play_every_seat(hands, words, rumba_seat, turned, trump_card, n, traverser, knocked, jack_forced, rp, pol, us,
+                    play, deck_mask, stock, scratch, choices, actions, q, full):
+    """Each action of the traverser played to the end by every seat, as a whole game's hand is
+    (``match.kernel.play_spoken``, also when he passes): ``full`` = (kinds[actions], changes[actions, n],
+    passed[actions, n], the hand scratch); ``q``: his own change (no sit-out penalty: the game adds it)."""
+    kinds, changes, passed, hand_scratch = full
+    _deck, hands2, ints, cards, _us, _cond, forced, _probs = scratch
+    _pool, m_hands, m_ints, m_cards, _m_us, _m_forced = hand_scratch
+    spoken_hands = hands2[3]
+    spoken_words = ints[3]
+    trump = trump_card >> 4
+    for c in range(choices.shape[0]):
+        a = actions[c]
+        choice = choices[c]
+        for s in range(n):
+            changes[a, s] = 0
+            passed[a, s] = 0
+        kinds[a] = THROWN_IN  # the throw-in [D-4], his own or a later seat's
+        if choice != C_THROW_IN:
+            for s in range(n):
+                spoken_hands[s] = hands[s]
+                spoken_words[s] = words[s]
+            final_rumba, table, void, _called, _prob = speak_rest(spoken_hands, n, traverser, choice, spoken_words,
+                                                                  rumba_seat, turned, trump_card, knocked,
+                                                                  jack_forced, rp, pol, us, forced)
+            if not void:
+                discard_k = choice - C_PLAY if choice >= C_PLAY else 0
+                kinds[a] = play_spoken(spoken_hands, n, spoken_words, final_rumba, table, trump, rp, pol, play,
+                                       deck_mask, stock, stock.shape[0], np.uint64(0), m_hands, m_ints, m_cards, us,
+                                       changes[a], passed[a], traverser, discard_k)
+        q[a] = changes[a, traverser]
 
 
 @njit(cache=True)
@@ -136,16 +179,34 @@ def knock_value(hands_in, trump_card, stock, n, rp, pol, play, us, deck_mask, sc
     return out[0, 0], prob
 
 
-@njit(cache=True, parallel=True)
 def traverse_batch(deck, n, traversers, rp, pol, knock_prob, play, seed, start, actions_count):
     """Per sample: info (I_* fields) and the score of every action of its traverser (UNSET where not allowed).
 
     Sample ``i`` deals from stream ``start + i`` of ``seed``: one Fisher-Yates of the whole deck; seats take
     ``hand_size`` cards in order, then the card turned, then the stock.
     """
+    info, q, _kinds, _changes, _passed = traverse_all(deck, n, traversers, rp, pol, knock_prob, play, seed, start,
+                                                      actions_count, False)
+    return info, q
+
+
+def traverse_full(deck, n, traversers, rp, pol, knock_prob, play, seed, start, actions_count):
+    """``traverse_batch`` with every seat's outcome of each action (the score-aware solver values it in the game):
+    info, q (his own change), kinds[count, actions], changes[count, actions, n], passed[count, actions, n]; the
+    same deals and decisions, every action played to the end by every seat (``play_every_seat``)."""
+    return traverse_all(deck, n, traversers, rp, pol, knock_prob, play, seed, start, actions_count, True)
+
+
+@njit(cache=True, parallel=True)
+def traverse_all(deck, n, traversers, rp, pol, knock_prob, play, seed, start, actions_count, every_seat):
+    """The loop of :func:`traverse_batch` and :func:`traverse_full` (``every_seat``)."""
     count = traversers.shape[0]
     info = np.zeros((count, I_SIZE), dtype=np.int64)
     q = np.full((count, actions_count), UNSET, dtype=np.int8)
+    wide = count if every_seat else 0
+    kinds = np.full((wide, actions_count), -1, dtype=np.int8)
+    changes = np.zeros((wide, actions_count, n), dtype=np.int8)
+    passed = np.zeros((wide, actions_count, n), dtype=np.int8)
     hand_size = rp[R_HAND]
     m = deck.shape[0]
     deck_mask = np.uint64(0)
@@ -160,6 +221,8 @@ def traverse_batch(deck, n, traversers, rp, pol, knock_prob, play, seed, start, 
         row = np.full(actions_count, UNSET, dtype=np.int64)
         choices = np.zeros(16, dtype=np.int64)
         actions = np.zeros(16, dtype=np.int64)
+        full = (np.full(actions_count, -1, dtype=np.int64), np.zeros((actions_count, n), dtype=np.int64),
+                np.zeros((actions_count, n), dtype=np.int64), new_hand_scratch(n, m))
         for i in range(chunk * count // chunks, (chunk + 1) * count // chunks):
             state = stream_start(seed, start + i)
             pool[:] = deck
@@ -187,12 +250,23 @@ def traverse_batch(deck, n, traversers, rp, pol, knock_prob, play, seed, start, 
                 else:
                     knocked = u_knock < knock_prob[rank]
             row[:] = UNSET
-            traverse_deal(hands, trump_card, stock, n, t, knocked, rp, pol, play, us, deck_mask, info[i], row, scratch,
-                          choices, actions)
+            if every_seat:
+                full[0][:] = -1
+                traverse_deal(hands, trump_card, stock, n, t, knocked, rp, pol, play, us, deck_mask, info[i], row,
+                              scratch, choices, actions, full)
+                for a in range(actions_count):
+                    kinds[i, a] = full[0][a]
+                    for s in range(n):
+                        changes[i, a, s] = full[1][a, s]
+                        passed[i, a, s] = full[2][a, s]
+            else:
+                traverse_deal(hands, trump_card, stock, n, t, knocked, rp, pol, play, us, deck_mask, info[i], row,
+                              scratch, choices, actions)
             for a in range(actions_count):
                 q[i, a] = row[a]
-    return info, q
+    return info, q, kinds, changes, passed
 
 
-__all__ = ["traverse_batch", "traverse_deal", "knock_value", "legal_choices", "A_PASS", "A_RUMBA", "A_PLAY", "UNSET",
+__all__ = ["traverse_batch", "traverse_full", "traverse_all", "traverse_deal", "play_every_seat", "knock_value",
+           "legal_choices", "A_PASS", "A_RUMBA", "A_PLAY", "UNSET",
            "I_REACHED", "I_CTX", "I_SCORE", "I_THROWABLE", "I_RANK", "I_KNOCK_SCORE", "I_KNOCK_DONE", "I_VOID"]

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..engine import policy as P
 from ..opponents.policies import Policy
 from ..opponents.resolve import HAND_EQUILIBRIUM
 from ..rules import RulesError, RuleSet
@@ -24,7 +25,8 @@ from . import store
 from .score_classes import CLASSES
 from .tables import Strategy, to_policy
 
-SCORE_EQUILIBRIUM = "equilibrium"  # in a game: the score-aware strategy where one is solved
+SHARE_HANDS = 200_000  # random hands behind the shares of hands in each strength bucket
+SHARE_SEED = 38
 
 
 def file_name(rules: RuleSet, players: int) -> str:
@@ -65,15 +67,35 @@ def stack_arrays(solved: store.Solved) -> tuple[tuple, np.ndarray]:
     return stack, np.ascontiguousarray(solved.strategy.knock.reshape(CLASSES, 16))
 
 
-def seat_policy(solved: store.Solved, classes) -> tuple[Policy, np.ndarray]:
-    """The per-seat policy of one hand whose seats are in ``classes`` (seat order), and its dealer's knock."""
+def bucket_shares(rules: RuleSet, solved: store.Solved, hands: int = SHARE_HANDS, seed: int = SHARE_SEED) -> np.ndarray:
+    """The share of random hands in each strength bucket of ``solved``'s abstraction (trump suit random)."""
+    rng = np.random.default_rng(seed)
+    deck = np.array(rules.deck, dtype=np.int64)
+    top = int(max(c % 16 for c in rules.deck))
+    values = solved.abstraction.value_array()
+    picks = np.argsort(rng.random((hands, len(deck))), axis=1)[:, :rules.hand_size]
+    cards = deck[picks]
+    trump = rng.integers(0, 4, size=hands)
+    distance = top - cards % 16
+    is_trump = (cards // 16 == trump[:, None]).astype(np.int64)
+    ok = (distance >= 0) & (distance <= 15)
+    score = np.where(ok, values[is_trump, np.clip(distance, 0, 15)], 0).sum(axis=1)
+    bucket = solved.abstraction.bucket_array()[np.minimum(score, P.NSCORE - 1)]
+    return np.bincount(bucket, minlength=solved.abstraction.buckets) / hands
+
+
+def join_rates(solved: store.Solved, base: store.Solved, classes, shares: np.ndarray) -> list[tuple[float, float]]:
+    """Per seat: (P(he joins a Rumba called before him, nobody in yet) with a random hand by the score-aware
+    strategy of his class, the same by the per-hand equilibrium). What ``ask --scores`` says of the opponents."""
+    from .game import A_PASS  # strategy.game plays hands with match's kernel, which imports this module
+
     n = solved.players
-    pol = to_policy(solved.strategy, solved.abstraction, name=SCORE_EQUILIBRIUM,
-                    meta={"score_classes": [int(c) for c in classes]})
-    rows = np.asarray(classes, dtype=np.int64) * n + np.arange(n)
-    policy = Policy(pol.name, n, pol.ints[:n].copy(), pol.values[:n].copy(), pol.words[rows], pol.throws[rows],
-                    pol.exchanges[rows], pol.meta)
-    return policy, solved.strategy.knock.reshape(CLASSES, 16)[int(classes[-1])].astype(np.float64)
+    out = []
+    for s, c in enumerate(classes):
+        aware = class_rows(solved.strategy, n, int(c)).word[s, P.CTX_RUMBA]
+        blind = base.strategy.word[s, P.CTX_RUMBA]
+        out.append((float(shares @ (1.0 - aware[:, A_PASS])), float(shares @ (1.0 - blind[:, A_PASS]))))
+    return out
 
 
 @dataclass
@@ -123,5 +145,5 @@ def game_table(rules: RuleSet, players: int, per_player: list[tuple[str, Policy,
     return GameTable([name for name, _p, _k in per_player], aware, stack, knock_stack, fixed, knocks)
 
 
-__all__ = ["HAND_EQUILIBRIUM", "SCORE_EQUILIBRIUM", "find_score", "seat_policy", "stack_arrays", "GameTable",
-           "game_table", "file_name", "default_path", "class_rows"]
+__all__ = ["bucket_shares", "join_rates", "HAND_EQUILIBRIUM", "find_score", "stack_arrays", "GameTable", "game_table",
+           "file_name", "default_path", "class_rows"]

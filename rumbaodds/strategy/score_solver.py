@@ -5,9 +5,10 @@ his points this hand. Here the same regret matching runs over one strategy
 per score class, and an action is scored by what it does to his expected
 payout at the end of the game:
 
-1. **The game's values.** Games are simulated from the start score with the
-   per-hand equilibrium (``scored.scored_batch`` recording every hand's score
-   state); ``ValueTable`` is each player's mean final payout by (his
+1. **The game's values.** Games are simulated from the start score
+   (``scored.scored_batch`` recording every hand's score state): in the
+   first round by the per-hand equilibrium, in each later round by the
+   previous round's average strategy at every seat; ``ValueTable`` is each player's mean final payout by (his
    distance to the goal, the leader's), shrunk toward the mean at his
    distance where a cell has few records. The payout is measured in units of
    what winning now would pay him (``payout_scale``: the others' counted
@@ -19,16 +20,21 @@ payout at the end of the game:
    from each. Every other seat decides by the current average strategy of
    its own class; the traverser's information set is (class, seat, context,
    strength bucket).
-3. **The value of an outcome.** His points ``d`` this hand (plus the sit-out
-   penalty a pass costs at his streak) take him from distance ``x`` to
-   ``x + d``: at the goal or below he wins, paid as §9 says with the others'
-   scores as they stood; above it, ``ValueTable(x + d, leader)`` times the
-   state's scale. The loss of an action is the value now minus that value (a throw-in, which
-   changes no score, loses 0 as in the per-hand solver).
+3. **The value of an outcome.** Each action of the traverser is played to
+   the end by every seat (``game.traverse_full``, also when he passes), and
+   the hand's result moves every player's score as the score sheet does
+   (the sit-out penalty of each passer's streak included). Where somebody is
+   at the goal or below, the game is over and he is paid as §9.2 says
+   (``settled_payout``); else the value is ``ValueTable`` at his new
+   distance and the leader's, times the new state's scale. The loss of an
+   action is the value now minus that value (a throw-in, which changes no
+   score, loses 0 as in the per-hand solver). So a seat sees what its play
+   does to the leader: a pass that lets him go out, a trick that stops him.
 
-What it leaves out, said in docs/STRATEGY.md: the game's values are those of
-the per-hand equilibrium, a seat values only its own points (not how its play
-moves the leader's), and the passes and the dealer do not enter the values.
+What it leaves out, said in docs/STRATEGY.md: the values are those of the
+previous round's games (no further fixed point), the table's values see only
+two distances (not the passes, the dealer, or the third player's score), and
+the dealer's blind knock is valued by his own points only.
 """
 
 from __future__ import annotations
@@ -46,12 +52,12 @@ from .. import engine
 from ..cardplay import DEFAULT_PLAY
 from ..engine.rng import mix64
 from ..engine.rules_layout import rules_array
-from ..match.score import game_array
+from ..match.score import PLAYED, VOID_NOBODY, game_array
 from ..match.scored import scored_batch
 from ..rules import RulesError, RuleSet
 from ..stats import Z95, Estimate
 from . import store
-from .game import A_PASS, I_KNOCK_DONE, I_KNOCK_SCORE, I_RANK, UNSET, traverse_batch
+from .game import I_KNOCK_DONE, I_KNOCK_SCORE, I_RANK, UNSET, traverse_full
 from .score_aware import default_path, game_table
 from .score_classes import CLASSES, seat_classes
 from .solver import DEFAULT_POLICY, Samples, SolveState, average_strategy, iterate, response_gains
@@ -63,6 +69,7 @@ SHRINK = 20.0  # records a ValueTable cell needs to weigh as much as the mean at
 PRIOR_REGRET = 0.002  # the per-hand equilibrium's weight as the start of every class's regrets (stakes)
 PRIOR_REACH = 50.0  # and in the average strategy (visits of iteration one)
 TRACE = 256  # hands recorded per game
+MIN_SEEN = 50  # a best response keeps the strategy in an information set seen fewer times (solver.response_gains)
 
 
 @dataclass
@@ -102,15 +109,24 @@ def payout_scale(rules: RuleSet, others: np.ndarray) -> np.ndarray:
     return np.maximum(counted.sum(axis=1), 1).astype(float)
 
 
-def win_payout(rules: RuleSet, others: np.ndarray, own_after: np.ndarray) -> np.ndarray:
-    """§9.2 for a player who reaches the goal alone (``others``: the other players' scores as they stood)."""
-    counted = np.maximum(others, 0) if rules.score_floor else others
-    mine = np.maximum(own_after, 0) if rules.score_floor else own_after
-    if rules.payout == "win-only":
-        return np.ones(len(own_after))
+def settled_payout(rules: RuleSet, scores: np.ndarray, player: np.ndarray) -> np.ndarray:
+    """``player``'s payout of each final score row (``score.settle``, vectorised: winners at the goal or below
+    [D-18], ``lowest`` only the lowest, the floor [D-19], the payout rule [D-20]); 0 where nobody is at the goal."""
+    rows = np.arange(len(scores))
+    counted = np.maximum(scores, 0) if rules.score_floor else scores
+    won = scores <= rules.goal_score
+    if rules.winners == "lowest":
+        won &= counted == counted.min(axis=1, keepdims=True)
+    winners = won.sum(axis=1)
+    mine = counted[rows, player].astype(float)
     if rules.payout == "pairwise":
-        return (counted - mine[:, None]).sum(axis=1)
-    return counted.sum(axis=1).astype(float)
+        out = counted.sum(axis=1) - scores.shape[1] * mine
+    elif rules.payout == "win-only":
+        out = np.where(won[rows, player], 1.0 / np.maximum(winners, 1), 0.0)
+    else:
+        losers = np.where(won, 0, counted).sum(axis=1)
+        out = np.where(won[rows, player], losers / np.maximum(winners, 1), -mine)
+    return np.where(winners > 0, out, 0.0)
 
 
 @dataclass
@@ -186,45 +202,63 @@ class GameSampler:
             cd = int(classes[n - 1])
             knock = np.ascontiguousarray(knock_all[cd * 16:(cd + 1) * 16], dtype=np.float64)
             traversers = np.repeat(np.arange(n), per_state)
-            info, q = traverse_batch(rules.deck_array(), n, traversers, self.rp, seat_pol, knock, DEFAULT_POLICY,
-                                     np.uint64(mix64(np.uint64(seed) ^ np.uint64(k + 1))), 0, action_count(rules))
-            parts.append(self._valued(scores, passes, dealer, classes, traversers, info, q))
+            info, q, kinds, changes, passed = traverse_full(
+                rules.deck_array(), n, traversers, self.rp, seat_pol, knock, DEFAULT_POLICY,
+                np.uint64(mix64(np.uint64(seed) ^ np.uint64(k + 1))), 0, action_count(rules))
+            parts.append(self._valued(scores, passes, dealer, classes, traversers, info, q, kinds, changes, passed))
         seat = np.concatenate([p[0] for p in parts])
         info = np.concatenate([p[1] for p in parts])
         q = np.concatenate([p[2] for p in parts])
         knock = np.concatenate([p[3] for p in parts])
         return Samples(seat, info, q, knock)
 
-    def _valued(self, scores, passes, dealer, classes, traversers, info, q):
-        n, goal = self.n, self.rules.goal_score
-        player = (dealer + 1 + traversers) % n
-        own = scores[player] - goal
-        mask = np.ones((len(traversers), n), dtype=bool)
-        mask[np.arange(len(traversers)), player] = False
-        others = np.broadcast_to(scores, (len(traversers), n))[mask].reshape(len(traversers), n - 1)
-        lead = others.min(axis=1) - goal
-        scale = payout_scale(self.rules, others)
-        now = self.values.value(own, lead) * scale
-
-        def worth(change):
-            after = own + change
-            won = after <= 0
-            out = self.values.value(after, lead) * scale
-            if won.any():
-                out = np.where(won, win_payout(self.rules, others, after + goal), out)
-            return now - out
-
-        qf = q.astype(np.float64)
-        unset = q == UNSET
-        extra = self.penalty[np.minimum(passes[player], 63)] - self.penalty[0]
-        for a in range(q.shape[1] - 1):  # the throw-in (last column) changes no score: 0, as in the hand solver
-            change = q[:, a].astype(np.int64) + (extra if a == A_PASS else 0)
-            qf[:, a] = worth(change)
-        qf[unset] = np.nan
-        knock = np.where(info[:, I_KNOCK_DONE] == 1, worth(info[:, I_KNOCK_SCORE]), 0.0)
+    def _valued(self, scores, passes, dealer, classes, traversers, info, q, kinds, changes, passed):
+        """Every action's loss in the game: the hand's outcome for every seat applied to the score state (as
+        ``score.apply_hand`` does), then the traverser's payout if somebody reached the goal, else the table's
+        value at his and the leader's new distance."""
+        n, rules = self.n, self.rules
+        count = len(traversers)
+        seat_player = (dealer + 1 + np.arange(n)) % n
+        me = seat_player[traversers]
+        now = self.state_value(np.broadcast_to(scores, (count, n)), me)
+        after = np.broadcast_to(scores, kinds.shape + (n,)).copy()  # [sample, action, player]
+        due = self.penalty[np.minimum(passes, 63)]  # by player: what a pass costs at his streak
+        played = kinds == PLAYED
+        for s in range(n):
+            p = seat_player[s]
+            after[..., p] += np.where(played, changes[..., s] + passed[..., s] * due[p], 0)
+        if rules.void_counts_as_pass:
+            after += np.where((kinds == VOID_NOBODY)[..., None], due[None, None, :], 0)
+        mine = np.broadcast_to(me[:, None], kinds.shape)
+        value = self.state_value(after.reshape(-1, n), mine.reshape(-1)).reshape(kinds.shape)
+        qf = now[:, None] - value
+        qf[(q == UNSET) | (kinds < 0)] = np.nan
+        # the dealer's blind knock: his own points only (the knock's other seats are not kept)
+        knock_after = np.broadcast_to(scores, (count, n)).copy()
+        knock_after[np.arange(count), me] += info[:, I_KNOCK_SCORE]
+        knock = np.where(info[:, I_KNOCK_DONE] == 1, now - self.state_value(knock_after, me), 0.0)
         info = info.copy()
         info[:, I_RANK] += classes[n - 1] * 16
         return classes[traversers] * n + traversers, info, qf, knock
+
+    def state_value(self, scores: np.ndarray, player: np.ndarray) -> np.ndarray:
+        """``player``'s value of each score state (rows of ``scores``, by player): his payout where the game is
+        over (§9.2, ``settled_payout``), else the table's value at his and the leader's distance, in units of the
+        state's ``payout_scale``."""
+        rows = np.arange(len(scores))
+        goal = self.rules.goal_score
+        others = scores.astype(float).copy()
+        others[rows, player] = np.inf
+        lead = others.min(axis=1)
+        own = scores[rows, player]
+        mask = np.ones(scores.shape, dtype=bool)
+        mask[rows, player] = False
+        rest = scores[mask].reshape(len(scores), -1)
+        value = self.values.value(own - goal, lead.astype(np.int64) - goal) * payout_scale(self.rules, rest)
+        over = (scores <= goal).any(axis=1)
+        if over.any():
+            value = np.where(over, settled_payout(self.rules, scores, player), value)
+        return value
 
 
 def sampler_for(rules: RuleSet, players: int, games: int, seed: int, samples: int, states: int,
@@ -258,7 +292,7 @@ def prior_state(rules: RuleSet, players: int, base: store.Solved, samples: int, 
 def exploitability(sampler: GameSampler, strategy: Strategy, players: int, seed: int) -> dict[int, Estimate]:
     """Per seat: the stakes per hand a best response over the classes gains against ``strategy`` (95%)."""
     data = sampler(strategy, seed)
-    gain = response_gains(data, strategy, sampler.abstraction)
+    gain = response_gains(data, strategy, sampler.abstraction, MIN_SEEN)
     seat = data.seat % players
     out = {}
     for s in range(players):
@@ -268,30 +302,58 @@ def exploitability(sampler: GameSampler, strategy: Strategy, players: int, seed:
     return out
 
 
-def solve_score(rules: RuleSet, players: int, iterations: int = 60, samples: int = 40_000, seed: int = 0,
-                games: int = 20_000, states: int = 40, eval_samples: int = 200_000, out: Path | None = None,
-                progress: Callable[[int, int], None] | None = None) -> store.Solved:
-    """Solve (or resume) the score-aware strategy of ``rules`` at ``players`` and write it; returns it."""
+def rescored_sampler(rules: RuleSet, players: int, base: store.Solved, strategy: Strategy, games: int, seed: int,
+                     samples: int, states: int, near_weight: float = NEAR_WEIGHT) -> GameSampler:
+    """A sampler whose game values and states come from games the score-aware ``strategy`` plays at every seat."""
+    solved = store.Solved(strategy, rules, players, base.abstraction, {"name": "score-equilibrium"})
+    table = game_table(rules, players, [("equilibrium", None, None)] * players, solved)
+    trace = trace_games(rules, players, table, games, seed)
+    return GameSampler(rules, players, base.abstraction, trace, fit_values(rules, trace), samples, states,
+                       near_weight)
+
+
+def solve_score(rules: RuleSet, players: int, iterations: int = 120, samples: int = 80_000, seed: int = 0,
+                games: int = 40_000, states: int = 40, eval_samples: int = 400_000, out: Path | None = None,
+                progress: Callable[[int, int], None] | None = None, rounds: int = 2) -> store.Solved:
+    """Solve (or resume) the score-aware strategy of ``rules`` at ``players`` and write it; returns it.
+
+    ``rounds``: the iterations are split into rounds; the first values outcomes by the games of the per-hand
+    equilibrium, each later round by the games the previous round's average strategy plays (so that the values
+    the strategy answers are, at the end, those of its own games).
+    """
     rules.check_players(players)
+    if not 1 <= rounds <= iterations:
+        raise RulesError(f"--rounds must be 1..--iterations, got {rounds}")
     base, sampler = sampler_for(rules, players, games, seed, samples, states)
-    trace, values = sampler.trace, sampler.values
     out = Path(out) if out is not None else default_path(rules, players)
     settings = {"rules": rules.to_dict(), "players": players, "samples": samples, "seed": seed, "games": games,
-                "states": states, "numbers": engine.NUMBERS_VERSION}
+                "states": states, "iterations": iterations, "rounds": rounds, "numbers": engine.NUMBERS_VERSION}
     ckpt = store.cache_folder() / "checkpoints" / f"{out.stem}.{engine.NUMBERS_TAG}.state.npz"
     state, seconds = _resume(ckpt, settings) or (prior_state(rules, players, base, samples, seed), 0.0)
+    per_round = -(-iterations // rounds)
+    played_by = None  # the strategy whose games give this round's values (None: the per-hand equilibrium)
+    if state.history:  # resumed in a later round (``history``: the iterations where rounds began)
+        played_by = _round_strategy(ckpt)
+        sampler = rescored_sampler(rules, players, base, played_by, games, seed + state.history[-1] // per_round,
+                                   samples, states)
     while state.iteration < iterations:
         start = time.perf_counter()
+        if state.iteration and state.iteration % per_round == 0 and state.history[-1:] != [state.iteration]:
+            played_by = average_strategy(state)
+            sampler = rescored_sampler(rules, players, base, played_by, games, seed + state.iteration // per_round,
+                                       samples, states)
+            state.history.append(state.iteration)
         iterate(state, sampler)
         seconds += time.perf_counter() - start
-        _save(ckpt, state, seconds, settings)
+        _save(ckpt, state, seconds, settings, played_by)
         if progress is not None:
             progress(state.iteration, iterations)
     strategy = average_strategy(state)
+    trace, values = sampler.trace, sampler.values
     natural = GameSampler(rules, players, base.abstraction, trace, values, eval_samples, states * 4, 1.0)
     gains = exploitability(natural, strategy, players, seed + 104729)
     blind = exploitability(natural, _tiled(base, players), players, seed + 104729)
-    meta = {"name": "score-equilibrium", "play": DEFAULT_PLAY, "iterations": state.iteration,
+    meta = {"name": "score-equilibrium", "play": DEFAULT_PLAY, "iterations": state.iteration, "rounds": rounds,
             "samples_per_iteration": samples, "states_per_iteration": states, "games": games, "seed": seed,
             "seconds": round(seconds, 1), "classes": CLASSES, "base": base.path.name if base.path else None,
             "exploitability_stakes": {str(s): e.__dict__ for s, e in gains.items()},
@@ -313,13 +375,20 @@ def _tiled(base: store.Solved, players: int) -> Strategy:
 STATE = ("regret_word", "regret_throw", "regret_knock", "avg_word", "avg_throw", "avg_knock")
 
 
-def _save(path: Path, state: SolveState, seconds: float, settings: dict) -> None:
+def _save(path: Path, state: SolveState, seconds: float, settings: dict, played_by: Strategy | None) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(f".tmp{os.getpid()}.npz")
-    record = {"settings": settings, "iteration": state.iteration, "seconds": seconds,
+    record = {"settings": settings, "iteration": state.iteration, "seconds": seconds, "history": state.history,
               "abstraction": state.abstraction.to_dict()}
-    np.savez(tmp, record=np.array(json.dumps(record)), **{k: getattr(state, k) for k in STATE})
+    rounds = {} if played_by is None else {"round_word": played_by.word, "round_throw": played_by.throw,
+                                           "round_knock": played_by.knock}
+    np.savez(tmp, record=np.array(json.dumps(record)), **{k: getattr(state, k) for k in STATE}, **rounds)
     os.replace(tmp, path)
+
+
+def _round_strategy(path: Path) -> Strategy:
+    with np.load(path, allow_pickle=False) as data:
+        return Strategy(data["round_word"], data["round_throw"], data["round_knock"])
 
 
 def _resume(path: Path, settings: dict):
@@ -335,9 +404,9 @@ def _resume(path: Path, settings: dict):
         rules = RuleSet(**settings["rules"])
         state = SolveState(rules, CLASSES * settings["players"], Abstraction.from_dict(record["abstraction"]),
                            settings["seed"], settings["samples"], record["iteration"], *(data[k] for k in STATE),
-                           knock_rows=CLASSES * 16)
+                           history=record.get("history", []), knock_rows=CLASSES * 16)
     return state, float(record["seconds"])
 
 
 __all__ = ["solve_score", "sampler_for", "prior_state", "ValueTable", "GameSampler", "trace_games", "fit_values",
-           "win_payout", "payout_scale", "exploitability"]
+           "payout_scale", "exploitability"]

@@ -1,4 +1,5 @@
-"""Plain-Python twin of ``game.traverse_batch``: one traversal, readable, on the game's state machine.
+"""Plain-Python twin of ``game.traverse_batch`` and ``traverse_full``: one traversal, readable, on the game's state
+machine.
 
 The same deal (one Fisher-Yates of the whole deck), the same decision
 numbers, the knock drawn the same way, the earlier seats speaking by the
@@ -12,6 +13,8 @@ keeps the two equal deal by deal.
 from __future__ import annotations
 
 from ..game import HandState, Knock, Phase, SwapTwo, Word, speaking
+from ..match.score import THROWN_IN
+from ..match.twin import hand_result, play_state
 from ..opponents.policies import Policy
 from ..rules import RuleSet
 from ..twins import hand as th
@@ -50,8 +53,12 @@ def deal_and_speak(rules: RuleSet, players: int, traverser: int, policy: Policy,
 
 
 def twin_traverse(rules: RuleSet, players: int, traverser: int, policy: Policy, knock_prob, play: str, seed: int,
-                  index: int) -> tuple[dict, list[int]]:
-    """({reached, ctx, score, throwable, rank, knock_score, knock_done, void}, score per action or UNSET)."""
+                  index: int, every_seat: dict | None = None) -> tuple[dict, list[int]]:
+    """({reached, ctx, score, throwable, rank, knock_score, knock_done, void}, score per action or UNSET).
+
+    ``every_seat`` (a dict, filled): the twin of ``game.traverse_full``, {action: (kind, every seat's change
+    without the sit-out penalty, passed flags)} with every action played to the end by every seat.
+    """
     n = players
     d = deal_and_speak(rules, players, traverser, policy, knock_prob, seed, index)
     info = {"reached": 0, "ctx": 0, "score": 0, "throwable": 0, "rank": d["rank"], "knock_score": 0,
@@ -85,9 +92,17 @@ def twin_traverse(rules: RuleSet, players: int, traverser: int, policy: Policy, 
         mine = state.copy()
         mine.rng = th.stream_at(0)
         spoken = th.speak_on(sit, mine, numbers, word)
-        q[action] = th.finish_hand(sit, spoken, k, numbers, play, 0)[0]
+        if every_seat is None:
+            q[action] = th.finish_hand(sit, spoken, k, numbers, play, 0)[0]
+        else:  # every seat plays to the end, also when he passes (the game's hand: match/twin.py)
+            if spoken.state.phase is Phase.EXCHANGE:
+                th.exchange_by_policy(sit, spoken.state, k, numbers)
+            every_seat[action] = hand_result(play_state(sit, spoken.state, numbers, play))
+            q[action] = every_seat[action][1][traverser]
     if Word.THROW_IN in legal:
         q[actions - 1] = 0  # a throw-in: void [D-4]
+        if every_seat is not None:
+            every_seat[actions - 1] = (THROWN_IN, [0] * n, [0] * n)
     return info, q
 
 
