@@ -66,6 +66,8 @@ strategies: install  ## the shipped solved strategies (rumbaodds/data/strategies
 	for n in 2 3 4; do $(BIN)/rumbaodds strategy solve --rules flemish --players $$n --no-progress; done
 	$(BIN)/rumbaodds strategy solve --rules flemish --players 5 --iterations 200 --no-progress
 	$(BIN)/rumbaodds strategy solve --rules flemish --players 6 --iterations 320 --no-progress
-	for n in 3 4 5 6 7; do $(BIN)/rumbaodds strategy solve-game --rules swiss --players $$n --no-progress; done
-	for n in 2 3 4 5 6; do $(BIN)/rumbaodds strategy solve-game --rules flemish --players $$n --no-progress; done
+	# score-aware (issue 38): 120 iterations where the issue measures (swiss 5, flemish 4), at 2 players and swiss 3 (its dealer), 60 elsewhere
+	for game in "swiss 5 120" "flemish 4 120" "flemish 2 120" "swiss 3 120" "swiss 4 60" "swiss 6 60" "swiss 7 60" \
+	            "flemish 3 60" "flemish 5 60" "flemish 6 60"; do set -- $$game; \
+	  $(BIN)/rumbaodds strategy solve-game --rules $$1 --players $$2 --iterations $$3 --no-progress; done
 	$(BIN)/python -m rumbaodds.strategy.check --record

@@ -6,7 +6,7 @@ everybody blind; player 0 blind among score-aware players, and everybody aware. 
 score, in stakes per game with a 95% interval, in each company. The solver's own exploitability (in its model of
 the game's values) is printed by ``bench_strategy``; this is the check that does not rest on that model.
 
-    python -m benchmarks.bench_score_aware [GAMES]
+    python -m benchmarks.bench_score_aware [GAMES [RULES:PLAYERS ...]]
 """
 
 from __future__ import annotations
@@ -28,11 +28,11 @@ def _player0(rules, n, opponents, games):
     return float(v.payout[0]), float(v.payout_se()[0]), float(v.p_win[0]), v.unfinished
 
 
-def rows(games: int = 20_000) -> list[dict]:
+def rows(games: int = 20_000, only: list[str] | None = None) -> list[dict]:
     out = []
     for name, rules in PRESETS.items():
         for n in range(rules.min_players, rules.max_players + 1):
-            if find_score(rules, n) is None:
+            if find_score(rules, n) is None or (only and f"{name}:{n}" not in only):
                 continue
             aware_among_blind = _player0(rules, n, "hand-equilibrium,0=equilibrium", games)
             all_blind = _player0(rules, n, "hand-equilibrium", games)
@@ -51,10 +51,10 @@ def rows(games: int = 20_000) -> list[dict]:
     return out
 
 
-def main(games: int = 20_000) -> None:
+def main(games: int = 20_000, only: list[str] | None = None) -> None:
     print_table("player 0 seeing the score against not seeing it, whole games from the start score (seed 1)",
-                rows(games))
+                rows(games, only))
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 20_000)
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 20_000, sys.argv[2:])

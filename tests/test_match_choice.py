@@ -84,15 +84,21 @@ def test_far_from_the_end_the_game_agrees_with_the_hand():
 def test_one_point_from_home_the_game_plays_a_hand_the_hand_alone_passes():
     """At 1 point any trick ends the game and wins it [D-18], everybody paying his score [D-20]: a weak hand the
     per-hand answer passes (a trickless +5 costs more than -1 gains) is played by the game value, ahead of the pass
-    on the same deals; far from the end (negative control) the game finds no such margin for playing it."""
+    on the same deals; far from the end (negative control) the game finds no such margin for playing it. The
+    opponents are the per-hand equilibrium's, blind to the score, so that only the score rules are under test.
+    Score-aware opponents (issue 38, the default) see him one point from home and fight for every trick: against
+    them the same trumpless hand is better passed (two passes cost nothing), by far more than noise."""
     hand, trump = "ST C7 D8 S9 C6", "H8"  # the card play held fixed (expert): the score rules are under test
-    near = ask_game(hand, trump, 5, 2, [20, 20, 1, 20, 20], samples=10_000, seed=5, play="expert")
-    far = ask_game(hand, trump, 5, 2, [20] * 5, samples=10_000, seed=5, play="expert")
+    blind = "hand-equilibrium"
+    near = ask_game(hand, trump, 5, 2, [20, 20, 1, 20, 20], samples=10_000, seed=5, play="expert", opponents=blind)
+    far = ask_game(hand, trump, 5, 2, [20] * 5, samples=10_000, seed=5, play="expert", opponents=blind)
     assert near.hand.recommendation == "pass" and far.hand.recommendation == "pass"
     assert near.recommendation == "play" and near.differs and near.by_game.runner_up == "pass"
     assert near.margin().low > 1.0  # stakes, paired on the same deals
     assert near.payout("rumba").high < near.payout("pass").low - 20  # a failed Rumba (+10) throws the lead away
     assert far.margin() is None or far.recommendation == "pass" or far.margin().low < 1.0
+    fought = ask_game(hand, trump, 5, 2, [20, 20, 1, 20, 20], samples=10_000, seed=5, play="expert")
+    assert fought.recommendation == "pass" and fought.margin().low > 3.0  # measured: 7.3 [6.6, 8.1] stakes
 
 
 def test_cli_scores_json_has_a_game_block_and_bad_scores_end_at_the_door():
