@@ -69,13 +69,14 @@ def grids_of(rules: RuleSet, players: int) -> Grids | None:
 
 
 def chart_png(g: Grids, dpi: int = 110) -> bytes:
-    """Two annotated grids: the share of hands calling Rumba and playing, coloured by the change."""
+    """Two annotated grids, one above the other (each a phone's width): the share of hands calling Rumba and
+    playing, coloured by the change."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, 2, figsize=(7.6, 3.6), dpi=dpi)
+    fig, axes = plt.subplots(2, 1, figsize=(4.4, 8.4), dpi=dpi)  # one above the other: a phone's width each
     for ax, grid, blind, title in ((axes[0], g.rumba, g.rumba_blind, "calls Rumba"),
                                    (axes[1], g.play, g.play_blind, "plays (Rumba too)")):
         change = grid - blind
@@ -83,13 +84,13 @@ def chart_png(g: Grids, dpi: int = 110) -> bytes:
         ax.imshow(change, cmap="RdBu_r", vmin=-span, vmax=span)
         for i in range(DISTANCE_BUCKETS):
             for j in range(DISTANCE_BUCKETS):
-                ax.text(j, i, f"{grid[i, j]:.0%}\n{change[i, j]:+.0%}", ha="center", va="center", fontsize=7)
-        ax.set_xticks(range(DISTANCE_BUCKETS), BUCKET_NAMES, fontsize=8)
-        ax.set_yticks(range(DISTANCE_BUCKETS), BUCKET_NAMES, fontsize=8)
-        ax.set_xlabel("leader's distance to 0", fontsize=8)
-        ax.set_ylabel("your distance to 0", fontsize=8)
-        ax.set_title(f"first to speak {title}\n(per-hand equilibrium: {blind:.0%})", fontsize=9)
-    fig.suptitle(f"{g.rules}, {g.players} players", fontsize=10)
+                ax.text(j, i, f"{grid[i, j]:.0%}\n{change[i, j]:+.0%}", ha="center", va="center", fontsize=9)
+        ax.set_xticks(range(DISTANCE_BUCKETS), BUCKET_NAMES, fontsize=9)
+        ax.set_yticks(range(DISTANCE_BUCKETS), BUCKET_NAMES, fontsize=9)
+        ax.set_xlabel("leader's distance to 0", fontsize=9)
+        ax.set_ylabel("your distance to 0", fontsize=9)
+        ax.set_title(f"{g.rules} {g.players}p: first to speak {title}\n(per-hand equilibrium: {blind:.0%})",
+                     fontsize=10)
     fig.tight_layout()
     buf = io.BytesIO()
     fig.savefig(buf, format="png")
