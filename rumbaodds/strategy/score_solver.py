@@ -262,12 +262,12 @@ class GameSampler:
 
 
 def sampler_for(rules: RuleSet, players: int, games: int, seed: int, samples: int, states: int,
-                near_weight: float = NEAR_WEIGHT) -> tuple[store.Solved, GameSampler]:
-    """(the per-hand equilibrium, a sampler over the score states of ``games`` games it plays)."""
-    from ..opponents.resolve import opponent_policy
-
-    base = store.find(rules, players)
-    hand_pol = opponent_policy("equilibrium", rules, players)
+                near_weight: float = NEAR_WEIGHT, base: store.Solved | None = None) -> tuple[store.Solved, GameSampler]:
+    """(the per-hand equilibrium, a sampler over the score states of ``games`` games it plays). ``base``: another
+    per-hand equilibrium than the one solved for ``rules`` (a fingerprint's negative control plays a changed rule
+    set with the shipped strategy)."""
+    base = base or store.find(rules, players)
+    hand_pol = to_policy(base.strategy, base.abstraction)
     knock = np.asarray(base.strategy.knock, dtype=np.float64)
     table = game_table(rules, players, [("hand-equilibrium", hand_pol, knock)] * players, None)
     trace = trace_games(rules, players, table, games, seed)
