@@ -269,8 +269,9 @@ def print_game_ask(answer, as_json: bool) -> None:
                       f"{m.low:.2f} to {m.high:.2f}).")
     console.print(("[bold yellow]" if answer.differs else "") + closing_note(answer)
                   + ("[/bold yellow]" if answer.differs else ""))
-    if opponents_text(answer):
-        console.print(opponents_text(answer))
+    moved = opponents_text(answer)
+    if moved:
+        console.print(moved)
     console.print(f"[dim]{PAYOUT_SIGN}; * the best choice for this hand alone (points, down is good). The rest of "
                   f"the game: {answer.assumes}; {answer.mean_deals:.1f} deals per game on average.[/dim]")
     if answer.unfinished:  # never silent: the chances above count those games as won by nobody
