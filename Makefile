@@ -24,7 +24,7 @@ run: install  ## the main job: should I call Rumba with this hand?
 # single-threaded tests run side by side on a 2-core machine; tests/conftest.py compiles the shared kernels once
 # before the test processes start (a warm-up both processes then load from the cache)
 TEST_PROCS ?= 2
-PYTEST = PATH="$(abspath $(BIN)):$$PATH" $(BIN)/python -m pytest -q -n $(TEST_PROCS) --dist loadfile
+PYTEST = PATH="$(abspath $(BIN)):$$PATH" $(BIN)/python -m pytest -q -n $(TEST_PROCS) --dist loadfile --durations=25
 
 test: install-test  ## the default test run: every test but the slow statistical checks (under 10 minutes cold)
 	$(PYTEST) -m "not statistical"
@@ -66,8 +66,8 @@ strategies: install  ## the shipped solved strategies (rumbaodds/data/strategies
 	for n in 2 3 4; do $(BIN)/rumbaodds strategy solve --rules flemish --players $$n --no-progress; done
 	$(BIN)/rumbaodds strategy solve --rules flemish --players 5 --iterations 200 --no-progress
 	$(BIN)/rumbaodds strategy solve --rules flemish --players 6 --iterations 320 --no-progress
-	# score-aware (issue 38): 120 iterations where the issue measures (swiss 5, flemish 4), at 2 players and swiss 3 (its dealer), 60 elsewhere
-	for game in "swiss 5 120" "flemish 4 120" "flemish 2 120" "swiss 3 120" "swiss 4 60" "swiss 6 60" "swiss 7 60" \
-	            "flemish 3 60" "flemish 5 60" "flemish 6 60"; do set -- $$game; \
+	# score-aware (issue 38): iterations until every seat's exploitability is under 0.1 stakes per hand (95% upper)
+	for game in "swiss 5 120" "flemish 4 120" "flemish 2 120" "swiss 3 120" "swiss 4 60" "swiss 6 120" "swiss 7 240" \
+	            "flemish 3 60" "flemish 5 60" "flemish 6 200"; do set -- $$game; \
 	  $(BIN)/rumbaodds strategy solve-game --rules $$1 --players $$2 --iterations $$3 --no-progress; done
 	$(BIN)/python -m rumbaodds.strategy.check --record

@@ -15,7 +15,7 @@ from rumbaodds.cli import main
 from rumbaodds.engine.rules_layout import rules_array
 from rumbaodds.match.api import table_assumes, table_for
 from rumbaodds.match.kernel import MAX_HANDS
-from rumbaodds.match.score import PLAYED, game_array
+from rumbaodds.match.score import PLAYED, VOID_NOBODY, game_array
 from rumbaodds.match.scored import scored_batch
 from rumbaodds.match.scored_twin import plain_class, table_policy
 from rumbaodds.match.twin import twin_game
@@ -174,6 +174,43 @@ def test_an_outcome_is_valued_in_the_game():
     assert qf[0, A_RUMBA] == pytest.approx(now - 0.3 * (9 + 20))  # at 4 against the leader at 9; player 2 paid
     assert qf[0, A_PASS] == pytest.approx(now - (-6))  # player 1 is out; he pays his 1 + 5
     assert np.isnan(qf[0, A_PLAY + 1])
+
+
+def test_values_by_seat_follow_who_deals_next():
+    """``--values-by-seat``: a cell seen often at both seats keeps each seat's mean, a cell seen once leans on its
+    (distance, leader distance) value; and an outcome is valued at the seat of the hand that comes next: a played
+    hand passes the deal left, a void one is dealt again by the same dealer [D-17]."""
+    own = np.array([3] * 200 + [3])
+    lead = np.array([2] * 200 + [4])
+    seat = np.array([0, 1] * 100 + [1])
+    pay = np.array([1.0, 0.0] * 100 + [1.0])
+    values = ValueTable.fit(own, lead, pay, 10, seat, 2)
+    assert values.value(3, 2) == pytest.approx(0.5, abs=0.01)
+    assert values.value(3, 2, 0) == pytest.approx(1 - 10 / 120, abs=1e-3)  # 100 records against 20 of the cell
+    assert values.value(3, 2, 1) == pytest.approx(10 / 120, abs=1e-3)
+    assert values.value(3, 4, 0) == pytest.approx(values.value(3, 4))  # never seen at seat 0: its cell
+    assert values.value(3, 4) < values.value(3, 4, 1) < 0.6  # seen once at seat 1, paying 1
+    assert ValueTable.fit(own, lead, pay, 10).by_seat is None and values.value(3, 2, 0) != values.value(3, 2)
+
+    rules, n = SWISS.replace(goal_score=0), 3
+    table = np.zeros((40, 40, n))
+    table[..., 0] = 1.0  # first to speak in the next hand: worth 1 unit, else 0
+    values = ValueTable(np.full((40, 40), 0.5), np.ones((40, 40)), table)
+    scores, passes = np.array([10, 10, 10]), np.zeros(3, dtype=np.int64)
+    trace = Trace(scores[None], passes[None], np.array([2]), np.zeros((1, 3)))
+    sampler = GameSampler(rules, n, store.find(rules, n).abstraction, trace, values, 1, 1)
+    actions = A_PLAY + rules.exchange_limit + 2
+    q = np.zeros((1, actions), dtype=np.int8)
+    kinds = np.full((1, actions), -1, dtype=np.int8)
+    kinds[0, A_PLAY], kinds[0, A_PASS] = PLAYED, VOID_NOBODY
+    changes = np.zeros((1, actions, n), dtype=np.int8)
+    passed = np.zeros((1, actions, n), dtype=np.int8)
+    info = np.zeros((1, 9), dtype=np.int64)
+    # player 0 speaks first under dealer 2: his value now is one unit (20 points, the others' scores)
+    _s, _i, qf, _k = sampler._valued(scores, passes, 2, np.zeros(n, dtype=np.int64), np.array([0]), info, q, kinds,
+                                     changes, passed)
+    assert qf[0, A_PASS] == pytest.approx(0.0)  # void: dealer 2 deals again, he speaks first again
+    assert qf[0, A_PLAY] == pytest.approx(20.0)  # played: dealer 0 deals next, he speaks last: worth 0
 
 
 # -- what the answers say -------------------------------------------------------------------------------------------

@@ -68,14 +68,17 @@ def solve(rules, players, iterations, samples, eval_samples, check_every, seed, 
             help="Games simulated for the game's values and the score states.")
 @int_option("--eval-samples", limit=limits.EVAL_SAMPLES, default=400_000, show_default=True,
             help="Deals per seat for the final exploitability in stakes.")
+@click.option("--values-by-seat", is_flag=True, default=False,
+              help="The game's values also by each player's seat in the hand (who deals next), not only by his and "
+                   "the leader's distance.")
 @seed_option(0)
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="Strategy file [default: the package's for a preset, the cache for a house rule].")
 @json_option()
 @progress_option()
 @friendly_errors
-def solve_game(rules, players, iterations, rounds, samples, states, games, eval_samples, seed, out, as_json,
-               progress):
+def solve_game(rules, players, iterations, rounds, samples, states, games, eval_samples, values_by_seat, seed, out,
+               as_json, progress):
     """Solve the score-aware strategies of RULES at PLAYERS (issue 38); resumable (run it again after a kill)."""
     from ..strategy.score_solver import solve_score
 
@@ -84,7 +87,8 @@ def solve_game(rules, players, iterations, rounds, samples, states, games, eval_
     rule_set = get_rules(rules)
     with solve_progress(progress, iterations) as update:
         solved = solve_score(rule_set, players, iterations, samples, seed, games, states, eval_samples,
-                             Path(out) if out else None, lambda done, total: update(done, total, None), rounds)
+                             Path(out) if out else None, lambda done, total: update(done, total, None), rounds,
+                             by_seat=values_by_seat)
     if as_json:
         click.echo(json.dumps({"file": str(solved.path), **solved.meta}))
         return

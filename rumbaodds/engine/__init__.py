@@ -36,9 +36,9 @@ NUMBERS_VERSION = 5  # 5: the distilled weights also fitted to 7-player Rumbas, 
 # fails when a kernel module or one of its imports is missing here.
 KERNEL_FILES = ("engine/*.py", "cards.py", "cardplay.py", "rules.py", "stats.py", "opponents/policies.py",
                 "rummy/candidates.py", "rummy/odds.py", "rummy/solver.py", "rummy/cards.py", "rummy/rules.py",
-                "rummy/melds.py", "strategy/abstraction.py", "strategy/exact.py", "strategy/game.py",
-                "strategy/tables.py", "strategy/score_classes.py", "match/choice.py", "match/exact.py",
-                "match/kernel.py", "match/score.py", "match/scored.py", "seeds.py", "limits.py")
+                "rummy/melds.py", "strategy/abstraction.py", "strategy/exact.py", "strategy/exact_game.py",
+                "strategy/game.py", "strategy/tables.py", "strategy/score_classes.py", "match/choice.py",
+                "match/exact.py", "match/kernel.py", "match/score.py", "match/scored.py", "seeds.py", "limits.py")
 
 _package = Path(__file__).resolve().parent.parent
 

@@ -61,7 +61,8 @@ def score_fingerprint(solved: store.Solved, rules: RuleSet, samples: int, seed: 
     from . import score_solver as G
 
     n = solved.players
-    _base, sampler = G.sampler_for(rules, n, 500, seed, samples, 8, base=store.find(solved.rules, n))
+    _base, sampler = G.sampler_for(rules, n, 500, seed, samples, 8, base=store.find(solved.rules, n),
+                                   by_seat="seat" in solved.meta.get("value_model", ""))
     data = sampler(solved.strategy, seed)
     digest = hashlib.sha256()
     for a in (data.seat, data.info, np.round(np.nan_to_num(data.q, nan=-1e9), 6), np.round(data.knock, 6)):

@@ -129,9 +129,10 @@ def play_every_seat(hands, words, rumba_seat, turned, trump_card, n, traverser, 
                     play, deck_mask, stock, scratch, choices, actions, q, full):
     """Each action of the traverser played to the end by every seat, as a whole game's hand is
     (``match.kernel.play_spoken``, also when he passes): ``full`` = (kinds[actions], changes[actions, n],
-    passed[actions, n], the hand scratch); ``q``: his own change (no sit-out penalty: the game adds it)."""
+    passed[actions, n], the hand scratch); ``q``: his own change (no sit-out penalty: the game adds it); ``scratch``
+    probs[c]: the probability of the later seats' forced outcomes after choice ``c`` (exact enumeration)."""
     kinds, changes, passed, hand_scratch = full
-    _deck, hands2, ints, cards, _us, _cond, forced, _probs = scratch
+    _deck, hands2, ints, cards, _us, _cond, forced, probs = scratch
     _pool, m_hands, m_ints, m_cards, _m_us, _m_forced = hand_scratch
     spoken_hands = hands2[3]
     spoken_words = ints[3]
@@ -143,13 +144,14 @@ def play_every_seat(hands, words, rumba_seat, turned, trump_card, n, traverser, 
             changes[a, s] = 0
             passed[a, s] = 0
         kinds[a] = THROWN_IN  # the throw-in [D-4], his own or a later seat's
+        probs[c] = 1.0
         if choice != C_THROW_IN:
             for s in range(n):
                 spoken_hands[s] = hands[s]
                 spoken_words[s] = words[s]
-            final_rumba, table, void, _called, _prob = speak_rest(spoken_hands, n, traverser, choice, spoken_words,
-                                                                  rumba_seat, turned, trump_card, knocked,
-                                                                  jack_forced, rp, pol, us, forced)
+            final_rumba, table, void, _called, probs[c] = speak_rest(spoken_hands, n, traverser, choice,
+                                                                     spoken_words, rumba_seat, turned, trump_card,
+                                                                     knocked, jack_forced, rp, pol, us, forced)
             if not void:
                 discard_k = choice - C_PLAY if choice >= C_PLAY else 0
                 kinds[a] = play_spoken(spoken_hands, n, spoken_words, final_rumba, table, trump, rp, pol, play,

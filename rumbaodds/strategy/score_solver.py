@@ -79,9 +79,13 @@ class ValueTable:
 
     table: np.ndarray  # [distance, leader distance], index 0 unused
     counts: np.ndarray
+    by_seat: np.ndarray | None = None  # [distance, leader distance, his seat in the hand]: where the model sees it
 
     @classmethod
-    def fit(cls, own: np.ndarray, lead: np.ndarray, payout: np.ndarray, size: int) -> ValueTable:
+    def fit(cls, own: np.ndarray, lead: np.ndarray, payout: np.ndarray, size: int, seat: np.ndarray | None = None,
+            players: int = 0) -> ValueTable:
+        """``seat`` (his seat in the hand the state deals, 0 first to speak): also by seat, each cell shrunk toward
+        its (distance, leader distance) cell."""
         own = np.clip(own, 1, size - 1)
         lead = np.clip(lead, 1, size - 1)
         sums = np.zeros((size, size))
@@ -90,14 +94,23 @@ class ValueTable:
         np.add.at(counts, (own, lead), 1.0)
         row_mean = sums.sum(axis=1) / np.maximum(counts.sum(axis=1), 1.0)
         table = (sums + SHRINK * row_mean[:, None]) / (counts + SHRINK)
-        return cls(table, counts)
+        if seat is None:
+            return cls(table, counts)
+        seat_sums = np.zeros((size, size, players))
+        seat_counts = np.zeros((size, size, players))
+        np.add.at(seat_sums, (own, lead, seat), payout)
+        np.add.at(seat_counts, (own, lead, seat), 1.0)
+        return cls(table, counts, (seat_sums + SHRINK * table[..., None]) / (seat_counts + SHRINK))
 
     @property
     def size(self) -> int:
         return self.table.shape[0]
 
-    def value(self, own, lead) -> np.ndarray:
-        return self.table[np.clip(own, 1, self.size - 1), np.clip(lead, 1, self.size - 1)]
+    def value(self, own, lead, seat=None) -> np.ndarray:
+        own, lead = np.clip(own, 1, self.size - 1), np.clip(lead, 1, self.size - 1)
+        if self.by_seat is None or seat is None:
+            return self.table[own, lead]
+        return self.by_seat[own, lead, seat]
 
 
 def payout_scale(rules: RuleSet, others: np.ndarray) -> np.ndarray:
@@ -158,18 +171,21 @@ def trace_games(rules: RuleSet, players: int, table, games: int, seed: int) -> T
                  pays[game].astype(np.float64))
 
 
-def fit_values(rules: RuleSet, trace: Trace) -> ValueTable:
+def fit_values(rules: RuleSet, trace: Trace, by_seat: bool = False) -> ValueTable:
+    """The game's values of ``trace``'s states (``by_seat``: also by each player's seat in the hand dealt)."""
     n = trace.scores.shape[1]
     goal = rules.goal_score
     dist = trace.scores - goal
-    own, lead, pay = [], [], []
+    own, lead, pay, seat = [], [], [], []
     for p in range(n):
         others = np.delete(dist, p, axis=1)
         own.append(dist[:, p])
         lead.append(others.min(axis=1))
         pay.append(trace.payout[:, p] / payout_scale(rules, np.delete(trace.scores, p, axis=1)))
+        seat.append((p - trace.dealer - 1) % n)
     size = rules.start_score - goal + 16
-    return ValueTable.fit(np.concatenate(own), np.concatenate(lead), np.concatenate(pay), size)
+    return ValueTable.fit(np.concatenate(own), np.concatenate(lead), np.concatenate(pay), size,
+                          np.concatenate(seat) if by_seat else None, n)
 
 
 class GameSampler:
@@ -220,7 +236,7 @@ class GameSampler:
         count = len(traversers)
         seat_player = (dealer + 1 + np.arange(n)) % n
         me = seat_player[traversers]
-        now = self.state_value(np.broadcast_to(scores, (count, n)), me)
+        now = self.state_value(np.broadcast_to(scores, (count, n)), me, np.full(count, dealer))
         after = np.broadcast_to(scores, kinds.shape + (n,)).copy()  # [sample, action, player]
         due = self.penalty[np.minimum(passes, 63)]  # by player: what a pass costs at his streak
         played = kinds == PLAYED
@@ -230,21 +246,23 @@ class GameSampler:
         if rules.void_counts_as_pass:
             after += np.where((kinds == VOID_NOBODY)[..., None], due[None, None, :], 0)
         mine = np.broadcast_to(me[:, None], kinds.shape)
-        value = self.state_value(after.reshape(-1, n), mine.reshape(-1)).reshape(kinds.shape)
+        deals_next = np.where(played, (dealer + 1) % n, dealer)  # a void hand is dealt again by him [D-17]
+        value = self.state_value(after.reshape(-1, n), mine.reshape(-1), deals_next.reshape(-1)).reshape(kinds.shape)
         qf = now[:, None] - value
         qf[(q == UNSET) | (kinds < 0)] = np.nan
         # the dealer's blind knock: his own points only (the knock's other seats are not kept)
         knock_after = np.broadcast_to(scores, (count, n)).copy()
         knock_after[np.arange(count), me] += info[:, I_KNOCK_SCORE]
-        knock = np.where(info[:, I_KNOCK_DONE] == 1, now - self.state_value(knock_after, me), 0.0)
+        knock = np.where(info[:, I_KNOCK_DONE] == 1,
+                         now - self.state_value(knock_after, me, np.full(count, (dealer + 1) % n)), 0.0)
         info = info.copy()
         info[:, I_RANK] += classes[n - 1] * 16
         return classes[traversers] * n + traversers, info, qf, knock
 
-    def state_value(self, scores: np.ndarray, player: np.ndarray) -> np.ndarray:
-        """``player``'s value of each score state (rows of ``scores``, by player): his payout where the game is
-        over (§9.2, ``settled_payout``), else the table's value at his and the leader's distance, in units of the
-        state's ``payout_scale``."""
+    def state_value(self, scores: np.ndarray, player: np.ndarray, dealer: np.ndarray | None = None) -> np.ndarray:
+        """``player``'s value of each score state (rows of ``scores``, by player; ``dealer``: who deals its hand):
+        his payout where the game is over (§9.2, ``settled_payout``), else the table's value at his and the
+        leader's distance (and his seat, where the table has it), in units of the state's ``payout_scale``."""
         rows = np.arange(len(scores))
         goal = self.rules.goal_score
         others = scores.astype(float).copy()
@@ -254,7 +272,8 @@ class GameSampler:
         mask = np.ones(scores.shape, dtype=bool)
         mask[rows, player] = False
         rest = scores[mask].reshape(len(scores), -1)
-        value = self.values.value(own - goal, lead.astype(np.int64) - goal) * payout_scale(self.rules, rest)
+        seat = None if dealer is None else (player - dealer - 1) % scores.shape[1]
+        value = self.values.value(own - goal, lead.astype(np.int64) - goal, seat) * payout_scale(self.rules, rest)
         over = (scores <= goal).any(axis=1)
         if over.any():
             value = np.where(over, settled_payout(self.rules, scores, player), value)
@@ -262,7 +281,8 @@ class GameSampler:
 
 
 def sampler_for(rules: RuleSet, players: int, games: int, seed: int, samples: int, states: int,
-                near_weight: float = NEAR_WEIGHT, base: store.Solved | None = None) -> tuple[store.Solved, GameSampler]:
+                near_weight: float = NEAR_WEIGHT, base: store.Solved | None = None,
+                by_seat: bool = False) -> tuple[store.Solved, GameSampler]:
     """(the per-hand equilibrium, a sampler over the score states of ``games`` games it plays). ``base``: another
     per-hand equilibrium than the one solved for ``rules`` (a fingerprint's negative control plays a changed rule
     set with the shipped strategy)."""
@@ -271,7 +291,8 @@ def sampler_for(rules: RuleSet, players: int, games: int, seed: int, samples: in
     knock = np.asarray(base.strategy.knock, dtype=np.float64)
     table = game_table(rules, players, [("hand-equilibrium", hand_pol, knock)] * players, None)
     trace = trace_games(rules, players, table, games, seed)
-    return base, GameSampler(rules, players, base.abstraction, trace, fit_values(rules, trace), samples, states,
+    return base, GameSampler(rules, players, base.abstraction, trace, fit_values(rules, trace, by_seat), samples,
+                             states,
                              near_weight)
 
 
@@ -303,31 +324,36 @@ def exploitability(sampler: GameSampler, strategy: Strategy, players: int, seed:
 
 
 def rescored_sampler(rules: RuleSet, players: int, base: store.Solved, strategy: Strategy, games: int, seed: int,
-                     samples: int, states: int, near_weight: float = NEAR_WEIGHT) -> GameSampler:
+                     samples: int, states: int, near_weight: float = NEAR_WEIGHT, by_seat: bool = False) -> GameSampler:
     """A sampler whose game values and states come from games the score-aware ``strategy`` plays at every seat."""
     solved = store.Solved(strategy, rules, players, base.abstraction, {"name": "score-equilibrium"})
     table = game_table(rules, players, [("equilibrium", None, None)] * players, solved)
     trace = trace_games(rules, players, table, games, seed)
-    return GameSampler(rules, players, base.abstraction, trace, fit_values(rules, trace), samples, states,
+    return GameSampler(rules, players, base.abstraction, trace, fit_values(rules, trace, by_seat), samples, states,
                        near_weight)
 
 
 def solve_score(rules: RuleSet, players: int, iterations: int = 120, samples: int = 80_000, seed: int = 0,
                 games: int = 40_000, states: int = 40, eval_samples: int = 400_000, out: Path | None = None,
-                progress: Callable[[int, int], None] | None = None, rounds: int = 2) -> store.Solved:
+                progress: Callable[[int, int], None] | None = None, rounds: int = 2,
+                base: store.Solved | None = None, by_seat: bool = False) -> store.Solved:
     """Solve (or resume) the score-aware strategy of ``rules`` at ``players`` and write it; returns it.
 
     ``rounds``: the iterations are split into rounds; the first values outcomes by the games of the per-hand
     equilibrium, each later round by the games the previous round's average strategy plays (so that the values
-    the strategy answers are, at the end, those of its own games).
+    the strategy answers are, at the end, those of its own games). ``base``: the per-hand equilibrium to start
+    from where it is not a solved file (the tiny game of tests/test_exact_game.py). ``by_seat``: the game's
+    values also by each player's seat in the hand (who deals next), not only by the two distances.
     """
     rules.check_players(players)
     if not 1 <= rounds <= iterations:
         raise RulesError(f"--rounds must be 1..--iterations, got {rounds}")
-    base, sampler = sampler_for(rules, players, games, seed, samples, states)
+    base, sampler = sampler_for(rules, players, games, seed, samples, states, base=base, by_seat=by_seat)
     out = Path(out) if out is not None else default_path(rules, players)
     settings = {"rules": rules.to_dict(), "players": players, "samples": samples, "seed": seed, "games": games,
                 "states": states, "iterations": iterations, "rounds": rounds, "numbers": engine.NUMBERS_VERSION}
+    if by_seat:
+        settings["values_by_seat"] = True
     ckpt = store.cache_folder() / "checkpoints" / f"{out.stem}.{engine.NUMBERS_TAG}.state.npz"
     state, seconds = _resume(ckpt, settings) or (prior_state(rules, players, base, samples, seed), 0.0)
     per_round = -(-iterations // rounds)
@@ -335,13 +361,13 @@ def solve_score(rules: RuleSet, players: int, iterations: int = 120, samples: in
     if state.history:  # resumed in a later round (``history``: the iterations where rounds began)
         played_by = _round_strategy(ckpt)
         sampler = rescored_sampler(rules, players, base, played_by, games, seed + state.history[-1] // per_round,
-                                   samples, states)
+                                   samples, states, by_seat=by_seat)
     while state.iteration < iterations:
         start = time.perf_counter()
         if state.iteration and state.iteration % per_round == 0 and state.history[-1:] != [state.iteration]:
             played_by = average_strategy(state)
             sampler = rescored_sampler(rules, players, base, played_by, games, seed + state.iteration // per_round,
-                                       samples, states)
+                                       samples, states, by_seat=by_seat)
             state.history.append(state.iteration)
         iterate(state, sampler)
         seconds += time.perf_counter() - start
@@ -359,6 +385,7 @@ def solve_score(rules: RuleSet, players: int, iterations: int = 120, samples: in
             "exploitability_stakes": {str(s): e.__dict__ for s, e in gains.items()},
             "hand_equilibrium_exploitability_stakes": {str(s): e.__dict__ for s, e in blind.items()},
             "values": {"payout_in_units_of_a_win_now_by_distance": values.table[1:, 1:].mean(axis=1).round(3).tolist()},
+            "value_model": "own distance, leader's distance" + (", seat in the hand" if by_seat else ""),
             "method": "regret matching+ over score classes, outcomes valued by the game's values "
                       "(rumbaodds/strategy/score_solver.py)"}
     solved = store.Solved(strategy, rules, players, base.abstraction, meta)
