@@ -61,18 +61,53 @@ def _force(forced, code, n, t, knocked_world):
 
 
 @njit(cache=True)
-def exact_values(deck, n, rp, pol, knock_prob, play, actions_count):
-    """Exact sums over every deal and the others' outcomes: (Q, legal, dealer Q by rank, its legal, knock, deals).
+def canonical_deals(deck, n, hand_size, count):
+    """Every distinct deal once: (hands[count, n], card turned[count], stock[count, rest], how many were found)."""
+    order = np.sort(deck.copy())
+    m = order.shape[0]
+    hands = np.zeros((count, n), dtype=np.uint64)
+    trumps = np.zeros(count, dtype=np.int64)
+    stocks = np.zeros((count, m - n * hand_size - 1), dtype=np.int64)
+    k = 0
+    while True:
+        if _canonical(order, n, hand_size):
+            if k < count:
+                for s in range(n):
+                    mask = U0
+                    for j in range(hand_size):
+                        mask |= bit(order[s * hand_size + j])
+                    hands[k, s] = mask
+                trumps[k] = order[n * hand_size]
+                stocks[k] = order[n * hand_size + 1:]
+            k += 1
+        if not next_permutation(order):
+            break
+    return hands, trumps, stocks, k
+
+
+def every_deal(rules: RuleSet, players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``canonical_deals`` of the rule set, checked to be every deal."""
+    count = deal_count(rules, players)
+    hands, trumps, stocks, found = canonical_deals(rules.deck_array(), players, rules.hand_size, count)
+    assert found == count, (found, count)
+    return hands, trumps, stocks
+
+
+@njit(cache=True)
+def exact_values(deals_hands, trumps, stocks, n, rp, pol, knock_prob, play, actions_count):
+    """Exact sums over every deal (``every_deal``) and the others' outcomes: (Q, legal, dealer Q by rank, its
+    legal, knock, deals).
 
     ``Q[seat, ctx, score, throwable, action]``; ``legal`` marks the actions offered there; the dealer's own
     speaking (no knock) again by rank of the card turned in ``dealer_q[rank, ...]``; ``knock[rank]`` the sum of
     his blind knock's score; ``deals[rank]`` how many deals turn that rank.
     """
-    hand_size = rp[R_HAND]
-    order = np.sort(deck.copy())
-    deck_mask = U0
-    for c in deck:
+    deck_mask = bit(trumps[0])
+    for s in range(n):
+        deck_mask |= deals_hands[0, s]
+    for c in stocks[0]:
         deck_mask |= bit(c)
+    m = stocks.shape[1] + 1 + n * rp[R_HAND]
     shape = (n, P.NCTX, P.NSCORE, 2, actions_count)
     q = np.zeros(shape)
     legal = np.zeros(shape)
@@ -80,7 +115,7 @@ def exact_values(deck, n, rp, pol, knock_prob, play, actions_count):
     dealer_legal = np.zeros((16, P.NCTX, P.NSCORE, 2, actions_count))
     knock = np.zeros(16)
     deals = np.zeros(16)
-    scratch = new_scratch(n, order.shape[0])
+    scratch = new_scratch(n, m)
     forced = scratch[6]
     probs = scratch[7]
     hands = np.zeros(n, dtype=np.uint64)
@@ -91,54 +126,48 @@ def exact_values(deck, n, rp, pol, knock_prob, play, actions_count):
     acts = np.zeros(16, dtype=np.int64)
     combos = 4 ** (n - 1)
     dealer = n - 1
-    while True:
-        if _canonical(order, n, hand_size):
-            for s in range(n):
-                mask = U0
-                for j in range(hand_size):
-                    mask |= bit(order[s * hand_size + j])
-                hands[s] = mask
-            trump_card = order[n * hand_size]
-            stock = order[n * hand_size + 1:]
-            rank = trump_card & 15
-            deals[rank] += 1.0
-            for t in range(n):
-                for world in range(2):  # 0: the dealer did not knock, 1: he knocked
-                    if world == 1 and (rp[R_KNOCK] == 0 or t == dealer):
+    for d in range(trumps.shape[0]):
+        for s in range(n):
+            hands[s] = deals_hands[d, s]
+        trump_card = trumps[d]
+        stock = stocks[d]
+        rank = trump_card & 15
+        deals[rank] += 1.0
+        for t in range(n):
+            for world in range(2):  # 0: the dealer did not knock, 1: he knocked
+                if world == 1 and (rp[R_KNOCK] == 0 or t == dealer):
+                    continue
+                p_world = 1.0
+                if rp[R_KNOCK] == 1 and t != dealer:
+                    p_world = knock_prob[rank] if world == 1 else 1.0 - knock_prob[rank]
+                if p_world == 0.0:
+                    continue
+                for code in range(combos):
+                    if not _force(forced, code, n, t, world == 1):
                         continue
-                    p_world = 1.0
-                    if rp[R_KNOCK] == 1 and t != dealer:
-                        p_world = knock_prob[rank] if world == 1 else 1.0 - knock_prob[rank]
-                    if p_world == 0.0:
+                    info[:] = 0
+                    prob, count = traverse_deal(hands, trump_card, stock, n, t, world == 1, rp, pol, play, us,
+                                                deck_mask, info, row, scratch, choices, acts)
+                    if info[I_REACHED] == 0 or prob == 0.0:
                         continue
-                    for code in range(combos):
-                        if not _force(forced, code, n, t, world == 1):
-                            continue
-                        info[:] = 0
-                        prob, count = traverse_deal(hands, trump_card, stock, n, t, world == 1, rp, pol, play, us,
-                                                    deck_mask, info, row, scratch, choices, acts)
-                        if info[I_REACHED] == 0 or prob == 0.0:
-                            continue
-                        ctx, x, thr = info[I_CTX], info[I_SCORE], info[I_THROWABLE]
-                        for c in range(count):
-                            a = acts[c]
-                            w = p_world * prob * probs[c]
-                            q[t, ctx, x, thr, a] += w * row[a]
-                            legal[t, ctx, x, thr, a] = 1.0
-                            if t == dealer:
-                                dealer_q[rank, ctx, x, thr, a] += w * row[a]
-                                dealer_legal[rank, ctx, x, thr, a] = 1.0
-                if t == dealer and rp[R_KNOCK] == 1:  # his own blind knock on this deal
-                    for code in range(combos):
-                        if not _force(forced, code, n, t, False):
-                            continue
-                        score, prob = knock_value(hands, trump_card, stock, n, rp, pol, play, us, deck_mask,
-                                                  scratch)
-                        knock[rank] += prob * score
-            for s in range(n):
-                forced[s] = -1
-        if not next_permutation(order):
-            break
+                    ctx, x, thr = info[I_CTX], info[I_SCORE], info[I_THROWABLE]
+                    for c in range(count):
+                        a = acts[c]
+                        w = p_world * prob * probs[c]
+                        q[t, ctx, x, thr, a] += w * row[a]
+                        legal[t, ctx, x, thr, a] = 1.0
+                        if t == dealer:
+                            dealer_q[rank, ctx, x, thr, a] += w * row[a]
+                            dealer_legal[rank, ctx, x, thr, a] = 1.0
+            if t == dealer and rp[R_KNOCK] == 1:  # his own blind knock on this deal
+                for code in range(combos):
+                    if not _force(forced, code, n, t, False):
+                        continue
+                    score, prob = knock_value(hands, trump_card, stock, n, rp, pol, play, us, deck_mask,
+                                              scratch)
+                    knock[rank] += prob * score
+        for s in range(n):
+            forced[s] = -1
     return q, legal, dealer_q, dealer_legal, knock, deals
 
 
@@ -191,10 +220,10 @@ def exact_gains(rules: RuleSet, players: int, abstraction, strategy: Strategy, p
     """Per seat: the exact points per deal a best response over the abstraction gains against the others."""
     check_tiny(rules)
     pol = to_policy(strategy, abstraction)
-    q, legal, dq, dl, knock, deals = exact_values(rules.deck_array(), players, rules_array(rules), pol.as_tuple(),
-                                                  strategy.knock, play, action_count(rules))
+    q, legal, dq, dl, knock, deals = exact_values(*every_deal(rules, players), players, rules_array(rules),
+                                                  pol.as_tuple(), strategy.knock, play, action_count(rules))
     total = deals.sum()
-    assert total == _deal_count(rules, players)
+    assert total == deal_count(rules, players)
     qb, lb = _by_bucket(q, abstraction), _by_bucket(legal, abstraction)
     gains = np.zeros(players)
     for seat in range(players):
@@ -217,12 +246,12 @@ def exact_gains(rules: RuleSet, players: int, abstraction, strategy: Strategy, p
     return gains
 
 
-def _deal_count(rules: RuleSet, players: int) -> float:
+def deal_count(rules: RuleSet, players: int) -> int:
     cards, count = rules.deck_size, 1
     for _ in range(players):
         count *= comb(cards, rules.hand_size)
         cards -= rules.hand_size
-    return float(count * cards)  # then the card turned; the stock's order does not matter
+    return count * cards  # then the card turned; the stock's order does not matter
 
 
-__all__ = ["exact_values", "exact_gains", "check_tiny"]
+__all__ = ["exact_values", "exact_gains", "check_tiny", "canonical_deals", "every_deal", "deal_count"]

@@ -35,14 +35,12 @@ from __future__ import annotations
 import hashlib
 from collections import deque
 from dataclasses import dataclass
-from math import comb
 
 import numpy as np
 from numba import njit
 
 from ..engine import policy as P
 from ..engine.bits import U0, bit
-from ..engine.exact import next_permutation
 from ..engine.hand import new_scratch
 from ..engine.policy import masked_row
 from ..engine.rules_layout import rules_array
@@ -51,34 +49,10 @@ from ..match.exact import _streak_key
 from ..match.kernel import new_hand_scratch
 from ..match.score import THROWN_IN, apply_hand, game_array, game_over, settle
 from ..rules import RulesError, RuleSet
-from .exact import OUTCOMES, _canonical, _force, check_tiny
+from .exact import OUTCOMES, _force, check_tiny, every_deal
 from .game import A_PASS, A_RUMBA, I_CTX, I_SCORE, I_SIZE, I_THROWABLE, I_VOID, traverse_deal
 from .score_classes import seat_classes
 from .tables import Strategy, action_count, to_policy
-
-
-@njit(cache=True)
-def canonical_deals(deck, n, hand_size, count):
-    """Every distinct deal once: (hands[count, n], card turned[count], stock[count, rest])."""
-    order = np.sort(deck.copy())
-    m = order.shape[0]
-    hands = np.zeros((count, n), dtype=np.uint64)
-    trumps = np.zeros(count, dtype=np.int64)
-    stocks = np.zeros((count, m - n * hand_size - 1), dtype=np.int64)
-    k = 0
-    while True:
-        if _canonical(order, n, hand_size):
-            for s in range(n):
-                mask = U0
-                for j in range(hand_size):
-                    mask |= bit(order[s * hand_size + j])
-                hands[k, s] = mask
-            trumps[k] = order[n * hand_size]
-            stocks[k] = order[n * hand_size + 1:]
-            k += 1
-        if not next_permutation(order):
-            break
-    return hands, trumps, stocks
 
 
 @njit(cache=True)
@@ -206,14 +180,6 @@ def check_game_tiny(rules: RuleSet, players: int) -> None:
         raise RulesError("the exact game needs one round of speaking (round two draws its words)")
 
 
-def deal_count(rules: RuleSet, players: int) -> int:
-    cards, count = rules.deck_size, 1
-    for _ in range(players):
-        count *= comb(cards, rules.hand_size)
-        cards -= rules.hand_size
-    return count * cards
-
-
 @dataclass
 class SeatHand:
     """One seat's hand under a profile, summed over deals: by (context, bucket) group and action, the weight of
@@ -236,7 +202,7 @@ class ExactGame:
         self.rp, self.gp = rules_array(rules), game_array(rules)
         self.pol = to_policy(strategy, abstraction)
         self.actions = action_count(rules)
-        self.deals = canonical_deals(rules.deck_array(), players, rules.hand_size, deal_count(rules, players))
+        self.deals = every_deal(rules, players)
         self.bucket = abstraction.bucket_array()
         self.outcome_ids: dict[tuple, int] = {}
         self.outcome_list: list[tuple] = []
@@ -421,4 +387,4 @@ class ExactGame:
                            f"a profile where everybody passes for ever?)")
 
 
-__all__ = ["ExactGame", "deal_records", "canonical_deals", "check_game_tiny", "deal_count"]
+__all__ = ["ExactGame", "deal_records", "check_game_tiny"]
