@@ -33,7 +33,8 @@ payout at the end of the game:
 
 What it leaves out, said in docs/STRATEGY.md: the values are those of the
 previous round's games (no further fixed point), the table's values see only
-two distances (not the passes, the dealer, or the third player's score), and
+two distances (not the passes or the third player's score; the seat in the
+hand only with ``by_seat``, ``--values-by-seat``), and
 the dealer's blind knock is valued by his own points only.
 """
 
@@ -292,8 +293,7 @@ def sampler_for(rules: RuleSet, players: int, games: int, seed: int, samples: in
     table = game_table(rules, players, [("hand-equilibrium", hand_pol, knock)] * players, None)
     trace = trace_games(rules, players, table, games, seed)
     return base, GameSampler(rules, players, base.abstraction, trace, fit_values(rules, trace, by_seat), samples,
-                             states,
-                             near_weight)
+                             states, near_weight)
 
 
 def prior_state(rules: RuleSet, players: int, base: store.Solved, samples: int, seed: int) -> SolveState:
