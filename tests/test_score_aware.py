@@ -304,3 +304,24 @@ def test_a_killed_solve_resumes_to_the_same_strategy(tmp_path, monkeypatch, kill
     # negative control: another seed solves to another strategy
     other = solve_score(SWISS, 3, out=tmp_path / "c.npz", **{**args, "seed": 6})
     assert not np.array_equal(other.strategy.word, straight.strategy.word)
+
+
+def test_a_finished_solve_goes_on_with_more_rounds_of_the_same_length(tmp_path, monkeypatch):
+    """4 iterations in 2 rounds, then 6 in 3: exactly the strategy of 6 in 3 from the start; rounds of another
+    length (8 in 2) or other settings are refused."""
+    from rumbaodds.rules import RulesError
+    from rumbaodds.strategy.score_solver import solve_score
+
+    monkeypatch.setenv("RUMBAODDS_STRATEGIES", str(tmp_path / "cache"))
+    args = dict(samples=600, seed=5, games=200, states=3, eval_samples=600)
+    solve_score(SWISS, 3, out=tmp_path / "a.npz", iterations=4, rounds=2, **args)
+    grown = solve_score(SWISS, 3, out=tmp_path / "a.npz", iterations=6, rounds=3, **args)
+    straight = solve_score(SWISS, 3, out=tmp_path / "b.npz", iterations=6, rounds=3, **args)
+    assert grown.meta["iterations"] == 6
+    for a, b in zip((grown.strategy.word, grown.strategy.throw, grown.strategy.knock),
+                    (straight.strategy.word, straight.strategy.throw, straight.strategy.knock)):
+        np.testing.assert_array_equal(a, b)
+    with pytest.raises(RulesError, match="other settings"):
+        solve_score(SWISS, 3, out=tmp_path / "b.npz", iterations=8, rounds=2, **args)
+    with pytest.raises(RulesError, match="other settings"):
+        solve_score(SWISS, 3, out=tmp_path / "b.npz", iterations=8, rounds=4, **{**args, "games": 300})

@@ -98,7 +98,7 @@ def hand_distribution(rules, n: int, policy, knock_prob, play: int = 1) -> dict:
     return out
 
 
-def _streak_key(passes, rules) -> tuple:
+def streak_key(passes, rules) -> tuple:
     """Streaks as far as they matter: capped at the sit-out limit minus one (or modulo it without repeats)."""
     limit = rules.sit_out_limit
     if limit <= 0:
@@ -134,7 +134,7 @@ def game_table(rules, n: int, outcomes: dict, starts, cap: int = 40, apply=None,
         return index[state]
 
     for scores, passes, dealer in starts:
-        state_id((tuple(scores), _streak_key(passes, rules), dealer))
+        state_id((tuple(scores), streak_key(passes, rules), dealer))
     arrays = [(kind, np.array(ch, np.int64), np.array(ps, np.int64), p) for (kind, ch, ps), p in outcomes.items()]
     scores = np.zeros(n, np.int64)
     passes = np.zeros(n, np.int64)
@@ -156,7 +156,7 @@ def game_table(rules, n: int, outcomes: dict, starts, cap: int = 40, apply=None,
             elif scores.max() > cap:
                 end[-1] += p
             else:
-                j = state_id((tuple(scores.tolist()), _streak_key(passes, rules), dealer))
+                j = state_id((tuple(scores.tolist()), streak_key(passes, rules), dealer))
                 rows.append(i)
                 cols.append(j)
                 probs.append(p)
@@ -178,4 +178,4 @@ def outcome_summary(outcomes: dict) -> Counter:
     return out
 
 
-__all__ = ["enumerate_hands", "hand_distribution", "game_table", "outcome_summary"]
+__all__ = ["enumerate_hands", "hand_distribution", "game_table", "outcome_summary", "streak_key"]

@@ -46,7 +46,7 @@ def _canonical(order, n, hand_size):
 
 
 @njit(cache=True)
-def _force(forced, code, n, t, knocked_world):
+def force_outcomes(forced, code, n, t, knocked_world):
     """The others' outcomes of combination ``code``; False where it repeats another (a knocker has no word)."""
     rest = code
     for s in range(n):
@@ -143,7 +143,7 @@ def exact_values(deals_hands, trumps, stocks, n, rp, pol, knock_prob, play, acti
                 if p_world == 0.0:
                     continue
                 for code in range(combos):
-                    if not _force(forced, code, n, t, world == 1):
+                    if not force_outcomes(forced, code, n, t, world == 1):
                         continue
                     info[:] = 0
                     prob, count = traverse_deal(hands, trump_card, stock, n, t, world == 1, rp, pol, play, us,
@@ -161,7 +161,7 @@ def exact_values(deals_hands, trumps, stocks, n, rp, pol, knock_prob, play, acti
                             dealer_legal[rank, ctx, x, thr, a] = 1.0
             if t == dealer and rp[R_KNOCK] == 1:  # his own blind knock on this deal
                 for code in range(combos):
-                    if not _force(forced, code, n, t, False):
+                    if not force_outcomes(forced, code, n, t, False):
                         continue
                     score, prob = knock_value(hands, trump_card, stock, n, rp, pol, play, us, deck_mask,
                                               scratch)
@@ -254,4 +254,4 @@ def deal_count(rules: RuleSet, players: int) -> int:
     return count * cards  # then the card turned; the stock's order does not matter
 
 
-__all__ = ["exact_values", "exact_gains", "check_tiny", "canonical_deals", "every_deal", "deal_count"]
+__all__ = ["exact_values", "exact_gains", "check_tiny", "canonical_deals", "every_deal", "deal_count", "force_outcomes"]

@@ -45,11 +45,11 @@ from ..engine.hand import new_scratch
 from ..engine.policy import masked_row
 from ..engine.rules_layout import rules_array
 from ..engine.speak import C_PASS, C_RUMBA, C_THROW_IN
-from ..match.exact import _streak_key
+from ..match.exact import streak_key
 from ..match.kernel import new_hand_scratch
 from ..match.score import THROWN_IN, apply_hand, game_array, game_over, settle
 from ..rules import RulesError, RuleSet
-from .exact import OUTCOMES, _force, check_tiny, every_deal
+from .exact import OUTCOMES, check_tiny, every_deal, force_outcomes
 from .game import A_PASS, A_RUMBA, I_CTX, I_SCORE, I_SIZE, I_THROWABLE, I_VOID, traverse_deal
 from .score_classes import seat_classes
 from .tables import Strategy, action_count, to_policy
@@ -115,7 +115,7 @@ def deal_records(hands_all, trumps, stocks, n, t, rp, pol, play, actions_count):
     k = 0
     for d in range(count):
         for code in range(combos):
-            _force(forced, code, n, t, False)
+            force_outcomes(forced, code, n, t, False)
             info[:] = 0
             prob, chosen = traverse_deal(hands_all[d], trumps[d], stocks[d], n, t, False, rp, pol, play, us,
                                          deck_mask, info, row, scratch, choices, acts, full)
@@ -277,7 +277,7 @@ class ExactGame:
             return None, pay, False
         if scores.max() > self.cap:
             return None, pay, True
-        return (tuple(scores.tolist()), _streak_key(passes, self.rules), dealer), pay, False
+        return (tuple(scores.tolist()), streak_key(passes, self.rules), dealer), pay, False
 
     def solve(self, start: tuple | None = None, tol: float = 1e-10, max_sweeps: int = 5000) -> dict:
         """Per player: the profile's value at the start, his best response's, the gain per hand dealt, the hands a

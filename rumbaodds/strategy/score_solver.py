@@ -413,6 +413,15 @@ def _save(path: Path, state: SolveState, seconds: float, settings: dict, played_
     os.replace(tmp, path)
 
 
+def _grows(old: dict, new: dict) -> bool:
+    """A finished solve may go on with more rounds of the same length (``--iterations 300 --rounds 3`` after 200 in
+    2): the rounds it played are those of the longer solve, so it ends where an unbroken longer solve ends."""
+    rest = ("iterations", "rounds")
+    same = {k: v for k, v in old.items() if k not in rest} == {k: v for k, v in new.items() if k not in rest}
+    return (same and new["iterations"] > old["iterations"] and old["iterations"] % old["rounds"] == 0
+            and old["iterations"] // old["rounds"] == -(-new["iterations"] // new["rounds"]))
+
+
 def _round_strategy(path: Path) -> Strategy:
     with np.load(path, allow_pickle=False) as data:
         return Strategy(data["round_word"], data["round_throw"], data["round_knock"])
@@ -425,9 +434,9 @@ def _resume(path: Path, settings: dict):
 
     with np.load(path, allow_pickle=False) as data:
         record = json.loads(str(data["record"]))
-        if record["settings"] != settings:
+        if record["settings"] != settings and not _grows(record["settings"], settings):
             raise RulesError(f"{path} holds a score-aware solve with other settings; remove it or solve with the "
-                             f"same options")
+                             f"same options (or more iterations in more rounds of the same length)")
         rules = RuleSet(**settings["rules"])
         state = SolveState(rules, CLASSES * settings["players"], Abstraction.from_dict(record["abstraction"]),
                            settings["seed"], settings["samples"], record["iteration"], *(data[k] for k in STATE),
