@@ -229,9 +229,9 @@ class ExactGame:
             hands, trumps, stocks, self.n, t, self.rp, pol, self.play, self.actions)
         ints, weight, sigma, changes, passed = ints[:k], weight[:k], sigma[:k], changes[:k], passed[:k]
         total = float(len(trumps))
-        rows, o = np.unique(np.column_stack([ints[:, 4], changes, passed]), axis=0, return_inverse=True)
+        results, o = np.unique(np.column_stack([ints[:, 4], changes, passed]), axis=0, return_inverse=True)
         o = o.reshape(-1)
-        local = np.array([self._outcome(int(r[0]), r[1:1 + self.n], r[1 + self.n:]) for r in rows])
+        local = np.array([self._outcome(int(r[0]), r[1:1 + self.n], r[1 + self.n:]) for r in results])
         groups = P.NCTX * self.abstraction.buckets
         g = ints[:, 0] * self.abstraction.buckets + self.bucket[ints[:, 1]]
         plain = np.zeros((groups, self.actions, len(local)))
@@ -280,8 +280,8 @@ class ExactGame:
         return (tuple(scores.tolist()), streak_key(passes, self.rules), dealer), pay, False
 
     def solve(self, start: tuple | None = None, tol: float = 1e-10, max_sweeps: int = 5000) -> dict:
-        """Per player: the profile's value at the start, his best response's, the gain per hand dealt, the hands a
-        game lasts, and the chance a game is cut off (under the profile and under his best response)."""
+        """Per player: the profile's value at the start, his best response's, the gain per game and per hand dealt,
+        the one-hand deviation's gain, the hands a game lasts, and the chance the profile's game is cut off."""
         n = self.n
         if start is None:
             start = (tuple([self.rules.start_score] * n), tuple([0] * n), n - 1)
