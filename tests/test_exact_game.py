@@ -174,24 +174,16 @@ def test_the_exact_game_refuses_what_it_cannot_enumerate():
 @pytest.fixture(scope="module")
 def tiny_solves(abstraction, tmp_path_factory):
     """The per-hand equilibrium of the tiny game and the score-aware solver's strategy started from it."""
-    import os
-
     from rumbaodds.strategy.score_solver import solve_score
 
     folder = tmp_path_factory.mktemp("tiny-solves")
-    before = os.environ.get("RUMBAODDS_STRATEGIES")
-    os.environ["RUMBAODDS_STRATEGIES"] = str(folder / "cache")
-    try:
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("RUMBAODDS_STRATEGIES", str(folder / "cache"))  # the solve's checkpoint
         state = S.SolveState(SOLVED_GAME, N, abstraction, seed=3, samples=12_000)
         for _ in range(70):
             S.iterate(state)
         base = store.Solved(S.average_strategy(state), SOLVED_GAME, N, abstraction, {"name": "tiny"})
         score = solve_score(SOLVED_GAME, N, out=Path(folder) / "score.npz", base=base, **SOLVE)
-    finally:
-        if before is None:
-            os.environ.pop("RUMBAODDS_STRATEGIES", None)
-        else:
-            os.environ["RUMBAODDS_STRATEGIES"] = before
     return base, score
 
 
