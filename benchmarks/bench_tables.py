@@ -15,7 +15,10 @@
 3. the same small build locally and on a Dask LocalCluster of 2 worker
    processes (the ratio of build times; the cluster's start separately);
 4. packed tables: bytes per cell (from a contiguous block of a real table,
-   as a full table is packed) and the time of a lookup.
+   as a full table is packed) and the time of a lookup;
+5. pooling neighbouring cells (issue 35): the precision gain per deal of the pooled estimate against the plain
+   mean of a cell's own deals, with the share of intervals holding 200,000-deal truths
+   (``benchmarks/bench_neighbours.py`` has the whole measurement).
 
 `--full` builds the whole swiss 5-player table and prints its wall time.
 The machine may be shared: absolute times move with its load, ratios less.
@@ -217,6 +220,15 @@ def full_build() -> list[dict]:
              "deals_p99": float(np.percentile(samples, 99))}]
 
 
+def pooling(quick: bool) -> list[dict]:
+    """``benchmarks.bench_neighbours`` section 2 on the first 30 situations of issue 35's draw per rule set (quick:
+    2, with 20,000-deal truths: no measurement), 64 and 256 deals per cell, at most 24 cells per group."""
+    from .bench_neighbours import pooling_rows, situations_and_truths
+
+    situations, truths = situations_and_truths(2, 20_000) if quick else situations_and_truths(30)
+    return pooling_rows(situations, truths, [64] if quick else [64, 256], 6 if quick else 24)
+
+
 def main(quick: bool = False, full: bool = False) -> None:
     sample = 12 if quick else 1_500
     spec = TableSpec(SWISS, 5, MODEL)
@@ -234,6 +246,7 @@ def main(quick: bool = False, full: bool = False) -> None:
         print("\n(local against a Dask LocalCluster: skipped in --quick, it starts a cluster)")
         print_table("packed decision tables (target: all five swiss tables in 40 MB)", packed_sizes(100, plan))
         print_table("packed lookup", lookups())
+        print_table("pooling neighbouring cells (issue 35)", pooling(quick))
         return
     try:
         import distributed  # noqa: F401
@@ -245,6 +258,8 @@ def main(quick: bool = False, full: bool = False) -> None:
     print_table("packed decision tables (target: all five swiss tables in 40 MB)",
                 packed_sizes(2_000 if quick else 30_000, plan))
     print_table("packed lookup", lookups())
+    print_table("pooling neighbouring cells: precision gain per deal, pooled against a cell's own deals (issue 35)",
+                pooling(quick))
     if full:
         print_table("the whole swiss 5-player table, built", full_build())
 

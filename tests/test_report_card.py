@@ -138,3 +138,44 @@ def test_a_box_exception_line_names_the_box_as_the_grids_do():
     hands = [parse_hand("CK CQ CJ ST SA"), parse_hand("CK D9 H7 ST SA"), parse_hand("CK CQ CJ ST SK")]
     f = rulecard.card_features(hands, [parse_hand("S8")[0]] * 3, [2, 2, 2], SWISS)
     assert line.condition.holds(f, 3).tolist() == [True, False, False]  # no void; not Ax
+
+
+# -- the line sums: kernels against their plain twins (report/line_sums.py, twins/card_lines.py) ------------------
+@pytest.mark.parametrize("seed", range(6))
+def test_the_line_sum_kernels_equal_their_twins(seed):
+    from rumbaodds.report import line_sums
+    from rumbaodds.twins import card_lines
+
+    rng = np.random.default_rng(seed)
+    candidates, groups, boxes = int(rng.integers(1, 40)), int(rng.integers(1, 60)), int(rng.integers(1, 8))
+    masks = rng.random((candidates, groups)) < rng.uniform(0.0, 0.6)
+    values = rng.normal(size=(groups, 3))
+    lists = line_sums.member_lists(masks)
+    assert np.allclose(line_sums.masked_sums(*lists, values), card_lines.masked_sums(masks, values), atol=1e-12)
+    # the first k candidates' lists are those of masks[:k]
+    k = int(rng.integers(0, candidates + 1))
+    assert np.allclose(line_sums.masked_sums(*line_sums.first_lists(lists, k), values),
+                       card_lines.masked_sums(masks[:k], values), atol=1e-12)
+    box_of = rng.integers(0, boxes, groups)
+    delta, sums = rng.normal(size=groups), rng.normal(size=boxes)
+    bound, keep = rng.uniform(-1, 1, boxes), rng.random(boxes) < 0.7
+    got = line_sums.box_move_totals(*lists, delta, box_of, sums, bound, keep, 100.0)
+    want = card_lines.box_move_totals(masks, delta, box_of, sums, bound, keep, 100.0)
+    assert np.allclose(got, want, atol=1e-9)
+
+
+def test_a_box_over_its_bound_weighs_in_the_line_sums_only_where_kept():
+    """Hand-worked: one candidate over groups 0 and 1 (box 0), group 2 in box 1. Box 0 at 1.0 with bound 0.5 and
+    the candidate moving it by -0.5 - 0.3: the loss changes by -0.8 (group 2's +0.3 is not the candidate's), and the
+    excess by 0 - 0.5, so weight * -0.5 when box 0 is kept and nothing when it is not."""
+    from rumbaodds.report import line_sums
+
+    masks = np.array([[True, True, False]])
+    delta = np.array([-0.5, -0.3, 0.3])
+    box_of = np.array([0, 0, 1])
+    sums, bound = np.array([1.0, 0.0]), np.array([0.5, 0.0])
+    lists = line_sums.member_lists(masks)
+    kept = line_sums.box_move_totals(*lists, delta, box_of, sums, bound, np.array([True, True]), 10.0)
+    assert kept[0] == pytest.approx(-0.8 + 10.0 * -0.5)
+    not_kept = line_sums.box_move_totals(*lists, delta, box_of, sums, bound, np.array([False, True]), 10.0)
+    assert not_kept[0] == pytest.approx(-0.8)

@@ -38,7 +38,8 @@ KERNEL_FILES = ("engine/*.py", "cards.py", "cardplay.py", "rules.py", "stats.py"
                 "rummy/candidates.py", "rummy/odds.py", "rummy/solver.py", "rummy/cards.py", "rummy/rules.py",
                 "rummy/melds.py", "strategy/abstraction.py", "strategy/exact.py", "strategy/exact_game.py",
                 "strategy/game.py", "strategy/tables.py", "strategy/score_classes.py", "match/choice.py",
-                "match/exact.py", "match/kernel.py", "match/score.py", "match/scored.py", "seeds.py", "limits.py")
+                "match/exact.py", "match/kernel.py", "match/score.py", "match/scored.py", "report/line_sums.py",
+                "seeds.py", "limits.py")
 
 _package = Path(__file__).resolve().parent.parent
 

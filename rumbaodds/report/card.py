@@ -41,6 +41,7 @@ from ..cards import RANKS
 from .cells import ACTIONS, PLAY, RUMBA, SIT, Z95, Cells
 from .grids import Interval, box_keys, group_title
 from .grids import seat_groups as grid_seat_groups
+from .line_sums import box_move_totals, first_lists, masked_sums, member_lists
 from .shapes import Honours, rank_name
 
 MAX_LINES = 8  # lines per player count, the last one "otherwise ..."
@@ -389,9 +390,11 @@ def box_candidates(g: Groups, players: int) -> tuple[list[Condition], np.ndarray
     return conds, (np.array(masks) if masks else np.zeros((0, len(f["seat"])), bool))
 
 
-def _plain_fit(loss: np.ndarray, masks: np.ndarray, cost: np.ndarray, max_lines: int):
+def _plain_fit(loss: np.ndarray, masks: np.ndarray, cost: np.ndarray, max_lines: int, lists=None):
     """The best of :func:`_fit` started from each choice as the last line."""
-    return min((_fit(loss, masks, cost, max_lines, start) for start in range(len(ACTIONS))), key=lambda fit: fit[2])
+    lists = member_lists(masks) if lists is None else lists
+    return min((_fit(loss, masks, cost, max_lines, start, lists=lists) for start in range(len(ACTIONS))),
+               key=lambda fit: fit[2])
 
 
 def _bounded_fit(g: Groups, masks: np.ndarray, cost: np.ndarray, max_lines: int, line_limit: int,
@@ -407,14 +410,16 @@ def _bounded_fit(g: Groups, masks: np.ndarray, cost: np.ndarray, max_lines: int,
     n = len(g.loss)
     rows = np.arange(n)
     plain = len(masks) if plain is None else plain
-    lines, default, _ = _plain_fit(g.loss, masks[:plain], cost[:plain], max_lines)
+    lists = member_lists(masks)  # once: every fit below sums over the same candidates' groups
+    head = first_lists(lists, plain)
+    lines, default, _ = _plain_fit(g.loss, masks[:plain], cost[:plain], max_lines, head)
     nearest = None
     for room in range(max_lines, line_limit + 1):
         if room > max_lines:
-            lines, default, _ = _fit(g.loss, masks[:plain], cost[:plain], room, default, lines)
-        card = _exceptions(g, masks, cost, lines, default, line_limit - 1)
+            lines, default, _ = _fit(g.loss, masks[:plain], cost[:plain], room, default, lines, head)
+        card = _exceptions(g, masks, cost, lines, default, line_limit - 1, lists)
         # and the whole card refined once more, exceptions and all: each line the best given the others
-        refined, refined_default, _ = _fit(g.loss, masks, cost, len(card) + 1, default, card)
+        refined, refined_default, _ = _fit(g.loss, masks, cost, len(card) + 1, default, card, lists)
         rank = None
         for option, option_default in ((card, default), (refined, refined_default)):
             choice = _assign(option, masks, option_default, n)
@@ -430,7 +435,7 @@ def _bounded_fit(g: Groups, masks: np.ndarray, cost: np.ndarray, max_lines: int,
 
 
 def _exceptions(g: Groups, masks: np.ndarray, cost: np.ndarray, lines: list[tuple[int, int]], default: int,
-                most: int) -> list[tuple[int, int]]:
+                most: int, lists=None) -> list[tuple[int, int]]:
     """``lines`` with exception lines put on top, one at a time, while a grid box of at least ``WORST_SHARE`` of
     the hands loses more than ``WORST_LOSS`` and there is room (at most ``most`` lines): each time the line (any
     condition, any choice) that lowers most the loss plus ``BOX_PENALTY`` times every box's excess over its bound
@@ -440,29 +445,27 @@ def _exceptions(g: Groups, masks: np.ndarray, cost: np.ndarray, lines: list[tupl
     nb = len(g.boxes)
     share = np.bincount(g.box, g.share, nb)
     big = share >= WORST_SHARE
-    order = np.argsort(g.box, kind="stable")  # groups by box: each box's groups a run
-    starts = np.flatnonzero(np.r_[True, np.diff(g.box[order]) != 0])
-    run_box = g.box[order][starts]
+    run_box = np.unique(g.box)  # the boxes that hold groups
+    box_of = np.searchsorted(run_box, g.box)
     bound = WORST_LOSS * share[run_box]
     keep = big[run_box]
-    fmask = masks[:, order].astype(np.float32)
+    indptr, members = member_lists(masks) if lists is None else lists
     lines = list(lines)
 
-    def penalty(sums: np.ndarray) -> np.ndarray:
-        return BOX_PENALTY * np.maximum(0.0, sums[..., keep] - bound[keep]).sum(axis=-1)
+    def penalty(sums: np.ndarray) -> float:
+        return BOX_PENALTY * float(np.maximum(0.0, sums[keep] - bound[keep]).sum())
 
     while len(lines) < most:
         choice = _assign(lines, masks, default, n)
-        cur = g.loss[rows, choice][order]
-        sums = np.add.reduceat(cur, starts)
+        cur = g.loss[rows, choice]
+        sums = np.bincount(box_of, cur, len(run_box))
         if not (sums[keep] > bound[keep] + 1e-12).any():
             break
-        now = float(cur.sum()) + float(penalty(sums))
+        now = float(cur.sum()) + penalty(sums)
         best = (now - 1e-9, None)
         for a in range(len(ACTIONS)):
-            delta = (g.loss[order, a] - cur).astype(np.float32)
-            moved = np.add.reduceat(fmask * delta, starts, axis=1)  # (candidates, boxes): each box's change
-            total = float(cur.sum()) + moved.sum(axis=1) + penalty(sums[None, :] + moved) + cost
+            delta = g.loss[:, a] - cur
+            total = now + box_move_totals(indptr, members, delta, box_of, sums, bound, keep, BOX_PENALTY) + cost
             i = int(total.argmin())
             if total[i] < best[0]:
                 best = (float(total[i]), (i, a))
@@ -473,13 +476,13 @@ def _exceptions(g: Groups, masks: np.ndarray, cost: np.ndarray, lines: list[tupl
 
 
 def _fit(loss: np.ndarray, masks: np.ndarray, cost: np.ndarray, max_lines: int, default: int,
-         init: list[tuple[int, int]] | None = None):
+         init: list[tuple[int, int]] | None = None, lists=None):
     """Greedy growth (each new line where it saves most, at any height), then sweeps replacing each line by the
     best given the others and refitting the last line, until nothing improves: (lines, default, loss + cost).
     ``loss``: (groups, choices), what each choice loses on each group (points per hand over every hand); ``init``:
-    the lines to start from (none: the empty card)."""
+    the lines to start from (none: the empty card); ``lists``: ``masks``' :func:`.line_sums.member_lists`."""
     n = len(loss)
-    fmask = masks.astype(np.float32)
+    indptr, members = member_lists(masks) if lists is None else lists
     rows = np.arange(n)
 
     def loss_of(lines, default_):
@@ -489,8 +492,9 @@ def _fit(loss: np.ndarray, masks: np.ndarray, cost: np.ndarray, max_lines: int, 
         """The line (condition, action) that saves most on ``free`` groups now following ``below``."""
         base = loss[rows, below]
         best = (0.0, None)
+        gains = masked_sums(indptr, members, np.ascontiguousarray((base[:, None] - loss) * free[:, None]))
         for a in range(len(ACTIONS)):
-            gain = fmask @ ((base - loss[:, a]) * free).astype(np.float32) - cost
+            gain = gains[:, a] - cost
             i = int(gain.argmax())
             if gain[i] > best[0] + 1e-12:
                 best = (float(gain[i]), (i, a))

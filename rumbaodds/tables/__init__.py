@@ -11,7 +11,9 @@ their class, :mod:`.handclasses`). The ideas live in their own modules:
 - :mod:`.pack`: compact decision tables (shipped in the package) and their lookup;
 - :mod:`.lookup`: reading tables and answering ``ask`` from them;
 - :mod:`.find`: the first table (full, packed, shipped) that answers a situation;
-- :mod:`.validity`: a table is valid when today's code recomputes a fixed sample of its cells exactly.
+- :mod:`.validity`: a table is valid when today's code recomputes a fixed sample of its cells exactly;
+- :mod:`.neighbours`, :mod:`.pooling`: neighbouring hands and pooling their cells (issue 35's estimator, measured by
+  ``benchmarks/bench_neighbours.py``; the shipped tables do not use it yet).
 """
 
 from .build import DEFAULT_CHUNK_CELLS, build_table, compute_chunk, knock_values
