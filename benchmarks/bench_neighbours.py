@@ -1,6 +1,7 @@
 """How alike are neighbouring hands, and how much precision does pooling them add? (measurements for issue 35)
 
-    python -m benchmarks.bench_neighbours [--situations 100] [--deals 64 256 1024] [--members 24] [--alike] [--json]
+    python -m benchmarks.bench_neighbours [--situations 100] [--deals 64 256 1024] [--members 24] [--alike]
+                                          [--representative] [--json]
 
 On issue 35's situations (``benchmarks/check_quotes.py``'s draw, both rule sets, with their 200,000-deal truths from
 its cache, made where missing):
@@ -16,6 +17,9 @@ its cache, made where missing):
    success: the share of 95% intervals holding the truth and the median half-width, alone and pooled, and the
    precision gain (the cell's own variance over the pooled one: how many times its own deals the pooled estimate
    is worth, the ratio issue 35 asks for).
+3. ``--representative``: each situation's hand against its group's representative (the group's middle, what a
+   table of one cell per group would answer it with), both on the same seeds: how far apart, and ``kappa``, the
+   distance in units of the hand's per-deal spread.
 
 The seeds are fixed (situation i's member j, ``deals``), so the figures are exactly reproducible.
 """
@@ -37,7 +41,7 @@ from rumbaodds.engine import NUMBERS_VERSION
 from rumbaodds.rules import get_rules
 from rumbaodds.stats import Z95
 from rumbaodds.tables.handclasses import canonical_hand
-from rumbaodds.tables.neighbours import group_members, low_mask
+from rumbaodds.tables.neighbours import group_members, low_mask, representative
 from rumbaodds.tables.pooling import pool
 
 from .check_quotes import CACHE, draw, figures, load_cache, truth
@@ -117,6 +121,38 @@ def alike(situations: list[dict], samples: int = 200_000, paired_runs: int = 20,
                         "sd/deal independent": float(np.median(alone)),
                         "sd/deal common deals": float(np.median(paired)),
                         "variance ratio": float(np.median(alone)) ** 2 / float(np.median(paired)) ** 2})
+    return out
+
+
+def against_representative(situations: list[dict], deals: int = 20_000) -> list[dict]:
+    """Section 3: each situation's hand against its group's representative (:func:`neighbours.representative`, the
+    group's middle), both on the same seeds: how far the representative's numbers are from the hand's, absolutely
+    and in units of the hand's per-deal spread (the ``kappa`` a table of representatives would widen by)."""
+    rows = {}
+    for s in situations:
+        rules = get_rules(s["rules"])
+        hand = sum(1 << parse_card(c) for c in s["hand"].split())
+        trump = parse_card(s["trump"]) // 16
+        rep = representative(hand, trump, rules)
+        if rep == canonical_hand(hand, trump, rules):
+            continue
+        seed = _seed("representative", s["index"])
+        a = simulation.simulate(Question(make_situation(s["hand"], s["trump"], s["players"], s["seat"], rules),
+                                         samples=deals, seed=seed))
+        b = simulation.simulate(Question(make_situation(_text(cards_of(rep)), s["trump"], s["players"], s["seat"],
+                                                        rules), samples=deals, seed=seed))
+        fa, fb = figures(a), figures(b)
+        for k in VALUES:
+            if fa[k] and fb[k]:
+                sd = (fa[k][2] - fa[k][1]) / (2 * Z95) * math.sqrt(deals)
+                rows.setdefault((s["rules"], k), []).append((abs(fa[k][0] - fb[k][0]), sd))
+    out = []
+    for (rules, k), pairs in rows.items():
+        d = np.array([x for x, _ in pairs])
+        sd = np.array([y for _, y in pairs])
+        out.append({"rules": rules, "value": k, "hands": len(pairs), "|hand - rep| median": float(np.median(d)),
+                    "p90": float(np.percentile(d, 90)), "max": float(d.max()),
+                    "kappa": float(math.sqrt((d**2).sum() / max((sd**2).sum(), 1e-300)))})
     return out
 
 
@@ -221,18 +257,24 @@ def main(argv=None) -> None:
     parser.add_argument("--deals", type=int, nargs="+", default=[64, 256, 1024])
     parser.add_argument("--members", type=int, default=24)
     parser.add_argument("--alike", action="store_true", help="also section 1 (about 7 minutes)")
+    parser.add_argument("--representative", action="store_true", help="also section 3 (about a minute)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     situations, truths = situations_and_truths(args.situations)
     report = {}
     if args.alike:
         report["alike"] = alike(situations)
+    if args.representative:
+        report["representative"] = against_representative(situations)
     report["pooled"] = pooling_rows(situations, truths, args.deals, args.members)
     if args.json:
         print(json.dumps(report, indent=1))
         return
     if "alike" in report:
         print_table("1. Neighbours (one low side card one rank away), both at 200,000 deals", report["alike"])
+    if "representative" in report:
+        print_table("3. A hand against its group's representative, on the same seeds (20,000 deals)",
+                    report["representative"])
     print_table("2. Pooling each situation's neighbour group (intervals against the 200,000-deal truths)",
                 report["pooled"])
 

@@ -26,7 +26,7 @@ from rumbaodds.strategy.exact_game import ExactGame, check_game_tiny, deal_recor
 from rumbaodds.strategy.game import A_PASS
 from rumbaodds.strategy.score_aware import game_table as score_table
 from rumbaodds.strategy.score_classes import CLASSES
-from rumbaodds.strategy.score_solver import _tiled
+from rumbaodds.strategy.score_solver import score_blind
 from rumbaodds.strategy.solver import DEFAULT_POLICY
 from rumbaodds.strategy.tables import Strategy, to_policy
 from rumbaodds.strategy.twin_exact_game import twin_deal
@@ -194,7 +194,7 @@ def test_the_score_aware_solver_is_within_two_hundredths_of_the_exact_game_equil
     equilibrium, played the same way, leaves a best response far more."""
     base, score = tiny_solves
     solved = ExactGame(SOLVED_GAME, N, abstraction, score.strategy, DEFAULT_POLICY, cap=SOLVED_CAP).solve()
-    blind = ExactGame(SOLVED_GAME, N, abstraction, _tiled(base, N), DEFAULT_POLICY, cap=SOLVED_CAP).solve()
+    blind = ExactGame(SOLVED_GAME, N, abstraction, score_blind(base, N), DEFAULT_POLICY, cap=SOLVED_CAP).solve()
     for p in range(N):
         assert solved[p]["cut_chance"] < 1e-3 and blind[p]["cut_chance"] < 1e-3
         assert solved[p]["gain_per_hand"] <= 0.02, solved[p]

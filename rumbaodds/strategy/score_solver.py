@@ -378,7 +378,7 @@ def solve_score(rules: RuleSet, players: int, iterations: int = 120, samples: in
     trace, values = sampler.trace, sampler.values
     natural = GameSampler(rules, players, base.abstraction, trace, values, eval_samples, states * 4, 1.0)
     gains = exploitability(natural, strategy, players, seed + 104729)
-    blind = exploitability(natural, _tiled(base, players), players, seed + 104729)
+    blind = exploitability(natural, score_blind(base, players), players, seed + 104729)
     meta = {"name": "score-equilibrium", "play": DEFAULT_PLAY, "iterations": state.iteration, "rounds": rounds,
             "samples_per_iteration": samples, "states_per_iteration": states, "games": games, "seed": seed,
             "seconds": round(seconds, 1), "classes": CLASSES, "base": base.path.name if base.path else None,
@@ -394,7 +394,8 @@ def solve_score(rules: RuleSet, players: int, iterations: int = 120, samples: in
     return solved
 
 
-def _tiled(base: store.Solved, players: int) -> Strategy:
+def score_blind(base: store.Solved, players: int) -> Strategy:
+    """The per-hand strategy ``base`` played alike in every score class (what a score-blind player plays)."""
     return Strategy(np.tile(base.strategy.word, (CLASSES, 1, 1, 1)), np.tile(base.strategy.throw, (CLASSES, 1, 1)),
                     np.tile(base.strategy.knock, CLASSES))
 
