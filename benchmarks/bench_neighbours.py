@@ -12,8 +12,9 @@ its cache, made where missing):
    when both hands are played on the same seeds (common deals) against independent deals. About 7 minutes.
 2. Pooling: each situation's neighbour group (:mod:`rumbaodds.tables.neighbours`, at most ``--members`` cells, its
    own always among them), every cell simulated with ``--deals`` deals (``simulate``: the cell's own deals, as a
-   table has them), pooled by :func:`rumbaodds.tables.pooling.pool` with one spread per rule set; play is pooled
-   per discard count and the best pooled count taken. Printed per rule set and deals per cell, for play, Rumba and
+   table has them), pooled by :func:`rumbaodds.tables.pooling.pool` with one spread per rule set, flat and scaled
+   to each cell's per-deal variance (both on the same cells); play is pooled per discard count and the best pooled
+   count taken. Printed per rule set and deals per cell, for play, Rumba and
    success: the share of 95% intervals holding the truth and the median half-width, alone and pooled, and the
    precision gain (the cell's own variance over the pooled one: how many times its own deals the pooled estimate
    is worth, the ratio issue 35 asks for).
