@@ -19,8 +19,9 @@ its cache, made where missing):
    precision gain (the cell's own variance over the pooled one: how many times its own deals the pooled estimate
    is worth, the ratio issue 35 asks for).
 3. ``--representative``: each situation's hand against its group's representative (the group's middle, what a
-   table of one cell per group would answer it with), both on the same seeds: how far apart, and ``kappa``, the
-   distance in units of the hand's per-deal spread.
+   table of one cell per group would answer it with), both on the same seeds: how far apart, ``kappa`` (the
+   distance in units of the hand's per-deal spread), and what is left after a two-feature offset model of where
+   the hand sits in its group, predicted leave-one-out.
 
 The seeds are fixed (situation i's member j, ``deals``), so the figures are exactly reproducible.
 """
@@ -37,11 +38,11 @@ import numpy as np
 from rumbaodds.answer import simulation
 from rumbaodds.answer.question import Question
 from rumbaodds.answer.situation import make_situation
-from rumbaodds.cards import cards_of, format_card, parse_card
+from rumbaodds.cards import SUIT_BITS, cards_of, format_card, parse_card
 from rumbaodds.engine import NUMBERS_VERSION
 from rumbaodds.rules import get_rules
 from rumbaodds.stats import Z95
-from rumbaodds.tables.handclasses import canonical_hand
+from rumbaodds.tables.handclasses import canonical_hand, side_suits
 from rumbaodds.tables.neighbours import group_members, low_mask, representative
 from rumbaodds.tables.pooling import pool
 
@@ -125,17 +126,42 @@ def alike(situations: list[dict], samples: int = 200_000, paired_runs: int = 20,
     return out
 
 
+def low_rank_features(mask: int, trump_suit: int, rules) -> tuple[int, int]:
+    """(sum of the low side cards' rank indices, sum over side suits of the highest low rank held): where in its
+    group a hand sits."""
+    total = top = 0
+    for suit in side_suits(rules, trump_suit):
+        lane = (mask >> (SUIT_BITS * suit)) & low_mask(rules)
+        ranks = [i for i in range(SUIT_BITS) if lane >> i & 1]
+        total += sum(ranks)
+        top += max(ranks, default=0)
+    return total, top
+
+
+def _loo_residuals(x: np.ndarray, z: np.ndarray) -> np.ndarray:
+    """Leave-one-out residuals of the least-squares fit of ``z`` on ``x`` (each point predicted without itself)."""
+    out = np.empty(len(z))
+    for i in range(len(z)):
+        keep = np.arange(len(z)) != i
+        beta = np.linalg.lstsq(x[keep], z[keep], rcond=None)[0]
+        out[i] = z[i] - x[i] @ beta
+    return out
+
+
 def against_representative(situations: list[dict], deals: int = 20_000) -> list[dict]:
     """Section 3: each situation's hand against its group's representative (:func:`neighbours.representative`, the
     group's middle), both on the same seeds: how far the representative's numbers are from the hand's, absolutely
-    and in units of the hand's per-deal spread (the ``kappa`` a table of representatives would widen by)."""
+    and in units of the hand's per-deal spread (the ``kappa`` a table of representatives would widen by); and what
+    is left after an offset model (the distance over the per-deal spread, fitted by least squares on where the hand
+    sits in its group against the representative, :func:`low_rank_features`), each hand predicted leave-one-out."""
     rows = {}
     for s in situations:
         rules = get_rules(s["rules"])
         hand = sum(1 << parse_card(c) for c in s["hand"].split())
         trump = parse_card(s["trump"]) // 16
         rep = representative(hand, trump, rules)
-        if rep == canonical_hand(hand, trump, rules):
+        own = canonical_hand(hand, trump, rules)
+        if rep == own:
             continue
         seed = _seed("representative", s["index"])
         a = simulation.simulate(Question(make_situation(s["hand"], s["trump"], s["players"], s["seat"], rules),
@@ -143,17 +169,21 @@ def against_representative(situations: list[dict], deals: int = 20_000) -> list[
         b = simulation.simulate(Question(make_situation(_text(cards_of(rep)), s["trump"], s["players"], s["seat"],
                                                         rules), samples=deals, seed=seed))
         fa, fb = figures(a), figures(b)
+        where = np.subtract(low_rank_features(own, trump, rules), low_rank_features(rep, trump, rules))
         for k in VALUES:
             if fa[k] and fb[k]:
                 sd = (fa[k][2] - fa[k][1]) / (2 * Z95) * math.sqrt(deals)
-                rows.setdefault((s["rules"], k), []).append((abs(fa[k][0] - fb[k][0]), sd))
+                if sd > 0:
+                    rows.setdefault((s["rules"], k), []).append((fa[k][0] - fb[k][0], sd, *where))
     out = []
-    for (rules, k), pairs in rows.items():
-        d = np.array([x for x, _ in pairs])
-        sd = np.array([y for _, y in pairs])
-        out.append({"rules": rules, "value": k, "hands": len(pairs), "|hand - rep| median": float(np.median(d)),
-                    "p90": float(np.percentile(d, 90)), "max": float(d.max()),
-                    "kappa": float(math.sqrt((d**2).sum() / max((sd**2).sum(), 1e-300)))})
+    for (rules, k), found in rows.items():
+        d, sd, x = (np.array([r[0] for r in found]), np.array([r[1] for r in found]),
+                    np.array([(1.0, r[2], r[3]) for r in found]))
+        left = np.abs(_loo_residuals(x, d / sd) * sd)
+        out.append({"rules": rules, "value": k, "hands": len(found), "|hand - rep| median": float(np.median(abs(d))),
+                    "p90": float(np.percentile(abs(d), 90)), "max": float(abs(d).max()),
+                    "kappa": float(math.sqrt((d**2).sum() / (sd**2).sum())),
+                    "after offset model, median": float(np.median(left)), "p90 ": float(np.percentile(left, 90))})
     return out
 
 
