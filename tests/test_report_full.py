@@ -334,6 +334,14 @@ def test_the_5_player_card_does_not_send_the_issue_hand_to_rumba(shipped):
 
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6, 7])
+def test_the_committed_cards_are_the_fit_of_todays_code(shipped, players):
+    """cards.json holds the lines today's fit gives on the shipped table (a faster fit must not move a line)."""
+    card = shipped(players)[2]
+    committed = json.loads((REPORTS / "swiss" / "cards.json").read_text(encoding="utf-8"))["cards"][str(players)]
+    assert [line["text"] for line in committed["lines"]] == card.texts(SWISS)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6, 7])
 def test_the_committed_cards_state_a_worst_box_within_the_bound(players):
     """cards.json: each card's worst grid box (of at least 0.1% of the hands dealt) loses at most 0.5 points per
     hand, named as its grid names it."""
