@@ -122,6 +122,11 @@ def test_a_cell_without_sampling_variance_is_refused():
         pool([1.0, 2.0], [1.0, 0.0], [0, 0])
 
 
+def test_no_cells_pool_to_nothing():
+    p = pool([], [], [])
+    assert len(p.mean) == len(p.se) == len(p.tau) == 0
+
+
 # -- the tiny rule set: pooled intervals against exact values --------------------------------------------------
 @functools.lru_cache(maxsize=1)
 def tiny_cells():

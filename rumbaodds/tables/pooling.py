@@ -79,6 +79,8 @@ def pool(y, variance, group, stratum=None, spread_between: bool = True, scale=No
     v = np.asarray(variance, dtype=np.float64)
     if not (v > 0).all():
         raise ValueError("every cell needs a positive sampling variance")
+    if len(y) == 0:
+        return Pooled(mean=y, se=v, shrink=v, tau=np.zeros(0))
     _, g = np.unique(np.asarray(group), return_inverse=True)
     strata, s = np.unique(np.zeros(len(y), np.int64) if stratum is None else np.asarray(stratum),
                           return_inverse=True)
