@@ -14,6 +14,7 @@ import time
 import numba
 
 from . import (
+    bench_card,
     bench_cardplay,
     bench_dd,
     bench_greedy,
@@ -26,7 +27,7 @@ from . import (
 )
 
 BENCHMARKS = (bench_greedy, bench_dd, bench_hand, bench_play, bench_cardplay, bench_tables, bench_rummy, bench_strategy,
-              bench_match)
+              bench_match, bench_card)
 
 
 def section(module) -> str:
