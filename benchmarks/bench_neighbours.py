@@ -42,8 +42,8 @@ from rumbaodds.cards import SUIT_BITS, cards_of, format_card, parse_card
 from rumbaodds.engine import NUMBERS_VERSION
 from rumbaodds.rules import get_rules
 from rumbaodds.stats import Z95
-from rumbaodds.tables.handclasses import canonical_hand, side_suits
-from rumbaodds.tables.neighbours import group_members, low_mask, representative
+from rumbaodds.tables.handclasses import canonical_hand, enumerate_trump_rank_pairs, side_suits
+from rumbaodds.tables.neighbours import group_members, low_mask, representative, representative_lanes
 from rumbaodds.tables.pooling import pool
 
 from .check_quotes import CACHE, draw, figures, load_cache, truth
@@ -187,6 +187,19 @@ def against_representative(situations: list[dict], deals: int = 20_000) -> list[
     return out
 
 
+def representative_shares() -> list[dict]:
+    """Per rule set: how many (trump rank, class) pairs are their group's representative (a table of one cell per
+    group holds that share of the cells)."""
+    out = []
+    for name in ("swiss", "flemish"):
+        rules = get_rules(name)
+        pairs = enumerate_trump_rank_pairs(rules)
+        reps = representative_lanes(rules)[pairs.classes.side_lanes].all(axis=1)[pairs.class_rows]
+        out.append({"rules": name, "pairs": len(pairs), "representatives": int(reps.sum()),
+                    "share": float(reps.mean())})
+    return out
+
+
 def _members(s: dict, most: int) -> list[str]:
     rules = get_rules(s["rules"])
     hand = sum(1 << parse_card(c) for c in s["hand"].split())
@@ -297,6 +310,7 @@ def main(argv=None) -> None:
         report["alike"] = alike(situations)
     if args.representative:
         report["representative"] = against_representative(situations)
+        report["representatives"] = representative_shares()
     report["pooled"] = pooling_rows(situations, truths, args.deals, args.members)
     if args.json:
         print(json.dumps(report, indent=1))
@@ -306,6 +320,7 @@ def main(argv=None) -> None:
     if "representative" in report:
         print_table("3. A hand against its group's representative, on the same seeds (20,000 deals)",
                     report["representative"])
+        print_table("3. The representatives' share of the cells", report["representatives"])
     print_table("2. Pooling each situation's neighbour group (intervals against the 200,000-deal truths)",
                 report["pooled"])
 

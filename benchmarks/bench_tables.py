@@ -45,6 +45,7 @@ from rumbaodds.tables.build import chunk_frame, plan_rows, simulate_cells
 from rumbaodds.tables.handclasses import enumerate_trump_rank_pairs
 from rumbaodds.tables.plan import plan_tables, totals
 
+from .bench_neighbours import pooling_rows, situations_and_truths
 from .common import best_time, print_table
 
 MODEL = None  # the default opponents of every command: the equilibrium (opponents.default_opponents)
@@ -223,8 +224,6 @@ def full_build() -> list[dict]:
 def pooling(quick: bool) -> list[dict]:
     """``benchmarks.bench_neighbours`` section 2 on the first 30 situations of issue 35's draw per rule set (quick:
     2, with 20,000-deal truths: no measurement), 64 and 256 deals per cell, at most 24 cells per group."""
-    from .bench_neighbours import pooling_rows, situations_and_truths
-
     situations, truths = situations_and_truths(2, 20_000) if quick else situations_and_truths(30)
     return pooling_rows(situations, truths, [64] if quick else [64, 256], 6 if quick else 24)
 

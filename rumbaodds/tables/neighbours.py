@@ -21,10 +21,15 @@ from .handclasses import LANE, canonical_hand, resolve_trump_suit, side_suits
 LOW_BELOW = "T"  # side cards below the ten are "low": 6-9 in swiss, 2-9 in flemish
 
 
-def low_mask(rules: RuleSet, below: str = LOW_BELOW) -> int:
-    """The rank bits of the rule set's low ranks (those below ``below``)."""
+def low_ranks(rules: RuleSet, below: str = LOW_BELOW) -> list[int]:
+    """The rank indices of the rule set's low ranks (those below ``below``), ascending."""
     top = RANKS.index(below)
-    return sum(1 << RANKS.index(r) for r in rules.ranks if RANKS.index(r) < top)
+    return sorted(RANKS.index(r) for r in rules.ranks if RANKS.index(r) < top)
+
+
+def low_mask(rules: RuleSet, below: str = LOW_BELOW) -> int:
+    """The rank bits of the rule set's low ranks."""
+    return sum(1 << r for r in low_ranks(rules, below))
 
 
 def group_key(mask: int, trump_suit: int | str, rules: RuleSet, below: str = LOW_BELOW) -> tuple:
@@ -44,14 +49,13 @@ def group_members(mask: int, trump_suit: int | str, rules: RuleSet, below: str =
     """The hand classes (canonical masks, ascending) of ``mask``'s neighbour group; with ``most``, a seeded random
     choice of at most that many, always holding ``mask``'s own class."""
     trump = resolve_trump_suit(rules, trump_suit)
-    low_ranks = [i for i in range(SUIT_BITS) if low_mask(rules, below) >> i & 1]
+    ranks, low = low_ranks(rules, below), low_mask(rules, below)
     per_suit = []
     for s in side_suits(rules, trump):
         lane = (int(mask) >> (SUIT_BITS * s)) & LANE
-        high = lane & ~low_mask(rules, below)
-        count = bin(lane & low_mask(rules, below)).count("1")
-        per_suit.append([(high | sum(1 << r for r in chosen)) << (SUIT_BITS * s)
-                         for chosen in itertools.combinations(low_ranks, count)])
+        count = bin(lane & low).count("1")
+        per_suit.append([((lane & ~low) | sum(1 << r for r in chosen)) << (SUIT_BITS * s)
+                         for chosen in itertools.combinations(ranks, count)])
     trump_part = int(mask) & (LANE << (SUIT_BITS * trump))
     members = sorted({canonical_hand(trump_part | sum(parts), trump, rules) for parts in itertools.product(*per_suit)})
     own = canonical_hand(int(mask), trump, rules)
@@ -65,7 +69,7 @@ def spread_ranks(rules: RuleSet, count: int, below: str = LOW_BELOW) -> int:
     """The rank bits of ``count`` low ranks spread evenly over the low ranks (the representative's low cards): the
     middle of the group, so that its members scatter about it on both sides (k of L low ranks: positions
     ``floor((j + 1/2) L / k)``, j < k)."""
-    low = [i for i in range(SUIT_BITS) if low_mask(rules, below) >> i & 1]
+    low = low_ranks(rules, below)
     if not 0 <= count <= len(low):
         raise ValueError(f"{count} low cards of {len(low)} low ranks")
     return sum(1 << low[(2 * j + 1) * len(low) // (2 * count)] for j in range(count))
@@ -83,7 +87,9 @@ def representative(mask: int, trump_suit: int | str, rules: RuleSet, below: str 
 
 
 def representative_lanes(rules: RuleSet, below: str = LOW_BELOW) -> np.ndarray:
-    """For every 16-bit side lane: whether its low cards are the spread ones (a representative's lane)."""
+    """For every 16-bit side lane: whether its low cards are the spread ones (a representative's lane). A class is
+    its group's representative where every side lane is (``representative_lanes(rules)[classes.side_lanes]
+    .all(axis=1)``): one cell per group, vectorised over every class."""
     low = low_mask(rules, below)
     lanes = np.arange(1 << SUIT_BITS)
     count = np.array([bin(int(x)).count("1") for x in lanes & low])
@@ -92,5 +98,5 @@ def representative_lanes(rules: RuleSet, below: str = LOW_BELOW) -> np.ndarray:
     return (lanes & low) == spread[count]
 
 
-__all__ = ["LOW_BELOW", "low_mask", "group_key", "group_members", "spread_ranks", "representative",
+__all__ = ["LOW_BELOW", "low_ranks", "low_mask", "group_key", "group_members", "spread_ranks", "representative",
            "representative_lanes"]
