@@ -18,7 +18,10 @@
    as a full table is packed) and the time of a lookup;
 5. pooling neighbouring cells (issue 35): the precision gain per deal of the pooled estimate against the plain
    mean of a cell's own deals, with the share of intervals holding 200,000-deal truths
-   (``benchmarks/bench_neighbours.py`` has the whole measurement).
+   (``benchmarks/bench_neighbours.py`` has the whole measurement);
+6. the shipped tables: per rule set and player count, the kind (every cell, or one per neighbour group), cells,
+   deals per cell, build time (the build's own record, kept in the packed manifest where it was packed with it)
+   and packed size.
 
 `--full` builds the whole swiss 5-player table and prints its wall time.
 The machine may be shared: absolute times move with its load, ratios less.
@@ -228,6 +231,33 @@ def pooling(quick: bool) -> list[dict]:
     return pooling_rows(situations, truths, [64] if quick else [64, 256], 6 if quick else 24)
 
 
+def shipped_tables() -> list[dict]:
+    """Section 6: what the package ships, read from the packed tables themselves (no simulation)."""
+    import datetime as dt
+
+    from rumbaodds.tables.lookup import read_manifest
+    from rumbaodds.tables.pack import SHIPPED, SUFFIX, load_packed
+
+    rows = []
+    for path in sorted(SHIPPED.glob(f"*{SUFFIX}")):
+        m = read_manifest(path)
+        deals = load_packed(path).deals()[0]
+        built = m["packed"].get("built") or {}
+        minutes = None
+        if "started" in built and "finished" in built:
+            minutes = (dt.datetime.fromisoformat(built["finished"]) - dt.datetime.fromisoformat(built["started"])
+                       ).total_seconds() / 60
+        rows.append({"table": path.name.removesuffix(SUFFIX),
+                     "kind": "one cell per neighbour group" if m["packed"].get("neighbours") else "every cell",
+                     "cells": len(deals), "precision": m.get("precision"), "deals_mean": float(deals.mean()),
+                     "deals_median": float(np.median(deals)), "build_min": minutes,
+                     "packed_MB": path.stat().st_size / 2**20})
+    rows.append({"table": "all", "cells": sum(r["cells"] for r in rows),
+                 "packed_MB": sum(r["packed_MB"] for r in rows),
+                 "build_min": sum(r["build_min"] or 0 for r in rows)})
+    return rows
+
+
 def main(quick: bool = False, full: bool = False) -> None:
     sample = 12 if quick else 1_500
     spec = TableSpec(SWISS, 5, MODEL)
@@ -246,6 +276,7 @@ def main(quick: bool = False, full: bool = False) -> None:
         print_table("packed decision tables (target: all five swiss tables in 40 MB)", packed_sizes(100, plan))
         print_table("packed lookup", lookups())
         print_table("pooling neighbouring cells (issue 35)", pooling(quick))
+        print_table("the shipped tables (build minutes: the builds' own record; 80 MB allowed)", shipped_tables())
         return
     try:
         import distributed  # noqa: F401
@@ -259,6 +290,7 @@ def main(quick: bool = False, full: bool = False) -> None:
     print_table("packed lookup", lookups())
     print_table("pooling neighbouring cells: precision gain per deal, pooled against a cell's own deals (issue 35)",
                 pooling(quick))
+    print_table("the shipped tables (build minutes: the builds' own record; 80 MB allowed)", shipped_tables())
     if full:
         print_table("the whole swiss 5-player table, built", full_build())
 

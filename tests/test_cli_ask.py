@@ -215,7 +215,7 @@ def test_no_simulate_answers_from_the_tables_alone():
 
 
 @pytest.mark.parametrize("extra, words", [
-    (["--rules", "flemish", "--players", "4"], "no table covers this situation"),
+    (["--rules", "flemish", "--players", "4", "--opponents", "default"], "no table covers this situation"),
     (["--before", "pass,play"], "no table covers this situation"),
     (["--seed", "3"], "drop --seed"),
     (["--simulate"], "drop --simulate"),
@@ -223,7 +223,7 @@ def test_no_simulate_answers_from_the_tables_alone():
 ])
 def test_no_simulate_refuses_what_no_table_answers(extra, words):
     args = [*BASE, "--no-simulate", *extra]
-    if "--players" in extra:  # flemish: 4 players, the same hand and seat
+    if "--players" in extra:  # flemish: 4 players, the same hand and seat, opponents no shipped table was built for
         args = ["ask", HAND, "--trump", "H9", "--seat", "2", "--no-simulate", *extra]
     result = run(args)
     assert result.exit_code == 2 and words in result.output and len(result.output.strip().splitlines()) == 1, \

@@ -366,7 +366,13 @@ def source_lines(result: AskResult) -> list[str]:
     if key:
         cell += (f": seat {key['seat']}, trump rank {key['trump_rank']}, class {key['class']} ({key['class_hand']} "
                  f"with trumps in {key.get('class_trump_suit', '?')})")
-    return [head, cell + f", {meta['deals']:,} deals, seed {meta['seed']}"]
+    lines = [head, cell + f", {meta['deals']:,} deals, seed {meta['seed']}"]
+    group = meta.get("group")
+    if group and not group["own_cell"]:
+        lines.append("  a neighbour-group table: the cell of the hand's group (the same trumps and side cards from the "
+                     "ten up, its low side cards spread evenly), moved by the group's offset model for where this "
+                     "hand's low cards sit and widened by what the model leaves")
+    return lines
 
 
 def source_text(result: AskResult) -> str:

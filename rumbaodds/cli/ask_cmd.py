@@ -142,8 +142,9 @@ def ask(hand, trump, players, seat, passes_in_a_row, before, dealer_knocked, swa
         if table_only:
             result = pipeline.from_table(question, tables_root)
             if result is None:
-                raise UserError("--no-simulate: no table covers this situation (the shipped tables are swiss, the "
-                                "earlier words not known; or build one with `rumbaodds tables build`): drop "
+                raise UserError("--no-simulate: no table covers this situation (the shipped tables answer swiss "
+                                "and flemish hands with the earlier words not known and no knock, against the "
+                                "default opponents; or build one with `rumbaodds tables build`): drop "
                                 "--no-simulate to simulate it")
         else:
             with progress_bar(progress, "simulating") as update:

@@ -93,9 +93,10 @@ def print_ask(result) -> None:
     s = result.situation
     console = Console()
     source = source_lines(result)
-    if len(source) > 1:  # a table: where from, first
+    if len(source) > 1:  # a table: where from, first (and, for a group table's member, how it was answered)
         click.echo(source[0])
-        console.print(f"[dim]{source[1]}[/dim]")
+        for line in source[1:]:
+            console.print(f"[dim]{line}[/dim]")
     extra = ""
     if s.swapped_by is not None:
         extra = f", seat {s.swapped_by} swapped the two of trump for it"

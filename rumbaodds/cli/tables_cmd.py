@@ -20,6 +20,7 @@ from ..opponents.models import ModelError
 from ..opponents.resolve import DEFAULT_HELP, opponent_policy
 from ..rules import get_rules
 from ..tables import DEFAULT_CHUNK_CELLS, DEFAULT_PRECISION, TableSpec, build_table
+from ..tables.neighbours import LOW_BELOW
 from ..tables.spec import DEFAULT_MAX_SAMPLES, DEFAULT_MIN_SAMPLES
 from .errors import UserError, friendly_errors, interrupted
 from .group import main
@@ -81,6 +82,9 @@ def tables() -> None:
 @click.option("--play", type=click.Choice(sorted(simulation.POLICIES)), default=DEFAULT_PLAY, show_default=True)
 @int_option("--cells", limit=limits.CELLS, default=None,
             help="Only this many (trump rank, hand class) pairs, drawn by how often they occur (quick tables).")
+@click.option("--neighbours", is_flag=True, default=False,
+              help="One cell per neighbour group (hands alike but for their low side ranks): a hand is answered from "
+                   "its group's middle hand, its intervals widened by the distance measured at build time.")
 @int_option("--knock-samples", limit=limits.KNOCK_SAMPLES, default=None,
             help="Deals per trump rank of the dealer's knock values (knock.parquet) [default: 2,000, or 4 x "
                    "--samples-per-cell].")
@@ -97,7 +101,7 @@ def tables() -> None:
 @progress_option()
 @friendly_errors
 def build(rules, players, precision, min_samples, max_samples, samples_per_cell, seed, out, opponents, play, cells,
-          knock_samples, chunk_cells, scheduler, workers, device, progress):
+          neighbours, knock_samples, chunk_cells, scheduler, workers, device, progress):
     """Build a table, or resume one: kill it any time, run the same command again."""
     rule_set = get_rules(rules)
     rule_set.check_players(players)
@@ -106,7 +110,7 @@ def build(rules, players, precision, min_samples, max_samples, samples_per_cell,
         raise UserError(f"--min-samples {min_samples} is above --max-samples {max_samples}")
     engine = resolve_device(device) if scheduler == "local" else device  # Dask: resolved on each worker
     spec = TableSpec(rule_set, players, model, play, samples_per_cell, seed, cells, precision, min_samples,
-                     max_samples, knock_samples)
+                     max_samples, knock_samples, neighbours=LOW_BELOW if neighbours else None)
     folder = Path(out) if out else default_folder(spec)
     started = time.perf_counter()
     try:
@@ -166,13 +170,14 @@ def query(hand, trump, players, seat, rules, passes_in_a_row, opponents, play, r
             help=f"As in build [default: {DEFAULT_MIN_SAMPLES}].")
 @int_option("--max-samples", limit=limits.CELL_SAMPLES, default=None,
             help=f"As in build [default: {DEFAULT_MAX_SAMPLES}].")
+@click.option("--neighbours", is_flag=True, default=False, help="As in build: one cell per neighbour group.")
 @click.option("--opponents", default=None, help=f"As in build {DEFAULT_HELP}.")
 @click.option("--play", type=click.Choice(sorted(simulation.POLICIES)), default=DEFAULT_PLAY, show_default=True)
 @json_option()
 @progress_option()
 @friendly_errors
-def plan(rules, workers, players, sample_cells, precision, min_samples, max_samples, opponents, play, as_json,
-         progress):
+def plan(rules, workers, players, sample_cells, precision, min_samples, max_samples, neighbours, opponents, play,
+         as_json, progress):
     """How big and how long: the full table of every player count, measured on a sample of cells."""
     from ..tables.plan import plan_tables, totals
 
@@ -185,7 +190,8 @@ def plan(rules, workers, players, sample_cells, precision, min_samples, max_samp
         _model(opponents, rule_set, n)  # a bad model or a missing strategy: one line, before anything runs
     with progress_bar(progress, "measuring") as update:
         rows = plan_tables(rule_set, opponents, play, list(players) or None, sample_cells, workers,
-                           precision=precision, min_samples=min_samples, max_samples=max_samples, progress=update)
+                           precision=precision, min_samples=min_samples, max_samples=max_samples, progress=update,
+                           neighbours=LOW_BELOW if neighbours else None)
     total = totals(rows)
     if as_json:
         click.echo(json.dumps({"rules": rule_set.name, "rows": rows, "total": total}))

@@ -46,6 +46,7 @@ from .cells import (
     Z95,
     Cells,
     diff_half,
+    quadrature,
     scenario_actions,
     scenario_cells,
     values,
@@ -377,8 +378,9 @@ def full_grid(fc: Cells, seats, title: str) -> Grid:
     mean_loss = np.stack([np.bincount(key, w * loss[:, a], nb) for a in range(3)], axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
         mean_loss /= weight[:, None]
-        # 95% half-width of each choice's mean loss (cells independent)
-        loss_hw = np.stack([Z95 * np.sqrt(np.bincount(key, (w * half[:, a] / Z95) ** 2, nb)) / weight
+        # 95% half-width of each choice's mean loss (cells independent; a group table's cells of one group not)
+        source = None if fc.source is None else fc.source[idx]
+        loss_hw = np.stack([Z95 * quadrature(key, w * half[:, a] / Z95, nb, source) / weight
                             for a in range(3)], axis=1)
     # ties: a choice whose loss is known for more hands first (a lower bound ties with the margin it is bounded
     # by), then pass, play, Rumba
@@ -396,7 +398,7 @@ def full_grid(fc: Cells, seats, title: str) -> Grid:
                                                             np.hypot(half[rows_i, r], half[rows_i, b])))
     with np.errstate(invalid="ignore", divide="ignore"):
         cost = np.bincount(key, w * d, nb) / weight
-        cost_hw = Z95 * np.sqrt(np.bincount(key, (w * h / Z95) ** 2, nb)) / weight
+        cost_hw = Z95 * quadrature(key, w * h / Z95, nb, source) / weight
         agree = np.bincount(key, w * (best_cell == b), nb) / weight
         sure_other = np.bincount(key, w * (sure & (best_cell != b)), nb) / weight
         unknown = np.bincount(key, w * ~(known[rows_i, r] & known[rows_i, b]), nb) / weight

@@ -25,7 +25,7 @@ from ..rules import RuleSet
 from . import card as cardmod
 from . import grids, lines, page, printcard
 from .blocks import line_text, ordered_lines, print_summary
-from .cells import ACTIONS, PLAY, RUMBA, Cells
+from .cells import ACTIONS, PLAY, RUMBA, Cells, quadrature
 from .grids import mean_interval
 from .sources import Loaded, TableInfo, shown_path
 
@@ -279,12 +279,18 @@ def packed_series(fc: Cells) -> dict:
     rows = list(fc.rows)
     ps = fc.p_success.astype(float)
     w = fc.weight * np.isfinite(ps) * (fc.feature("n_trumps") > 0)
-    deals = np.maximum(fc.samples.astype(float), 1.0)
     key = fc.feature("row").astype(np.int64)
+    if fc.source is None:
+        deals = np.maximum(fc.samples.astype(float), 1.0)
+    else:  # a group table: a member has the deals of its group's cell, and shares its error (quadrature)
+        own = np.zeros(int(fc.source.max()) + 1)
+        own[fc.source[fc.samples > 0]] = fc.samples[fc.samples > 0]
+        deals = np.maximum(own[fc.source], 1.0)
     nb = len(rows)
     wsum = np.bincount(key, w, nb)
     mean = np.bincount(key, w * np.nan_to_num(ps), nb)
-    var = np.bincount(key, (w ** 2) * np.nan_to_num(ps * (1 - ps)) / deals, nb)
+    sd = w * np.sqrt(np.nan_to_num(ps * (1 - ps)) / deals)
+    var = quadrature(key, sd, nb, fc.source) ** 2
     pts = {}
     for i in np.flatnonzero(wsum > 0):
         m = mean[i] / wsum[i]

@@ -66,12 +66,14 @@ from ..opponents.models import keep_value
 from ..rules import RuleSet
 from ..stats import Z95
 from .handclasses import enumerate_trump_rank_pairs
+from .neighbours import representative_rows
 from .spec import TableError, TableSpec, package_version
 
 DEFAULT_CHUNK_CELLS = 20_000
 STOP_CODES = {0: "max_samples", 1: "resolved", 2: "precise", 3: "impossible"}
 KNOCK_INNER = 200
 KNOCK_SAMPLES = 2_000  # outer deals per trump rank of an adaptive table's knock.parquet
+NEIGHBOURS = "neighbours.parquet"  # a neighbour-group table's calibration (tables/groups.py)
 TIMINGS = "timings.json"  # a build's start time (and, once finished, its end), kept out of the table's metadata
 
 
@@ -79,6 +81,8 @@ TIMINGS = "timings.json"  # a build's start time (and, once finished, its end), 
 @functools.lru_cache(maxsize=8)
 def plan_rows(spec: TableSpec) -> np.ndarray:
     """The (trump rank, class) pair rows of every seat, in build order (all pairs, or the weighted subset)."""
+    if spec.neighbours:
+        return representative_rows(spec.rules, spec.neighbours)
     pairs = enumerate_trump_rank_pairs(spec.rules)
     if spec.cells is not None and spec.cells < len(pairs):
         rng = np.random.default_rng(spec.seed)
@@ -306,6 +310,10 @@ def run_task(spec: TableSpec, chunk_cells: int, key: tuple[str, int], threads: i
         return compute_chunk(spec, index, chunk_cells, device)
     if kind == "knock":
         return pa.Table.from_pandas(pd.DataFrame([knock_row(spec, index)]), preserve_index=False)
+    if kind == "spread":  # a part of a neighbour-group table's calibration (tables/groups.py)
+        from .groups import calibration_part
+
+        return pa.Table.from_pandas(calibration_part(spec, index), preserve_index=False)
     raise ValueError(f"unknown task {key!r}")
 
 
@@ -323,8 +331,12 @@ def knock_part_path(out: Path, rank: int) -> Path:
     return out / "chunks" / f"knock-{rank:02d}.parquet"
 
 
+def spread_part_path(out: Path, part: int) -> Path:
+    return out / "chunks" / f"spread-{part:02d}.parquet"
+
+
 def task_path(out: Path, key: tuple[str, int]) -> Path:
-    return chunk_path(out, key[1]) if key[0] == "chunk" else knock_part_path(out, key[1])
+    return {"chunk": chunk_path, "knock": knock_part_path, "spread": spread_part_path}[key[0]](out, key[1])
 
 
 # -- files -----------------------------------------------------------------------------------
@@ -413,6 +425,12 @@ def build_table(spec: TableSpec, out_dir: str | Path, chunk_cells: int = DEFAULT
     keys = [] if final.exists() else [("chunk", i) for i in range(count) if not chunk_path(out, i).exists()]
     if knock_wanted:
         keys += [("knock", r) for r in knock_ranks(spec.rules) if not knock_part_path(out, r).exists()]
+    spread_final = out / NEIGHBOURS
+    spread_wanted = spec.neighbours is not None and not spread_final.exists()
+    if spread_wanted:
+        from .groups import CALIBRATION_PARTS
+
+        keys += [("spread", p) for p in range(CALIBRATION_PARTS) if not spread_part_path(out, p).exists()]
     pending = [chunk_range(spec, i, chunk_cells) for kind, i in keys if kind == "chunk"]
     done = total - sum(hi - lo for lo, hi in pending)
     if progress is not None:
@@ -435,6 +453,11 @@ def build_table(spec: TableSpec, out_dir: str | Path, chunk_cells: int = DEFAULT
     if knock_wanted:
         parts = [pq.read_table(knock_part_path(out, r)) for r in knock_ranks(spec.rules)]
         _write_atomic(pa.concat_tables(parts), knock_final)
+    if spread_wanted:
+        from .groups import CALIBRATION_PARTS
+
+        _write_atomic(pa.concat_tables([pq.read_table(spread_part_path(out, p)) for p in range(CALIBRATION_PARTS)]),
+                      spread_final)
     return final
 
 

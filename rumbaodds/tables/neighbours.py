@@ -9,6 +9,7 @@ turned card) are what :mod:`.pooling` pools.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 
@@ -16,7 +17,14 @@ import numpy as np
 
 from ..cards import RANKS, SUIT_BITS
 from ..rules import RuleSet
-from .handclasses import LANE, canonical_hand, resolve_trump_suit, side_suits
+from .handclasses import (
+    LANE,
+    canonical_hand,
+    canonical_hands,
+    enumerate_trump_rank_pairs,
+    resolve_trump_suit,
+    side_suits,
+)
 
 LOW_BELOW = "T"  # side cards below the ten are "low": 6-9 in swiss, 2-9 in flemish
 
@@ -98,5 +106,51 @@ def representative_lanes(rules: RuleSet, below: str = LOW_BELOW) -> np.ndarray:
     return (lanes & low) == spread[count]
 
 
-__all__ = ["LOW_BELOW", "low_ranks", "low_mask", "group_key", "group_members", "spread_ranks", "representative",
+@functools.lru_cache(maxsize=8)
+def representative_rows(rules: RuleSet, below: str = LOW_BELOW) -> np.ndarray:
+    """The (trump rank, class) pair rows whose class is its group's representative, ascending: the cells of a
+    neighbour-group table (:attr:`.spec.TableSpec.neighbours`). The trump lane is kept by the group, so every trump
+    rank a member may be asked with is a pair of its representative too. Read-only."""
+    pairs = enumerate_trump_rank_pairs(rules)
+    flagged = representative_lanes(rules, below)[pairs.classes.side_lanes].all(axis=1)
+    rows = np.flatnonzero(flagged[pairs.class_rows]).astype(np.int64)
+    rows.flags.writeable = False
+    return rows
+
+
+@functools.lru_cache(maxsize=8)
+def representative_index(rules: RuleSet, below: str = LOW_BELOW) -> np.ndarray:
+    """For every (trump rank, class) pair: the index of its group's representative among :func:`representative_rows`
+    (vectorised :func:`representative_pair`: each side lane's low cards replaced by the spread ones, the hand made
+    canonical again). Read-only."""
+    pairs = enumerate_trump_rank_pairs(rules)
+    classes = pairs.classes
+    low = low_mask(rules, below)
+    n_low = bin(low).count("1")
+    spread = np.array([spread_ranks(rules, k, below) for k in range(n_low + 1)], dtype=np.int64)
+    lanes = classes.side_lanes
+    counts = np.zeros(lanes.shape, dtype=np.int64)
+    for r in low_ranks(rules, below):
+        counts += (lanes >> r) & 1
+    moved = (lanes & ~low) | spread[counts]
+    hands = classes.hands & np.uint64(LANE << (SUIT_BITS * classes.trump_suit))
+    for j, suit in enumerate(classes.side_suits):
+        hands = hands | (moved[:, j].astype(np.uint64) << np.uint64(SUIT_BITS * suit))
+    rep_class = classes.rows_of(canonical_hands(hands, classes.trump_suit, rules))
+    rep_pairs = pairs.rows_of(pairs.trump_ranks, rep_class[pairs.class_rows])
+    index = np.searchsorted(representative_rows(rules, below), rep_pairs)
+    index.flags.writeable = False
+    return index
+
+
+def representative_pair(rules: RuleSet, pair: int, below: str = LOW_BELOW) -> int:
+    """The pair row of pair ``pair``'s group representative (the same trump rank)."""
+    pairs = enumerate_trump_rank_pairs(rules)
+    classes = pairs.classes
+    hand = representative(int(classes.hands[pairs.class_rows[pair]]), classes.trump_suit, rules, below)
+    return int(pairs.rows_of(pairs.trump_ranks[pair], classes.row_of(hand)))
+
+
+__all__ = ["LOW_BELOW", "representative_rows", "representative_index", "representative_pair",
+           "low_ranks", "low_mask", "group_key", "group_members", "spread_ranks", "representative",
            "representative_lanes"]

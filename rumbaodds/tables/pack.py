@@ -72,9 +72,12 @@ from ..cards import RANKS, SUITS
 from ..game import Choice
 from ..rules import RuleSet
 from ..stats import Z95, Estimate
-from .build import wilson
+from .build import NEIGHBOURS, TIMINGS, wilson
+from .group_model import GroupModel, design, member_cell
+from .groups import group_index, groups_meta, standardised
 from .handclasses import enumerate_trump_rank_pairs
 from .lookup import load_table, matches, pair_row, penalised, read_manifest, table_discard
+from .neighbours import representative_pair, representative_rows
 from .spec import TableError, numbers_problem
 
 PACK_FORMAT = 2  # what pack_table writes
@@ -166,11 +169,26 @@ def pack_table(folder: str | Path, out: str | Path, fmt: int = PACK_FORMAT, code
         raise TableError(f"{table.path} cannot be packed: {problem}")
     f = table.frame
     rules = RuleSet(**m["rules"])
-    pairs = len(enumerate_trump_rank_pairs(rules))
+    groups = None
+    if m.get("neighbours"):  # one cell per neighbour group, and the calibration of their distance (tables/groups.py)
+        below = m["neighbours"]["below"]
+        pairs = len(representative_rows(rules, below))
+        calibration = Path(table.path).parent / NEIGHBOURS
+        if not calibration.exists():
+            raise TableError(f"{table.path} has no {NEIGHBOURS}: run the same build command again to finish it")
+        groups = groups_meta(standardised(pq.read_table(calibration).to_pandas()), rules, below)
+    else:
+        pairs = len(enumerate_trump_rank_pairs(rules))
     if len(f) != pairs * m["players"] or not np.array_equal(f["cell"].to_numpy(), np.arange(len(f))):
         raise TableError(f"{table.path} does not hold every cell in build order")
     knock = None if table.knock is None else table.knock.to_dict(orient="records")
-    return pack_frame(f, m, pairs, out, str(table.path), knock=knock, fmt=fmt, codec=codec)
+    path = pack_frame(f, m, pairs, out, str(table.path), knock=knock, fmt=fmt, codec=codec, groups=groups)
+    timings = Path(table.path).parent / TIMINGS
+    if timings.exists():  # when the build ran (a sidecar of the full table): kept for bench_tables, not compared
+        manifest = read_manifest(path)
+        manifest["packed"]["built"] = json.loads(timings.read_text())
+        restamp(path, manifest)
+    return path
 
 
 def table_looks(manifest: dict) -> list[int]:
@@ -182,10 +200,11 @@ def table_looks(manifest: dict) -> list[int]:
 
 
 def pack_frame(f, manifest: dict, pairs: int, out: str | Path, source: str = "", knock: list[dict] | None = None,
-               fmt: int = PACK_FORMAT, codec: Codec = CODEC) -> Path:
+               fmt: int = PACK_FORMAT, codec: Codec = CODEC, groups: dict | None = None) -> Path:
     """Write the packed table of the cell frame ``f`` (every cell in build order) with ``manifest``.
 
-    ``knock``: the full table's knock rows (format 2 keeps them in the metadata).
+    ``knock``: the full table's knock rows (format 2 keeps them in the metadata). ``groups``: a neighbour-group
+    table's groups and distance (:func:`.groups.groups_meta`).
     """
     manifest = dict(manifest)
     columns = packed_columns(f, manifest["max_samples"], fmt, table_looks(manifest), codec)
@@ -193,6 +212,9 @@ def pack_frame(f, manifest: dict, pairs: int, out: str | Path, source: str = "",
     if knock is not None and fmt >= 2:
         manifest["packed"]["knock"] = [{k: (v.item() if hasattr(v, "item") else v) for k, v in row.items()}
                                        for row in knock]
+    if groups is not None:
+        manifest["packed"]["neighbours"] = groups
+        manifest["packed"]["rows"] = groups["rows"]
     return write_packed(columns, manifest, out)
 
 
@@ -446,6 +468,13 @@ def find_packed(root: str | Path | None = None) -> list[Path]:
     return found
 
 
+@functools.lru_cache(maxsize=16)
+def group_model(packed: PackedTable) -> GroupModel:
+    """A group table's offset model and widening, fitted once per loaded table from its manifest's calibration."""
+    groups = packed.manifest["packed"]["neighbours"]
+    return GroupModel.fit(groups["calibration"], RuleSet(**packed.manifest["rules"]), groups["below"])
+
+
 def cell_key(rules: RuleSet, seat: int, pair: int) -> dict:
     """What a table cell is: seat, trump rank and hand class (its row in the classes and its representative)."""
     pairs = enumerate_trump_rank_pairs(rules)
@@ -466,10 +495,20 @@ def answer_from_packed(packed: PackedTable, situation: Situation, opponents, pla
         pair = pair_row(situation)
     except KeyError:
         return None
-    row = situation.seat * packed.pairs + pair
+    groups = packed.manifest["packed"].get("neighbours")
+    own = True
+    if groups is not None:  # a group table: the representative's cell, widened unless the hand is the representative
+        index, own = group_index(situation.rules, pair, groups["below"])
+        row = situation.seat * packed.pairs + index
+        rep_pair = pair if own else representative_pair(situation.rules, pair, groups["below"])
+    else:
+        row, rep_pair = situation.seat * packed.pairs + pair, pair
     cell = packed.cell(row)
     if cell.impossible:
         return None
+    if not own:  # another hand of the group: the representative's numbers moved and widened (group_model.py)
+        x = design(situation.rules, [pair], [rep_pair], groups["below"])[0]
+        cell = member_cell(cell, group_model(packed), x)
     allowed = {choice.action for choice in situation.choices()}
     if cell.best not in allowed or cell.runner not in allowed:  # e.g. pass is not open to him: another decision
         return None
@@ -498,9 +537,14 @@ def answer_from_packed(packed: PackedTable, situation: Situation, opponents, pla
                        effective_samples=cell.ess if cell.ess < n - 0.5 else None, exchange=call)
     p = cell.p_success
     result.meta = {"source": "packed table", "table": str(packed.path), "cell": row, "format": packed.format,
-                   "cell_key": cell_key(situation.rules, situation.seat, pair), "deals": n, "seed": seed,
+                   "cell_key": cell_key(situation.rules, situation.seat, rep_pair), "deals": n, "seed": seed,
                    "missing": sorted(({"play", "rumba"} & allowed) - set(known)),
                    "p_success": [p.mean, p.low, p.high]}
+    if groups is not None:
+        result.meta["group"] = {"own_cell": own, "model": None if own else groups["model"],
+                                "rule": "the cell of the hand's neighbour group representative" + (
+                                    "" if own else ", its values moved by the group's offset model and its "
+                                    "intervals widened by what the model leaves (tables/group_model.py)")}
     return result
 
 

@@ -34,7 +34,7 @@ def _threads() -> int:
 def plan_tables(rules: RuleSet, opponents, play: str = DEFAULT_PLAY, players: list[int] | None = None,
                 sample_cells: int = 1_000, workers: int = 16, seed: int = 0, precision: float | None = None,
                 min_samples: int | None = None, max_samples: int | None = None,
-                progress: Callable[[int, int], None] | None = None) -> list[dict]:
+                progress: Callable[[int, int], None] | None = None, neighbours: str | None = None) -> list[dict]:
     """One dict per player count: cells, deals per cell (mean, median, p99), estimated hours here and on workers."""
     counts = players or list(range(rules.min_players, rules.max_players + 1))
     extra = {k: v for k, v in (("precision", precision), ("min_samples", min_samples),
@@ -43,7 +43,7 @@ def plan_tables(rules: RuleSet, opponents, play: str = DEFAULT_PLAY, players: li
     n_pairs = len(enumerate_trump_rank_pairs(rules))
     threads = _threads()
     for done, n in enumerate(counts):
-        spec = TableSpec(rules, n, opponents, play, seed=seed, **extra)
+        spec = TableSpec(rules, n, opponents, play, seed=seed, neighbours=neighbours, **extra)
         pair_rows = plan_rows(spec)
         cells = n * len(pair_rows)
         rng = np.random.default_rng([seed, n])

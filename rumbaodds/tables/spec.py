@@ -61,6 +61,17 @@ def package_version() -> str:
         return "0+unknown"
 
 
+def neighbours_manifest(spec: TableSpec) -> dict:
+    """What a neighbour-group table's manifest says of its groups and of the sample that measures their spread."""
+    from .groups import CALIBRATION_DEALS, CALIBRATION_MEMBERS, CALIBRATION_PARTS
+    return {"below": spec.neighbours,
+            "cells": "one per neighbour group (same trumps, same side cards from the ten up, same count of low cards "
+                     "per side suit): its representative, the low cards spread evenly (tables/neighbours.py)",
+            "calibration": {"members": CALIBRATION_MEMBERS, "parts": CALIBRATION_PARTS, "deals": CALIBRATION_DEALS,
+                            "rule": "members drawn by weight among the non-representative pairs, every seat; each "
+                                    "member and its representative simulated on the same deals (tables/groups.py)"}}
+
+
 class TableError(RulesError):
     """A table folder that cannot be used as asked; the message says why."""
 
@@ -121,6 +132,10 @@ class TableSpec:
     max_samples: int = DEFAULT_MAX_SAMPLES
     knock_samples: int | None = None  # outer deals per trump rank of knock.parquet; None: see build.knock_samples
     growth: float = DEFAULT_GROWTH
+    # One cell per neighbour group (tables/neighbours.py; the rank below which side cards are grouped, "T" for the
+    # shipped tables): only the groups' representatives are simulated, and a hand is answered from its representative
+    # with intervals widened by the measured distance (tables/groups.py). None: every pair.
+    neighbours: str | None = None
 
     def __post_init__(self) -> None:
         self.rules.check_players(self.players)
@@ -128,6 +143,11 @@ class TableSpec:
         self.policy  # noqa: B018 - a bad model or a missing strategy fails here, not in a worker
         if self.play not in POLICIES:
             raise RulesError(f"unknown card play {self.play!r} (use {' or '.join(POLICIES)})")
+        if self.neighbours is not None:
+            if self.cells is not None:
+                raise RulesError("give --neighbours or --cells, not both")
+            if self.neighbours not in self.rules.ranks:
+                raise RulesError(f"neighbour groups below {self.neighbours!r}: not a rank of {self.rules.name}")
         if self.cells is not None and self.cells < 1:
             raise RulesError(f"--cells must be positive, got {self.cells}")
         if self.samples_per_cell is not None:
@@ -178,9 +198,9 @@ class TableSpec:
 
     def label(self) -> str:
         """Short text of the sample budget, for folder names and descriptions."""
-        if self.adaptive:
-            return f"p{self.precision:g}-{self.min_samples}-{self.max_samples}"
-        return f"{self.samples_per_cell}x"
+        budget = f"p{self.precision:g}-{self.min_samples}-{self.max_samples}" if self.adaptive else \
+            f"{self.samples_per_cell}x"
+        return budget + ("-groups" if self.neighbours else "")
 
     def manifest(self) -> dict:
         lo, hi = self.sample_range
@@ -206,6 +226,7 @@ class TableSpec:
             "default_seed": int(self.seed) == default_seed(self.rules, self.players),
             "cells": self.cells,
             "knock_samples": self.knock_samples,
+            "neighbours": None if not self.neighbours else neighbours_manifest(self),
             "exchange_rule": "opponents exchange their cards of keep value below discard_below; the asking player's "
                              "play is reported for its best discard count (docs/SIMULATION.md)",
             "passes_in_a_row": 0,
@@ -218,7 +239,8 @@ class TableSpec:
         return {"rules": self.rules.to_dict(), "players": self.players, "opponents": self.policy.to_data(),
                 "play": self.play, "samples_per_cell": self.samples_per_cell, "seed": int(self.seed),
                 "cells": self.cells, "precision": self.precision, "min_samples": self.min_samples,
-                "max_samples": self.max_samples, "knock_samples": self.knock_samples, "growth": self.growth}
+                "max_samples": self.max_samples, "knock_samples": self.knock_samples, "growth": self.growth,
+                "neighbours": self.neighbours}
 
     @classmethod
     def from_dict(cls, data: dict) -> TableSpec:

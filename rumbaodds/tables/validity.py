@@ -19,18 +19,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 from ..opponents.policies import Policy
 from ..opponents.resolve import opponent_policy
 from ..rules import RuleSet
-from .build import chunk_frame, simulate_cells
-from .handclasses import enumerate_trump_rank_pairs
+from .build import chunk_frame, plan_rows, simulate_cells
 from .pack import CODEC, Codec, load_packed, packed_columns
 from .spec import DEFAULT_GROWTH, TableError, TableSpec
 
 VALIDITY_SEED = 2026  # the fixed sample of cells: the same cells in every check
 DEFAULT_BLOCKS = 12  # random starts per table...
 DEFAULT_BLOCK = 5  # ...of consecutive cells each (one kernel call per block)
+CALIBRATION_CHECKED = 8  # a group table's calibration members recomputed (4,096 deals each, with their representative)
 COMPARED = ("code", "margin", "margin_half", "p_success", "samples", "rumba_deals", "ess")  # format 1
 # format 2 (pack.py): the same where it keeps them, and its own
 COMPARED_2 = ("code", "looks", "samples", "rumba_deals", "ev_play", "ev_play_half", "ev_rumba", "ev_rumba_half",
@@ -56,8 +57,10 @@ def manifest_spec(manifest: dict, rules: RuleSet | None = None, opponents: Polic
     budget = ({"samples_per_cell": manifest["samples_per_cell"]} if manifest.get("samples_per_cell") else
               {"precision": manifest["precision"], "min_samples": manifest["min_samples"],
                "max_samples": manifest["max_samples"], "growth": manifest.get("growth") or DEFAULT_GROWTH})
+    groups = manifest.get("neighbours")
     return TableSpec(rules, int(manifest["players"]), policy, manifest["play"], seed=int(manifest["seed"]),
-                     knock_samples=manifest.get("knock_samples"), **budget)
+                     knock_samples=manifest.get("knock_samples"), neighbours=groups["below"] if groups else None,
+                     **budget)
 
 
 def sample_cells(total: int, blocks: int = DEFAULT_BLOCKS, block: int = DEFAULT_BLOCK,
@@ -74,7 +77,7 @@ def recompute_packed(spec: TableSpec, first: int, end: int, pairs: int, packed: 
     ``packed``: the stored table's ``manifest["packed"]`` (its format, looks and codec; default format 1)."""
     packed = packed or {"format": 1}
     cells = np.arange(first, end, dtype=np.int64)
-    seats, pair_rows = cells // pairs, cells % pairs
+    seats, pair_rows = cells // pairs, plan_rows(spec)[cells % pairs]  # a group table: representatives only
     frame = chunk_frame(spec, seats, pair_rows, first, simulate_cells(spec, seats, pair_rows, first))
     codec = Codec(**packed["codec"]) if "codec" in packed else CODEC
     columns = packed_columns(frame, spec.sample_range[1], packed["format"], packed.get("looks"), codec)
@@ -90,6 +93,28 @@ def stored_packed(columns: dict[str, np.ndarray], first: int, end: int) -> dict[
     if "samples" in out:
         out.setdefault("ess", out["samples"])
     return out
+
+
+def check_calibration(spec: TableSpec, groups: dict, result: Validity, members: int = CALIBRATION_CHECKED) -> None:
+    """A group table's calibration: its first ``members`` recomputed (standardised distances equal to the stored
+    ones, to 1e-9), and the stored model summary refitted from the stored calibration."""
+    from .group_model import GroupModel
+    from .groups import calibration_part, standardised
+
+    stored = pd.DataFrame(groups["calibration"]).astype({"play": float, "rumba": float, "success": float})
+    again = standardised(calibration_part(spec, 0, most=members))
+    for name in ("seat", "member", "representative", "play", "rumba", "success"):
+        a, b = again[name].to_numpy(np.float64), stored[name].to_numpy(np.float64)[:len(again)]
+        same = (np.isnan(a) & np.isnan(b)) | np.isclose(a, b, rtol=1e-9, atol=1e-12)
+        for i in np.flatnonzero(~same):
+            result.differences.append((-1 - int(i), f"calibration {name}", int(round(b[i] * 1e6)),
+                                       int(round(a[i] * 1e6))))
+    fitted = GroupModel.fit(groups["calibration"], spec.rules, groups["below"]).summary()
+    for value, figures in groups["model"].items():  # to 1e-9: another machine's linear algebra may round apart
+        for key, stored_figure in figures.items():
+            a, b = np.ravel(fitted[value][key]), np.ravel(stored_figure)
+            if a.shape != b.shape or not np.allclose(a, b, rtol=1e-9, atol=1e-12):
+                result.differences.append((-1, f"group model {value} {key}", 0, 1))
 
 
 @dataclass
@@ -121,9 +146,11 @@ def check_packed(path: str | Path, blocks: int = DEFAULT_BLOCKS, block: int = DE
     m = packed.manifest
     spec = manifest_spec(m, rules, None if rules is None else manifest_opponents(m, RuleSet(**m["rules"])))
     pairs = packed.pairs
-    if pairs != len(enumerate_trump_rank_pairs(spec.rules)):
+    if pairs != len(plan_rows(spec)):
         raise TableError(f"{path}: {pairs} pairs per seat, the rule set has another number")
     result = Validity(Path(path))
+    if "neighbours" in m["packed"]:
+        check_calibration(spec, m["packed"]["neighbours"], result)
     for first, end in sample_cells(pairs * spec.players, blocks, block, seed):
         again = recompute_packed(spec, first, end, pairs, m["packed"])
         stored = stored_packed(packed.columns, first, end)
