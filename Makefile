@@ -44,9 +44,9 @@ bench-quick: install-test  ## every benchmark at tiny sizes, in seconds (a smoke
 lint: install-test
 	$(BIN)/python -m ruff check rumbaodds tests benchmarks
 
-report: install  ## reports/{swiss,flemish,rummy}/: grids and cards (swiss: the shipped full tables; quick tables and answers kept in tables/); reports/trainer.html
+report: install  ## reports/{swiss,flemish,rummy}/: grids and cards (the shipped full tables, flemish one cell per neighbour group; quick tables and answers kept in tables/); reports/trainer.html
 	$(BIN)/rumbaodds report --rules swiss --tables tables --out reports
-	$(BIN)/rumbaodds report --rules flemish --cells 150000 --tables tables --out reports
+	$(BIN)/rumbaodds report --rules flemish --tables tables --out reports
 	$(BIN)/rumbaodds rummy report --out reports
 	$(BIN)/rumbaodds report-endgame --out reports
 	$(MAKE) trainer

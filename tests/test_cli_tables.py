@@ -209,6 +209,7 @@ BAD = [
     ("max-below-min", ["--players", 3, "--min-samples", 200, "--max-samples", 100], ["--max-samples", "200"]),
     ("scheduler", ["--players", 3, "--scheduler", "nosuch"], ["--scheduler", "nosuch"]),
     ("workers-0", ["--players", 3, "--scheduler", "dask", "--workers", 0], ["--workers"]),
+    ("neighbours-cells", ["--players", 3, "--neighbours", "--cells", 5], ["--neighbours", "--cells"]),
 ]
 
 
@@ -325,3 +326,37 @@ def test_pack_refuses_a_subset_table(built, tmp_path):
     result = run(["tables", "pack", subset, "--out", tmp_path / "x.packed.parquet"])
     assert result.exit_code == 2 and "only a full table can be packed" in result.stderr
     assert not (tmp_path / "x.packed.parquet").exists()
+
+
+LOW_TOML = """base = "swiss"
+name = "tinylow"
+suits = "CD"
+ranks = "789TJ"
+hand_size = 2
+min_players = 2
+max_players = 2
+exchange_limit = 1
+rumba_min_tricks = 2
+throw_in_below = "8"
+knock = false
+"""
+
+
+def test_a_neighbour_group_table_is_built_packed_and_answers_every_hand(tmp_path):
+    """--neighbours: one cell per group (a deck with low side ranks 7-9), the calibration written with it; a folder
+    of it answers nothing until packed; packed, it answers a member hand from its group's cell and says so."""
+    rules = tmp_path / "low.toml"
+    rules.write_text(LOW_TOML)
+    folder = tmp_path / "tables" / "groups"
+    result = run(["tables", "build", "--rules", rules, "--players", 2, "--neighbours", "--samples-per-cell", 40,
+                  "--out", folder])
+    assert result.exit_code == 0, result.output
+    assert "one cell per neighbour group" in result.stdout and (folder / "neighbours.parquet").exists()
+    member = ["C7 C8", "--trump", "DJ", "--players", 2, "--seat", 0, "--rules", rules, "--tables", tmp_path / "tables"]
+    alone = run(["tables", "query", *member])
+    assert alone.exit_code == 2 and "no table" in alone.stderr  # the unpacked folder: not used
+    packed = tmp_path / "tables" / "low2.packed.parquet"
+    assert run(["tables", "pack", folder, "--out", packed]).exit_code == 0
+    d = json.loads(run(["tables", "query", *member, "--json"]).stdout)
+    assert d["source"]["source"] == "packed table" and d["source"]["group"]["own_cell"] is False
+    assert d["source"]["cell_key"]["class_hand"] == "C7 C9"  # the group's middle hand: two of 7, 8, 9 spread

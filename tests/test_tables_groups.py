@@ -80,6 +80,8 @@ def test_the_margin_and_the_success_move_and_widen_as_the_module_says():
     assert (up.mean, up.low, up.high) == pytest.approx((0.55, 0.45, 0.65))
     sure = moved_p(Estimate(1.0, 0.97, 1.0, 100), 0.0, np.full(10, 0.1))  # a sure Rumba still widens downwards
     assert sure.low < 0.97 and sure.high == 1.0
+    lower = moved_p(Estimate(1.0, 0.97, 1.0, 100), -0.05, np.full(10, 0.1))  # moved below 1, it may still be 1
+    assert lower.mean == pytest.approx(0.99) and lower.high == 1.0 and lower.low < 0.96
 
 
 def test_the_decision_is_ranked_as_the_kernel_ranks_it():

@@ -130,6 +130,9 @@ def build(rules, players, precision, min_samples, max_samples, samples_per_cell,
                f"99th percentile {np.percentile(deals, 99):,.0f}; seed {spec.seed}; this run {seconds:,.1f} s")
     where = f"on {engine}" if scheduler == "local" else f"--device {device} on each Dask worker"
     click.echo(f"cells simulated {where}")
+    if spec.neighbours is not None:
+        click.echo(f"one cell per neighbour group: answer from it once packed (`rumbaodds tables pack {folder} --out "
+                   f"FILE.packed.parquet`)")
 
 
 @tables.command("query")

@@ -107,16 +107,27 @@ def report_command(rules_arg: str, players_arg: str | None, tables: str, out: st
 
 
 def full_commands(rules_arg: str, rules: RuleSet, players: Sequence[int], models: Sequence[str], model_n: int,
-                  tables: str) -> list[str]:
+                  tables: str, manifest: dict | None = None) -> list[str]:
+    """The commands that build the full tables (``manifest``: a shipped full table's, whose settings they repeat:
+    one cell per neighbour group, its precision)."""
     from ..tables.handclasses import enumerate_trump_rank_pairs
+    from ..tables.spec import DEFAULT_PRECISION
 
     pairs = len(enumerate_trump_rank_pairs(rules))
     lines = [f"# every situation: {pairs:,} (turned trump rank, hand) pairs per seat, up to {FULL_SAMPLES:,} deals "
              f"each "
              f"(resumable: rerun the same command after an interruption)"]
+    flags = ""
+    if manifest is not None:
+        if manifest.get("neighbours"):
+            lines[0] = (f"# every situation: {pairs:,} (turned trump rank, hand) pairs per seat, one cell per "
+                        f"neighbour group simulated (resumable: rerun the same command after an interruption)")
+            flags += " --neighbours"
+        if manifest.get("precision") not in (None, DEFAULT_PRECISION):
+            flags += f" --precision {manifest['precision']:g}"
     r = shlex.quote(rules_arg)
     for n in players:
-        lines.append(f"rumbaodds tables build --rules {r} --players {n}")
+        lines.append(f"rumbaodds tables build --rules {r} --players {n}{flags}")
     for m in models[1:]:  # the first is the base opponents, built above
         lines.append(f"rumbaodds tables build --rules {r} --players {model_n} --opponents {m}")
     lines.append(f"rumbaodds report --rules {r} --tables {shlex.quote(str(tables).rstrip('/') + '/')}")
@@ -133,6 +144,9 @@ def source_text(full: dict, players: Sequence[int], mn: int, rules: RuleSet, bud
     rest = [n for n in players if n not in full]
     text = (f"the full tables shipped with rumbaodds (every hand at every seat, weighted by how often it is dealt) "
             f"for {counts} players")
+    if any(c.source is not None for c in full.values()):
+        text += (" (one simulated cell per neighbour group, the hands alike but for their low side cards; every "
+                 "hand read from its group's cell, moved and widened as ask answers it)")
     if rest:
         text += f"; quick tables (a random share of the hands) for {', '.join(map(str, rest))}"
     return text + f"; the decisions after earlier words, after passes and the knock from a sample at {mn} players"
@@ -309,7 +323,8 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
         rules, rules_arg, time.strftime("%Y-%m-%d"), sections, words, entries, mn, chart_list, tables_info,
         report_command(rules_arg, players_arg, str(tables), str(out), budget,
                        None if models is None else model_list, model_n),
-        full_commands(rules_arg, rules, players, model_list, mn, str(tables)), lone, lone_line, jack_lines,
+        full_commands(rules_arg, rules, players, model_list, mn, str(tables),
+                      next(iter(full.values())).manifest if full else None), lone, lone_line, jack_lines,
         ask_budget, notes, exchange, exploit, source_text(full, players, mn, rules, budget))
     data.other_lines, data.play = other, budget.play
     path = folder / "index.html"

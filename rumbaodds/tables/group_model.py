@@ -151,14 +151,18 @@ def moved(estimate: Estimate, offset: float, z: np.ndarray, deals: float) -> Est
 def moved_p(estimate: Estimate, offset: float, z: np.ndarray) -> Estimate:
     """The Rumba's success as a member's: moved by ``offset`` spreads ``max(sqrt(p (1 - p)), P_FLOOR)``, each side
     of its interval times :func:`factor` at the deals that give that side's width in units of the spread (the
-    Wilson interval is uneven)."""
+    Wilson interval is uneven); a side that reached 0 or 1 still does."""
     spread = float(p_spread(estimate.mean))
     mean = min(1.0, max(0.0, estimate.mean + offset * spread))
     sides = []
     for side in (estimate.mean - estimate.low, estimate.high - estimate.mean):
         deals = (Z95 * spread / side) ** 2 if side > 1e-9 else 1e6
         sides.append(max(side, 1e-9) * factor(z, deals))
-    return Estimate(mean, max(0.0, mean - sides[0]), min(1.0, mean + sides[1]), estimate.samples)
+    # an interval that reaches 0 or 1 keeps reaching it: a Rumba that never failed on the representative's deals
+    # may be sure for the member too, however the offset moves its mean
+    low = 0.0 if estimate.low <= 1e-12 else max(0.0, mean - sides[0])
+    high = 1.0 if estimate.high >= 1.0 - 1e-12 else min(1.0, mean + sides[1])
+    return Estimate(mean, low, high, estimate.samples)
 
 
 def widen_margin(margin: Estimate, extra: list[float]) -> Estimate:

@@ -218,8 +218,9 @@ def assemble_answer(situation: Situation, opponents, play: str, options: dict[st
 
 
 def answer_from_table(table: Table, situation: Situation, opponents, play: str) -> AskResult | None:
-    """An AskResult read from the table, or None when the table does not cover the situation."""
-    if not matches(table.manifest, situation, opponents, play):
+    """An AskResult read from the table, or None when the table does not cover the situation (a neighbour-group
+    table answers once packed: ``rumbaodds tables pack``, where its calibration fits how members are answered)."""
+    if not matches(table.manifest, situation, opponents, play) or table.manifest.get("neighbours"):
         return None
     row = table_cell(table, situation)
     if row is None or float(row["tries"]) < 0:
