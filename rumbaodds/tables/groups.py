@@ -41,7 +41,9 @@ def calibration_pairs(spec) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     rules = spec.rules
     pairs = enumerate_trump_rank_pairs(rules)
     reps = representative_rows(rules, spec.neighbours)
-    others = np.setdiff1d(np.arange(len(pairs)), reps)
+    others = np.ones(len(pairs), dtype=bool)
+    others[reps] = False
+    others = np.flatnonzero(others)  # the pairs that are not representatives, ascending
     rng = np.random.default_rng([spec.seed, 0x6E62])
     if len(others) == 0:  # every group has one hand: nothing to measure
         return (np.zeros(0, np.int64),) * 3

@@ -346,6 +346,7 @@ class TrumpRankPairs:
         return row
 
 
+@functools.lru_cache(maxsize=8)
 def enumerate_trump_rank_pairs(rules: RuleSet, trump_suit: int | str | None = None) -> TrumpRankPairs:
     """All (trump card rank, class) pairs for one trump suit (default: the rule set's last suit).
 
