@@ -328,3 +328,33 @@ def test_answers_after_earlier_words_are_kept_and_read_back(tmp_path, monkeypatc
     with pytest.raises(AssertionError, match="asked again"):
         decisions.measure(scenario, sample, SWISS, "default", sources.Budget(ask_hands=1, ask_samples=9),
                           cache=tmp_path)
+
+
+@pytest.mark.parametrize("spares", [1, 0], ids=["spare", "none"])
+def test_a_hand_a_scenario_rules_out_is_replaced_by_a_spare_of_its_box(monkeypatch, spares):
+    """After a swap of the two of trump some hands cannot be dealt: a spare of the same box is asked in their place,
+    so the box keeps a hand (without spares, negative control: the box is empty)."""
+    from rumbaodds.answer import simulation
+    from rumbaodds.report import decisions
+    from rumbaodds.rules import RulesError
+
+    real, calls = simulation.ask, []
+
+    def ask(cards, trump, *args, **kwargs):
+        calls.append(tuple(cards))
+        if len(calls) == 1:
+            raise RulesError("this hand cannot be dealt here")
+        return real(cards, trump, *args, **kwargs)
+
+    monkeypatch.setattr(simulation, "ask", ask)
+    sample = decisions.sample_hands(SWISS, 1, 0, spares=spares)
+    f = sample.frame
+    box = (f["srow"].iat[0], f["scol"].iat[0])
+    same = (f["srow"] == box[0]) & (f["scol"] == box[1])
+    sample.frame = f[same].reset_index(drop=True)  # the box's hand, then its spare
+    assert sample.frame["spare"].tolist() == [False] + [True] * spares
+    m = decisions.measure(decisions.scenarios(SWISS, 3)[0], sample, SWISS, "default",
+                          sources.Budget(ask_hands=1, ask_samples=8))
+    assert len(m.frame) == spares and m.skipped == 1 - spares
+    if spares:
+        assert m.frame["hand"].iat[0] == f[same]["hand"].iat[1] and len(calls) == 2

@@ -343,7 +343,9 @@ def every_pair(d: Decoded, packed, rules: RuleSet, players: int) -> tuple[Decode
     x = design(rules, np.arange(len(index)), rep_pair, below)
     offset = {v: np.tile(np.where(own_pair, 0.0, model.offset(v, x)), players) for v in ("play", "rumba", "success")}
     own = np.tile(own_pair, players)
-    cells = (np.arange(players)[:, None] * packed.pairs + index[None, :]).ravel()
+    # int32 and float32 where they suffice: a 6-player flemish table is 34 M cells
+    cells = (np.arange(players, dtype=np.int32)[:, None] * np.int32(packed.pairs) + index[None, :].astype(np.int32)
+             ).ravel()
     n, rumba_n = packed.deals()
     ess = packed.columns["ess"].astype(np.float64) if "ess" in packed.columns else n.astype(np.float64)
     weight = np.where(n > 0, ess / np.maximum(n, 1), 1.0)
@@ -362,9 +364,11 @@ def every_pair(d: Decoded, packed, rules: RuleSet, players: int) -> tuple[Decode
     live = (rumba_n >= n)[cells]
     means = np.stack([values[kind_action[k]][0] for k in order], axis=1)
     means[:, 1] = np.where(live, means[:, 1], np.inf)
-    ranked = np.argsort(means, axis=1, kind="stable")
-    kinds = np.array(order)
+    ranked = np.argsort(means, axis=1, kind="stable").astype(np.int8)
+    del means
+    kinds = np.array(order, dtype=np.int64)
     best_k, runner_k = kinds[ranked[:, 0]], kinds[ranked[:, 1]]
+    del ranked
     old = d.code[cells]
     code = (old & ~np.int64(15)) | best_k | (runner_k << 2)
     rows = np.arange(len(cells))
@@ -384,7 +388,7 @@ def every_pair(d: Decoded, packed, rules: RuleSet, players: int) -> tuple[Decode
     margin_half = np.where(own, d.margin_half[cells], margin_half)
     p = d.p_success[cells]
     p = np.where(own, p, np.clip(p + offset["success"] * p_spread(p), 0.0, 1.0))
-    samples = np.where(own, d.samples[cells], 0)
+    samples = np.where(own, d.samples[cells], 0).astype(np.int32)
     return Decoded(code, margin, margin_half, p, samples, values), cells
 
 

@@ -28,6 +28,9 @@ from .grids import Box, Grid, mean_interval
 from .sources import Budget
 
 POOL_DRAWS = 200_000  # weighted draws of (trump rank, class) pairs the boxes are filled from
+# per box, hands asked in place of those a scenario rules out (after seat 0 swapped the two of trump, a hand holding
+# the turned card's rank cannot be dealt): a box keeps its hands, so that it can state its choice
+SPARES = 12
 
 
 @dataclass(frozen=True)
@@ -95,8 +98,9 @@ class HandSample:
     trump_suit: int
 
 
-def sample_hands(rules: RuleSet, per_box: int, seed: int) -> HandSample:
-    """Up to ``per_box`` hands per small-grid box, drawn by frequency within the box (see the module docstring)."""
+def sample_hands(rules: RuleSet, per_box: int, seed: int, spares: int = SPARES) -> HandSample:
+    """Up to ``per_box`` hands per small-grid box, drawn by frequency within the box (see the module docstring), and
+    up to ``spares`` more per box (``spare``), asked in place of hands a scenario rules out."""
     pairs = enumerate_trump_rank_pairs(rules)
     rng = np.random.default_rng(seed)
     p = pairs.weights / pairs.weights.sum()
@@ -113,12 +117,14 @@ def sample_hands(rules: RuleSet, per_box: int, seed: int) -> HandSample:
 
         f = f[f["trump_rank"] != RANKS.index("J")]
     share = f.groupby(["srow", "scol"]).size() / len(f)  # each box's share of all hands (jack turned aside)
-    picked = []
+    picked, extra = [], []
     for (r, c), group in f.groupby(["srow", "scol"], sort=True):
         take = group.iloc[: per_box]  # the draws are already in random order
-        take = take.assign(w=float(share[(r, c)]) / len(take))
-        picked.append(take)
-    out = pd.concat(picked).reset_index(drop=True)
+        w = float(share[(r, c)]) / len(take)
+        picked.append(take.assign(w=w, spare=False))
+        extra.append(group.iloc[per_box: per_box + spares].assign(w=w, spare=True))
+    # the spares after every box's hands: the hands' rows (and so their seeds) do not depend on the spares
+    out = pd.concat(picked + extra).reset_index(drop=True)
     return HandSample(out, pairs.classes.trump_suit)
 
 
@@ -187,13 +193,28 @@ def _ask_all(scenario: Scenario, sample: HandSample, rules: RuleSet, opponents: 
     skipped = 0
     notes: set[str] = set()
     f = sample.frame
-    for i, r in enumerate(f.itertuples(index=False)):
-        trump_card = sample.trump_suit * 16 + int(r.trump_rank)
-        cards = cards_of(int(r.hand))
+    spare = f["spare"].to_numpy(bool) if "spare" in f else np.zeros(len(f), dtype=bool)
+    spares: dict[tuple, list[int]] = {}
+    for j in np.flatnonzero(spare):
+        spares.setdefault((f["srow"].iat[j], f["scol"].iat[j]), []).append(int(j))
+
+    def asked(i: int):
+        r = f.iloc[i]
         try:
-            result = ask(cards, trump_card, scenario.players, scenario.seat, rules, opponents, budget.play,
-                         samples=budget.ask_samples, seed=budget.seed + 7919 * i, **scenario.ask_kwargs())
-        except (RulesError, ValueError):
+            return ask(cards_of(int(r["hand"])), sample.trump_suit * 16 + int(r["trump_rank"]), scenario.players,
+                       scenario.seat, rules, opponents, budget.play, samples=budget.ask_samples,
+                       seed=budget.seed + 7919 * i, **scenario.ask_kwargs())
+        except (RulesError, ValueError):  # the scenario rules this hand out
+            return None
+
+    for i in np.flatnonzero(~spare):
+        i = int(i)
+        result = asked(i)
+        box = spares.get((f["srow"].iat[i], f["scol"].iat[i]), [])
+        while result is None and box:  # a spare of the same box in its place
+            i = box.pop(0)
+            result = asked(i)
+        if result is None:
             skipped += 1
             continue
         notes.update(result.notes)

@@ -12,8 +12,11 @@ their class, :mod:`.handclasses`). The ideas live in their own modules:
 - :mod:`.lookup`: reading tables and answering ``ask`` from them;
 - :mod:`.find`: the first table (full, packed, shipped) that answers a situation;
 - :mod:`.validity`: a table is valid when today's code recomputes a fixed sample of its cells exactly;
-- :mod:`.neighbours`, :mod:`.pooling`: neighbouring hands and pooling their cells (issue 35's estimator, measured by
-  ``benchmarks/bench_neighbours.py``; the shipped tables do not use it yet).
+- :mod:`.neighbours`: neighbour groups, hands alike but for their low side ranks, and each group's representative;
+- :mod:`.groups`, :mod:`.group_model`: tables of one cell per group (the shipped flemish ones), the build's calibration
+  of how far a hand sits from its group's cell, and how a cell answers for every hand of its group;
+- :mod:`.pooling`: pooling neighbouring cells (measured by ``benchmarks/bench_neighbours.py``; not in the shipped
+  tables).
 """
 
 from .build import DEFAULT_CHUNK_CELLS, build_table, compute_chunk, knock_values
