@@ -244,7 +244,11 @@ TINY = ["--cells", "40", "--samples-per-cell", "8", "--model-cells", "12", "--kn
         "--knock-inner", "4", "--ask-hands", "1", "--ask-samples", "16", "--dpi", "30"]
 
 
-def test_cli_builds_quick_tables_and_writes_both_reports(tmp_path):
+def test_cli_builds_quick_tables_and_writes_both_reports(tmp_path, monkeypatch):
+    real_find_full = sources.find_full
+    # flemish from quick tables here (a full flemish report is test_a_flemish_report_reads_the_shipped_group_table)
+    monkeypatch.setattr(sources, "find_full", lambda rules, *a, **k: None if rules.name == "flemish" else
+                        real_find_full(rules, *a, **k))
     tables, out = tmp_path / "tables", tmp_path / "reports"
     args = ["report", "--rules", "swiss", "--players", "3", "--models", "default,bold", "--tables", str(tables),
             "--out", str(out), *TINY]
@@ -358,3 +362,22 @@ def test_a_hand_a_scenario_rules_out_is_replaced_by_a_spare_of_its_box(monkeypat
     assert len(m.frame) == spares and m.skipped == 1 - spares
     if spares:
         assert m.frame["hand"].iat[0] == f[same]["hand"].iat[1] and len(calls) == 2
+
+
+@pytest.mark.statistical  # slow: 11 M situations read and a card fitted (about a minute)
+def test_a_flemish_report_reads_the_shipped_group_table(tmp_path):
+    """The shipped flemish 2-player table (one cell per neighbour group) drawn for every hand: its grids have no
+    '?' box, its card is fitted, the jack-turned hands (no pass) have their own grid, and the page says where its
+    numbers come from."""
+    out = tmp_path / "reports"
+    result = CliRunner().invoke(main, ["report", "--rules", "flemish", "--players", "2", "--models", "default",
+                                       "--tables", str(tmp_path / "tables"), "--out", str(out), *TINY])
+    assert result.exit_code == 0, result.output
+    assert "every situation: rumbaodds/tables/packed/flemish-2p.packed.parquet (11,298,300 situations" in \
+        result.stderr
+    assert "flemish, 2 players: the card (" in result.stdout
+    html = (out / "flemish" / "index.html").read_text()
+    assert "one simulated cell per neighbour group" in html and "Jack of trump turned" in html
+    assert "--neighbours --precision 1.5" in html  # the commands that rebuild it
+    main_grids = html.split("After a Rumba call")[0]
+    assert "<b>?</b>" not in main_grids

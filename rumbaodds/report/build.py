@@ -173,7 +173,9 @@ def make_report(rules_arg: str, players_arg: str | None = None, tables: str | Pa
         fc = try_full(tables, rules, n, base_model(rules, n), say)
         if fc is not None:
             full[n] = fc
-        if fc is None or n == mn:  # a full table: the quick one only at the usual count (the passes, the knock)
+        # a full table: the quick one only at the usual count (the passes, the knock), and at every count where the
+        # jack of trump turned bars the pass (its grid and line: the full table's cells rank the pass too)
+        if fc is None or n == mn or rules.jack_of_trump_forces_play:
             loaded[n] = obtain_table(tables, rules, n, base_model(rules, n), budget, budget.cells, say)
     say(f"tables ready in {time.perf_counter() - started:.0f} s; pooling grids and fitting the cards")
     folder = Path(out) / rules.name

@@ -217,9 +217,15 @@ class Cells:
 
     @property
     def weight(self) -> np.ndarray:
+        """How often each cell's hand is dealt; 0 for a cell no grid or card reads: impossible, or (every cell of a
+        packed table) the jack of trump turned where it bars the pass (flemish §5.2: the ``jack`` scenario, read
+        from a sample's frame, :func:`scenario_cells`)."""
         if not self.packed:
             return np.where(self.impossible, 0.0, self.weights)
-        return np.where(self.impossible, 0.0, self.per_cell(self.pairs.weight))
+        out = np.where(self.impossible, 0.0, self.per_cell(self.pairs.weight))
+        if self.rules.jack_of_trump_forces_play:
+            out[self.per_cell(self.pairs.trump_rank == RANKS.index("J"))] = 0.0
+        return out
 
     @property
     def sure(self) -> np.ndarray:

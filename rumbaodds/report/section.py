@@ -69,7 +69,7 @@ def packed_section(fc: Cells, rules: RuleSet, model: str, quick: Loaded | None,
     say(f"  {n} players: the card loses {card.lost.mean:.3f} points per hand (no card in these words less than "
         f"{card.floor:.3f}), agrees {card.agreement:.1%}")
     info = TableInfo(n, model, len(fc), fc.deals, False, shown_path(fc.path))
-    third = strip = None
+    third = jack = strip = None
     sampled = ""
     if quick is not None:
         if rules.sit_out_limit > 0:
@@ -77,10 +77,17 @@ def packed_section(fc: Cells, rules: RuleSet, model: str, quick: Loaded | None,
                                "third", small=True)  # a sample: rows and columns merged
         if quick.knock is not None and rules.knock:
             strip = grids.knock_strip(quick.knock)
+        if rules.jack_of_trump_forces_play and quick.frame["jack"].any():  # the full cells rank a barred pass
+            jack = grids.grid(quick.cells, tuple(range(n)), "Jack of trump turned", "jack", small=True)
         sampled = (f"The grid after {rules.sit_out_limit - 1} passes in a row and the dealer's knock are not in "
                    f"the full table: they come from a sample of hands ({quick.info.cells:,} situations, "
                    f"{quick.info.deals:,} deals).") if (third or strip) else ""
-    return page.CountSection(n, seat_grids, [], info, third, None, strip, card=card, sampled=sampled)
+        if jack is not None:
+            sampled += (" " if sampled else "") + (
+                f"The grid with the jack of trump turned (no pass) comes from a sample of hands "
+                f"({quick.info.cells:,} situations, {quick.info.deals:,} deals): the full table's cells rank the "
+                f"pass too, so its grids and card leave those hands out.")
+    return page.CountSection(n, seat_grids, [], info, third, jack, strip, card=card, sampled=sampled)
 
 
 # -- a table's lines in words ------------------------------------------------------------------------------------
@@ -283,9 +290,9 @@ def packed_series(fc: Cells) -> dict:
     if fc.source is None:
         deals = np.maximum(fc.samples.astype(float), 1.0)
     else:  # a group table: a member has the deals of its group's cell, and shares its error (quadrature)
-        own = np.zeros(int(fc.source.max()) + 1)
-        own[fc.source[fc.samples > 0]] = fc.samples[fc.samples > 0]
-        deals = np.maximum(own[fc.source], 1.0)
+        source_deals = np.zeros(int(fc.source.max()) + 1)
+        source_deals[fc.source[fc.samples > 0]] = fc.samples[fc.samples > 0]
+        deals = np.maximum(source_deals[fc.source], 1.0)
     nb = len(rows)
     wsum = np.bincount(key, w, nb)
     mean = np.bincount(key, w * np.nan_to_num(ps), nb)

@@ -4,7 +4,8 @@ Swapping a side 7 for a side 8 barely moves a hand's numbers (measured by ``pyth
 the value of play by 0.007 points at the median, the Rumba's success by about one percentage point). A **neighbour
 group** keeps what matters exactly (the trumps, every side card at or above ``rules``' ``LOW_BELOW`` rank, how many
 cards each side suit holds) and forgets which low side ranks they are. The cells of one group (one seat, one
-turned card) are what :mod:`.pooling` pools.
+turned card) are what :mod:`.pooling` pools, and a group table (:mod:`.groups`) simulates one cell per group, its
+:func:`representative`.
 """
 
 from __future__ import annotations

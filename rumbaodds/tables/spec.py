@@ -64,6 +64,7 @@ def package_version() -> str:
 def neighbours_manifest(spec: TableSpec) -> dict:
     """What a neighbour-group table's manifest says of its groups and of the sample that measures their spread."""
     from .groups import CALIBRATION_DEALS, CALIBRATION_MEMBERS, CALIBRATION_PARTS
+
     return {"below": spec.neighbours,
             "cells": "one per neighbour group (same trumps, same side cards from the ten up, same count of low cards "
                      "per side suit): its representative, the low cards spread evenly (tables/neighbours.py)",
@@ -133,8 +134,9 @@ class TableSpec:
     knock_samples: int | None = None  # outer deals per trump rank of knock.parquet; None: see build.knock_samples
     growth: float = DEFAULT_GROWTH
     # One cell per neighbour group (tables/neighbours.py; the rank below which side cards are grouped, "T" for the
-    # shipped tables): only the groups' representatives are simulated, and a hand is answered from its representative
-    # with intervals widened by the measured distance (tables/groups.py). None: every pair.
+    # shipped flemish tables): only the groups' representatives are simulated, and a hand is answered from its
+    # representative's cell, moved and widened by a model fitted on the build's calibration (tables/groups.py,
+    # tables/group_model.py). None: every pair.
     neighbours: str | None = None
 
     def __post_init__(self) -> None:
