@@ -49,7 +49,7 @@ def test_the_shipped_flemish_tables_are_complete_current_and_in_budget():
         m = read_manifest(path)
         assert numbers_problem(m) is None, f"{path.name}: {numbers_problem(m)}"
         assert m["neighbours"]["below"] == LOW_BELOW and m["packed"]["pairs"] == reps
-        assert m["packed"]["neighbours"]["distance"]["rumba"]["members"] >= 500
+        assert m["packed"]["neighbours"]["model"]["rumba"]["members"] >= 500
         packed = load_packed(path)
         samples = packed.deals()[0]
         assert len(samples) == n * reps
@@ -128,3 +128,15 @@ def test_members_widened_answers_agree_with_ask():
 def test_the_member_check_catches_a_shifted_table():
     rows = _member_rows()
     assert _outside(rows, 3.0).sum() >= len(rows) // 2 and _outside(rows, -3.0).sum() >= len(rows) // 2
+
+
+def test_the_jack_of_trump_turned_is_answered_between_play_and_rumba():
+    """§5.2: the jack of trump turned bars the pass, which the table kernel ranks too; the table answers from its
+    values of play and the Rumba (here the Rumba, clearly worse, was dropped by the build and keeps its own deals)."""
+    out = CliRunner().invoke(main, ["ask", "S6 D7 S2 DK H2", "--trump", "SJ", "--players", "5", "--seat", "1",
+                                    "--rules", "flemish", "--no-simulate", "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    assert data["source"]["source"] == "packed table"
+    assert {data["recommendation"], data["runner_up"]} == {"play", "rumba"}
+    assert "pass" not in data["actions"]

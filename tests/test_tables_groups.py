@@ -39,7 +39,7 @@ from rumbaodds.tables.group_model import (
 from rumbaodds.tables.groups import CALIBRATION_PARTS, calibration_pairs, calibration_part, standardised
 from rumbaodds.tables.handclasses import enumerate_trump_rank_pairs
 from rumbaodds.tables.neighbours import group_key, representative_index, representative_pair, representative_rows
-from rumbaodds.tables.pack import answer_from_packed, group_model, load_packed, pack_table
+from rumbaodds.tables.pack import Cell, answer_from_packed, decided_among, group_model, load_packed, pack_table
 from rumbaodds.tables.validity import check_packed
 from tests.test_pooling import DEALS, MODEL, PLAYERS, TINY, tiny_cells, tiny_runs
 
@@ -284,3 +284,15 @@ def test_cells_of_one_group_share_their_error_in_a_box():
     assert quadrature(key, x, 2).tolist() == pytest.approx([13.0, 5.0])
     # the first two cells read one packed cell: (3 + 4)^2 + 12^2 = 193
     assert quadrature(key, x, 2, np.array([7, 7, 2, 7])).tolist() == pytest.approx([np.sqrt(193.0), 5.0])
+
+
+def test_a_decision_the_situation_bars_is_ranked_again_among_the_allowed_choices():
+    """pack.decided_among: the table ranked pass first, pass is barred: play against the Rumba, unpaired."""
+    est = lambda m, h: Estimate(m, m - h, m + h, 48)  # noqa: E731
+    cell = Cell("pass", "play", 1, False, False, 48, 48.0, 32, est(1.0, 0.5), est(0.4, 0.1), est(1.0, 0.5),
+                est(3.0, 1.2))
+    again = decided_among(cell, {"play", "rumba"})
+    assert (again.best, again.runner) == ("play", "rumba")
+    assert again.margin.mean == pytest.approx(2.0) and again.margin.half_width == pytest.approx(np.hypot(0.5, 1.2))
+    assert decided_among(cell, {"play"}) is None  # one choice: nothing to decide
+    assert decided_among(dataclasses.replace(cell, play=None, rumba=None), {"play", "rumba"}) is None  # format 1

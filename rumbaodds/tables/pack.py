@@ -475,6 +475,24 @@ def group_model(packed: PackedTable) -> GroupModel:
     return GroupModel.fit(groups["calibration"], RuleSet(**packed.manifest["rules"]), groups["below"])
 
 
+def decided_among(cell: Cell, allowed: set[str]) -> Cell | None:
+    """The cell's decision among the choices ``allowed`` where its own ranks one that is not (flemish: the jack of
+    trump turned bars the pass, which the table kernel ranks too): the two best allowed values, their margin
+    unpaired (the table's paired margin compares another pair; a Rumba the table dropped as clearly worse keeps its
+    value over the deals it had). None where the table keeps no values (format 1), or fewer than two choices are
+    allowed."""
+    if cell.play is None:
+        return None
+    values = {"pass": Estimate(0.0, 0.0, 0.0, cell.samples), "rumba": cell.rumba, "play": cell.play}
+    kinds = [k for k in ("pass", "rumba", "play") if k in allowed]  # a dropped Rumba: over the deals it had
+    if len(kinds) < 2:
+        return None
+    best, runner = sorted(kinds, key=lambda k: values[k].mean)[:2]  # stable: the kernel's order breaks ties
+    m = values[runner].mean - values[best].mean
+    half = float(np.hypot(values[best].half_width, values[runner].half_width))
+    return dataclasses.replace(cell, best=best, runner=runner, margin=Estimate(m, m - half, m + half, cell.samples))
+
+
 def cell_key(rules: RuleSet, seat: int, pair: int) -> dict:
     """What a table cell is: seat, trump rank and hand class (its row in the classes and its representative)."""
     pairs = enumerate_trump_rank_pairs(rules)
@@ -511,7 +529,9 @@ def answer_from_packed(packed: PackedTable, situation: Situation, opponents, pla
         cell = member_cell(cell, group_model(packed), x)
     allowed = {choice.action for choice in situation.choices()}
     if cell.best not in allowed or cell.runner not in allowed:  # e.g. pass is not open to him: another decision
-        return None
+        cell = decided_among(cell, allowed)
+        if cell is None:
+            return None
     n = cell.samples
     known = {"pass": Estimate(0.0, 0.0, 0.0, n)}
     if cell.play is not None:
