@@ -251,9 +251,9 @@ def shipped_tables() -> list[dict]:
                      "kind": "one cell per neighbour group" if m["packed"].get("neighbours") else "every cell",
                      "cells": len(deals), "precision": m.get("precision"), "deals_mean": float(deals.mean()),
                      "deals_median": float(np.median(deals)), "build_min": minutes,
-                     "packed_MB": path.stat().st_size / 2**20})
+                     "packed_MiB": path.stat().st_size / 2**20})
     rows.append({"table": "all", "cells": sum(r["cells"] for r in rows),
-                 "packed_MB": sum(r["packed_MB"] for r in rows),
+                 "packed_MiB": sum(r["packed_MiB"] for r in rows),
                  "build_min": sum(r["build_min"] or 0 for r in rows)})
     return rows
 

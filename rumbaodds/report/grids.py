@@ -406,8 +406,9 @@ def full_grid(fc: Cells, seats, title: str) -> Grid:
         ps = fc.p_success[idx].astype(np.float64)
         ok = np.isfinite(ps) & (best_cell == ACTIONS.index(RUMBA))  # Rumba's success where it is each hand's best
         p_rumba = np.bincount(key, w * np.where(ok, ps, 0.0), nb) / np.bincount(key, w * ok, nb)
-    cells = np.bincount(key, minlength=nb)
-    deals = np.bincount(key, fc.samples[idx].astype(np.float64), nb)
+    shown = w > 0  # the cells the grid reads (not: impossible, or flemish with the jack of trump turned)
+    cells = np.bincount(key, shown, nb).astype(np.int64)
+    deals = np.bincount(key, fc.samples[idx] * shown, nb)
     # exchange: the weighted most frequent best count among the hands whose best is to play
     play = best_cell == ACTIONS.index(PLAY)
     k_sums = np.stack([np.bincount(key, w * (play & (fc.best_k[idx] == k)), nb) for k in range(5)], axis=1)

@@ -220,7 +220,7 @@ def render(page: ReportPage) -> str:
            f"<title>Rumba strategy: {E(rules.name)}</title><style>{CSS}{TAP_CSS}</style></head><body><main>",
            f"<h1>Rumba strategy: {E(rules.name)}</h1>",
            f"<p class=small>{E(plain_description(rules))}. Generated {E(page.generated)} from {E(source)}: "
-           f"{total_cells:,} simulated situations (seat, turned card, hand), {total_deals:,} simulated deals in "
+           f"{total_cells:,} situations (seat, turned card, hand), {total_deals:,} simulated deals in "
            f"all.</p>",
            f"<p class=warn><b>{E(COUNT_DOWN)}</b> Find your hand: the row is your trumps, the column your side aces "
            f"and kings; the colour says what to do.</p>",
