@@ -21,7 +21,8 @@ import pytest
 from rumbaodds.answer.simulation import make_situation
 from rumbaodds.cards import RANKS, cards_of, format_card, parse_card
 from rumbaodds.engine.table import Z95
-from rumbaodds.report.cells import decode_format2, every_pair, quadrature
+from rumbaodds.report.cells import decode_format2
+from rumbaodds.report.group_cells import every_pair, quadrature
 from rumbaodds.stats import Estimate
 from rumbaodds.tables import TableSpec, build_table
 from rumbaodds.tables.build import NEIGHBOURS, plan_rows
@@ -250,7 +251,7 @@ def test_bare_the_representatives_intervals_hold_members_too_rarely():
 
 
 def test_the_report_reads_every_pair_as_ask_does(group_table):
-    """report.cells.every_pair (vectorised) against pack's own reader and group_model.member_cell, cell by cell."""
+    """report.group_cells.every_pair (vectorised) against pack's reader and group_model.member_cell, cell by cell."""
     _, _, path = group_table
     packed = load_packed(path)
     d, source = every_pair(decode_format2(packed), packed, TINY, PLAYERS)
@@ -278,7 +279,7 @@ def test_the_report_reads_every_pair_as_ask_does(group_table):
 
 
 def test_cells_of_one_group_share_their_error_in_a_box():
-    """report.cells.quadrature: independent cells add in quadrature; cells reading one group's cell add first."""
+    """report.group_cells.quadrature: independent cells add in quadrature; cells reading one group's cell add first."""
     key = np.array([0, 0, 0, 1])
     x = np.array([3.0, 4.0, 12.0, 5.0])
     assert quadrature(key, x, 2).tolist() == pytest.approx([13.0, 5.0])

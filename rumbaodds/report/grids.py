@@ -46,11 +46,11 @@ from .cells import (
     Z95,
     Cells,
     diff_half,
-    quadrature,
     scenario_actions,
     scenario_cells,
     values,
 )
+from .group_cells import quadrature
 
 MIXED_SHARE = 0.10  # full tables: a box is mixed when more than this share of its hands surely want another choice
 MERGE_LOSS = 0.002  # full tables: middle seats share a grid while it costs each of them at most this (points per hand)

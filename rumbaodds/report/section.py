@@ -25,8 +25,9 @@ from ..rules import RuleSet
 from . import card as cardmod
 from . import grids, lines, page, printcard
 from .blocks import line_text, ordered_lines, print_summary
-from .cells import ACTIONS, PLAY, RUMBA, Cells, quadrature
+from .cells import ACTIONS, PLAY, RUMBA, Cells
 from .grids import mean_interval
+from .group_cells import quadrature
 from .sources import Loaded, TableInfo, shown_path
 
 PRINT_DPI = 150  # the printed card's PNG: the A4 page at print size
