@@ -236,12 +236,17 @@ def shipped_tables() -> list[dict]:
     import datetime as dt
 
     from rumbaodds.tables.lookup import read_manifest
-    from rumbaodds.tables.pack import SHIPPED, SUFFIX, load_packed
+    from rumbaodds.tables.pack import SHIPPED, SUFFIX
 
     rows = []
     for path in sorted(SHIPPED.glob(f"*{SUFFIX}")):
         m = read_manifest(path)
-        deals = load_packed(path).deals()[0]
+        names = pq.read_schema(path).names
+        if "looks" in names:  # deal counts stored as look numbers (pack.PackedTable.deals), read alone
+            looks = np.asarray(m["packed"]["looks"], dtype=np.int64)
+            deals = looks[pq.read_table(path, columns=["looks"]).column("looks").to_numpy().astype(np.int64) & 15]
+        else:
+            deals = pq.read_table(path, columns=["samples"]).column("samples").to_numpy()
         built = m["packed"].get("built") or {}
         minutes = None
         if "started" in built and "finished" in built:

@@ -25,7 +25,7 @@ from rumbaodds.report.cells import decode_format2
 from rumbaodds.report.group_cells import every_pair, quadrature
 from rumbaodds.stats import Estimate
 from rumbaodds.tables import TableSpec, build_table
-from rumbaodds.tables.build import NEIGHBOURS, plan_rows
+from rumbaodds.tables.build import NEIGHBOURS, calibration_part, plan_rows
 from rumbaodds.tables.group_model import (
     GroupModel,
     design,
@@ -37,7 +37,7 @@ from rumbaodds.tables.group_model import (
     rank,
     widen_margin,
 )
-from rumbaodds.tables.groups import CALIBRATION_PARTS, calibration_pairs, calibration_part, standardised
+from rumbaodds.tables.groups import CALIBRATION_PARTS, calibration_pairs, standardised
 from rumbaodds.tables.handclasses import enumerate_trump_rank_pairs
 from rumbaodds.tables.neighbours import group_key, representative_index, representative_pair, representative_rows
 from rumbaodds.tables.pack import Cell, answer_from_packed, decided_among, group_model, load_packed, pack_table

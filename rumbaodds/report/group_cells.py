@@ -10,14 +10,18 @@ quadrature.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from ..rules import RuleSet
-from .cells import PLAY, RUMBA, SIT, Z95, Decoded
+from ..stats import Z95
+
+SIT, PLAY, RUMBA = "pass", "play", "rumba"  # the keys of a decoded table's values (report.cells.Decoded)
 
 
-def every_pair(d: Decoded, packed, rules: RuleSet, players: int) -> tuple[Decoded, np.ndarray]:
-    """A neighbour-group table's cells (:mod:`rumbaodds.tables.groups`) as every pair's, in full-table order, and the
+def every_pair(d, packed, rules: RuleSet, players: int) -> tuple[object, np.ndarray]:
+    """A neighbour-group table's decoded cells (``report.cells.Decoded``) as every pair's, in full-table order, and the
     packed cell each reads: its group representative's, a member's values moved and widened and its decision ranked
     again as ``ask`` does (``group_model.member_cell``, vectorised over the few distinct deal counts). Deals: the
     representative's own cell has its deals, a member 0, so that a sum of deals counts each simulated deal once."""
@@ -79,7 +83,8 @@ def every_pair(d: Decoded, packed, rules: RuleSet, players: int) -> tuple[Decode
     p = d.p_success[cells]
     p = np.where(own, p, np.clip(p + offset["success"] * p_spread(p), 0.0, 1.0))
     samples = np.where(own, d.samples[cells], 0).astype(np.int32)
-    return Decoded(code, margin, margin_half, p, samples, values), cells
+    return dataclasses.replace(d, code=code, margin=margin, margin_half=margin_half, p_success=p, samples=samples,
+                               values=values), cells
 
 
 def quadrature(key: np.ndarray, x: np.ndarray, nb: int, source: np.ndarray | None = None) -> np.ndarray:

@@ -65,6 +65,7 @@ from ..engine.table import (
 from ..opponents.models import keep_value
 from ..rules import RuleSet
 from ..stats import Z95
+from .groups import CALIBRATION_PARTS, calibration_pairs, calibration_spec
 from .handclasses import enumerate_trump_rank_pairs
 from .neighbours import representative_rows
 from .spec import TableError, TableSpec, package_version
@@ -260,6 +261,30 @@ def compute_chunk(spec: TableSpec, index: int, chunk_cells: int, device="cpu") -
     return pa.Table.from_pandas(frame, preserve_index=False)
 
 
+# -- a group table's calibration -----------------------------------------------------------
+def calibration_part(spec, part: int, most: int | None = None) -> pd.DataFrame:
+    """Part ``part`` of a group table's calibration (:mod:`.groups`): each member and its representative on the same
+    deals, one row each (``most``: only the part's first members, as validity recomputes them)."""
+    seats, members, reps = calibration_pairs(spec)
+    per = -(-len(members) // CALIBRATION_PARTS)
+    lo, hi = part * per, min(len(members), (part + 1) * per)
+    if most is not None:
+        hi = min(hi, lo + most)
+    cal = calibration_spec(spec)
+    columns = ["ev_play", "ev_play_half", "ev_rumba", "ev_rumba_half", "ev_rumba_deals", "p_success", "samples",
+               "tries"]
+    frame = pd.DataFrame({"part": np.full(hi - lo, part, np.int16), "seat": seats[lo:hi], "member": members[lo:hi],
+                          "representative": reps[lo:hi]})
+    if hi <= lo:
+        return frame.assign(**{f"{who}_{c}": np.zeros(0) for who in ("member", "rep") for c in columns})
+    for who, rows in (("member", members[lo:hi]), ("rep", reps[lo:hi])):
+        # the same first cell for both: member j and its representative draw the same streams
+        cells = chunk_frame(cal, seats[lo:hi], rows, lo, simulate_cells(cal, seats[lo:hi], rows, lo))
+        for c in columns:
+            frame[f"{who}_{c}"] = cells[c].to_numpy()
+    return frame
+
+
 # -- knock values ---------------------------------------------------------------------------
 def knock_samples(spec: TableSpec) -> int:
     """Outer deals per trump rank of ``knock.parquet``."""
@@ -311,8 +336,6 @@ def run_task(spec: TableSpec, chunk_cells: int, key: tuple[str, int], threads: i
     if kind == "knock":
         return pa.Table.from_pandas(pd.DataFrame([knock_row(spec, index)]), preserve_index=False)
     if kind == "spread":  # a part of a neighbour-group table's calibration (tables/groups.py)
-        from .groups import calibration_part
-
         return pa.Table.from_pandas(calibration_part(spec, index), preserve_index=False)
     raise ValueError(f"unknown task {key!r}")
 
@@ -428,8 +451,6 @@ def build_table(spec: TableSpec, out_dir: str | Path, chunk_cells: int = DEFAULT
     spread_final = out / NEIGHBOURS
     spread_wanted = spec.neighbours is not None and not spread_final.exists()
     if spread_wanted:
-        from .groups import CALIBRATION_PARTS
-
         keys += [("spread", p) for p in range(CALIBRATION_PARTS) if not spread_part_path(out, p).exists()]
     pending = [chunk_range(spec, i, chunk_cells) for kind, i in keys if kind == "chunk"]
     done = total - sum(hi - lo for lo, hi in pending)
@@ -454,12 +475,10 @@ def build_table(spec: TableSpec, out_dir: str | Path, chunk_cells: int = DEFAULT
         parts = [pq.read_table(knock_part_path(out, r)) for r in knock_ranks(spec.rules)]
         _write_atomic(pa.concat_tables(parts), knock_final)
     if spread_wanted:
-        from .groups import CALIBRATION_PARTS
-
         _write_atomic(pa.concat_tables([pq.read_table(spread_part_path(out, p)) for p in range(CALIBRATION_PARTS)]),
                       spread_final)
     return final
 
 
 __all__ = ["build_table", "compute_chunk", "knock_values", "run_task", "simulate_cells", "chunk_frame",
-           "plan_rows", "total_cells", "STOP_CODES", "DEFAULT_CHUNK_CELLS"]
+           "plan_rows", "total_cells", "calibration_part", "STOP_CODES", "DEFAULT_CHUNK_CELLS"]

@@ -63,31 +63,6 @@ def calibration_spec(spec):
                                seed=(int(spec.seed) ^ CALIBRATION_SALT) & (2**63 - 1))
 
 
-def calibration_part(spec, part: int, most: int | None = None) -> pd.DataFrame:
-    """Part ``part`` of the calibration: each member and its representative on the same deals, one row each
-    (``most``: only the part's first members, as validity recomputes them)."""
-    from .build import chunk_frame, simulate_cells
-
-    seats, members, reps = calibration_pairs(spec)
-    per = -(-len(members) // CALIBRATION_PARTS)
-    lo, hi = part * per, min(len(members), (part + 1) * per)
-    if most is not None:
-        hi = min(hi, lo + most)
-    cal = calibration_spec(spec)
-    columns = ["ev_play", "ev_play_half", "ev_rumba", "ev_rumba_half", "ev_rumba_deals", "p_success", "samples",
-               "tries"]
-    frame = pd.DataFrame({"part": np.full(hi - lo, part, np.int16), "seat": seats[lo:hi], "member": members[lo:hi],
-                          "representative": reps[lo:hi]})
-    if hi <= lo:
-        return frame.assign(**{f"{who}_{c}": np.zeros(0) for who in ("member", "rep") for c in columns})
-    for who, rows in (("member", members[lo:hi]), ("rep", reps[lo:hi])):
-        # the same first cell for both: member j and its representative draw the same streams
-        cells = chunk_frame(cal, seats[lo:hi], rows, lo, simulate_cells(cal, seats[lo:hi], rows, lo))
-        for c in columns:
-            frame[f"{who}_{c}"] = cells[c].to_numpy()
-    return frame
-
-
 def _sigma(half, deals) -> np.ndarray:
     return np.asarray(half, dtype=np.float64) * np.sqrt(np.asarray(deals, dtype=np.float64)) / Z95
 
@@ -140,5 +115,5 @@ def group_index(rules, pair: int, below: str) -> tuple[int, bool]:
     return int(np.searchsorted(representative_rows(rules, below), rep)), rep == pair
 
 
-__all__ = ["CALIBRATION_MEMBERS", "CALIBRATION_PARTS", "CALIBRATION_DEALS", "calibration_pairs", "calibration_part",
+__all__ = ["CALIBRATION_MEMBERS", "CALIBRATION_PARTS", "CALIBRATION_DEALS", "calibration_pairs",
            "calibration_spec", "calibration_lists", "standardised", "groups_meta", "group_index"]

@@ -24,7 +24,7 @@ import pandas as pd
 from ..opponents.policies import Policy
 from ..opponents.resolve import opponent_policy
 from ..rules import RuleSet
-from .build import chunk_frame, plan_rows, simulate_cells
+from .build import calibration_part, chunk_frame, plan_rows, simulate_cells
 from .pack import CODEC, Codec, load_packed, packed_columns
 from .spec import DEFAULT_GROWTH, TableError, TableSpec
 
@@ -99,7 +99,7 @@ def check_calibration(spec: TableSpec, groups: dict, result: Validity, members: 
     """A group table's calibration: its first ``members`` recomputed (standardised distances equal to the stored
     ones, to 1e-9), and the stored model summary refitted from the stored calibration."""
     from .group_model import GroupModel
-    from .groups import calibration_part, standardised
+    from .groups import standardised
 
     stored = pd.DataFrame(groups["calibration"]).astype({"play": float, "rumba": float, "success": float})
     again = standardised(calibration_part(spec, 0, most=members))
