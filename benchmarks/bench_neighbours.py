@@ -1,7 +1,7 @@
 """How alike are neighbouring hands, and how much precision does pooling them add? (measurements for issue 35)
 
     python -m benchmarks.bench_neighbours [--situations 100] [--deals 64 256 1024] [--members 24] [--alike]
-                                          [--representative] [--json]
+                                          [--representative] [--floor] [--json]
 
 On issue 35's situations (``benchmarks/check_quotes.py``'s draw, both rule sets, with their 200,000-deal truths from
 its cache, made where missing):
@@ -22,6 +22,11 @@ its cache, made where missing):
    table of one cell per group would answer it with), both on the same seeds: how far apart, ``kappa`` (the
    distance in units of the hand's per-deal spread), and what is left after a two-feature offset model of where
    the hand sits in its group, predicted leave-one-out.
+
+4. ``--floor``: what a table of one cell per group can answer a hand that is not its group's representative with,
+   whatever the representative's deals: the half-width of such a hand's Rumba value and success from the shipped
+   flemish tables' calibrations (``group_model.factor`` of their offset model's residuals), at 64, 600 and 2,400
+   deals per representative, for a per-deal spread of 8 points and a success of 85%. Instant (no simulation).
 
 The seeds are fixed (situation i's member j, ``deals``), so the figures are exactly reproducible.
 """
@@ -295,6 +300,23 @@ def pooling_rows(situations: list[dict], truths: dict, deals: list[int], members
     return rows
 
 
+def group_floor(spread: float = 8.0, p: float = 0.85, deals=(64, 600, 2_400)) -> list[dict]:
+    """Section 4: a member's half-widths from the shipped flemish group tables at ``deals`` per representative."""
+    from rumbaodds.tables.group_model import factor, p_spread
+    from rumbaodds.tables.pack import SHIPPED, SUFFIX, group_model, load_packed
+
+    rows = []
+    for path in sorted(SHIPPED.glob(f"flemish-*{SUFFIX}")):
+        packed = load_packed(path)
+        model = group_model(packed)
+        for n in deals:
+            rows.append({"table": path.name.removesuffix(SUFFIX), "deals per representative": n,
+                         "Rumba value half (points)": spread * Z95 * factor(model.residual["rumba"], n) / math.sqrt(n),
+                         "success half (pp)": 100 * float(p_spread(p)) * Z95 * factor(model.residual["success"], n)
+                         / math.sqrt(n)})
+    return rows
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--situations", type=int, default=100)
@@ -302,8 +324,16 @@ def main(argv=None) -> None:
     parser.add_argument("--members", type=int, default=24)
     parser.add_argument("--alike", action="store_true", help="also section 1 (about 7 minutes)")
     parser.add_argument("--representative", action="store_true", help="also section 3 (about a minute)")
+    parser.add_argument("--floor", action="store_true", help="only section 4 (instant)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    if args.floor:
+        rows = group_floor()
+        if args.json:
+            print(json.dumps(rows, indent=1))
+        else:
+            print_table("4. A member's half-widths from a group table (spread 8 points, success 85%)", rows)
+        return
     situations, truths = situations_and_truths(args.situations)
     report = {}
     if args.alike:

@@ -140,3 +140,16 @@ def test_the_jack_of_trump_turned_is_answered_between_play_and_rumba():
     assert data["source"]["source"] == "packed table"
     assert {data["recommendation"], data["runner_up"]} == {"play", "rumba"}
     assert "pass" not in data["actions"]
+
+
+def test_a_group_table_has_a_floor_that_more_deals_do_not_pass():
+    """The shipped calibrations' residual distances: a member's Rumba half-width shrinks with its representative's
+    deals, but stays above the sampling error alone (1.96 * 8 / sqrt(deals) points), ever more so with more deals."""
+    from benchmarks.bench_neighbours import group_floor
+
+    rows = group_floor(deals=(64, 2_400))
+    assert len(rows) == 10
+    for few, many in zip(rows[::2], rows[1::2]):
+        assert many["Rumba value half (points)"] < few["Rumba value half (points)"]
+        sampling = [1.959963984540054 * 8 / np.sqrt(n) for n in (64, 2_400)]
+        assert few["Rumba value half (points)"] / sampling[0] < many["Rumba value half (points)"] / sampling[1]

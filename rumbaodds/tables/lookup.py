@@ -63,9 +63,18 @@ def describe_manifest(m: dict) -> str:
             f"{budget}, seed {m['seed']}")
 
 
-def read_manifest(path: str | Path) -> dict:
-    """The manifest stored in a table's (or packed table's) Parquet metadata, without reading its rows."""
+@functools.lru_cache(maxsize=64)
+def _manifest(path: str, mtime_ns: int, size: int) -> dict:
     return json.loads(pq.read_schema(path).metadata[b"rumbaodds"])
+
+
+def read_manifest(path: str | Path) -> dict:
+    """The manifest stored in a table's (or packed table's) Parquet metadata, without reading its rows.
+
+    Read once per file version (cached by path, modification time and size): a lookup reads the manifest of every
+    table it might use, and a group table's holds its calibration. Shared: copy it before changing it."""
+    stat = Path(path).stat()
+    return _manifest(str(path), stat.st_mtime_ns, stat.st_size)
 
 
 def load_table(folder: str | Path) -> Table:

@@ -55,6 +55,7 @@ allows; anything else is simulated.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import functools
 import json
@@ -185,7 +186,7 @@ def pack_table(folder: str | Path, out: str | Path, fmt: int = PACK_FORMAT, code
     path = pack_frame(f, m, pairs, out, str(table.path), knock=knock, fmt=fmt, codec=codec, groups=groups)
     timings = Path(table.path).parent / TIMINGS
     if timings.exists():  # when the build ran (a sidecar of the full table): kept for bench_tables, not compared
-        manifest = read_manifest(path)
+        manifest = copy.deepcopy(read_manifest(path))  # the cached one is shared
         manifest["packed"]["built"] = json.loads(timings.read_text())
         restamp(path, manifest)
     return path
