@@ -84,7 +84,8 @@ def tables() -> None:
             help="Only this many (trump rank, hand class) pairs, drawn by how often they occur (quick tables).")
 @click.option("--neighbours", is_flag=True, default=False,
               help="One cell per neighbour group (hands alike but for their low side ranks): a hand is answered from "
-                   "its group's middle hand, its intervals widened by the distance measured at build time.")
+                   "its group's middle hand, moved and widened by a model fitted on the build's calibration "
+                   "(docs/TABLES.md).")
 @int_option("--knock-samples", limit=limits.KNOCK_SAMPLES, default=None,
             help="Deals per trump rank of the dealer's knock values (knock.parquet) [default: 2,000, or 4 x "
                    "--samples-per-cell].")

@@ -47,8 +47,8 @@ def every_pair(d, packed, rules: RuleSet, players: int) -> tuple[object, np.ndar
     values, extra = {SIT: (np.zeros(len(cells)), np.zeros(len(cells)))}, {}
     for action, deals, key in ((PLAY, ess, "play"), (RUMBA, rumba_n * weight, "rumba")):
         mean, half = d.values[action]
-        grow = {x: factor(model.residual[key], x) for x in np.unique(deals)}
-        wide = np.where(own, 1.0, np.array([grow[x] for x in deals])[cells]) * half[cells]
+        grow = {count: factor(model.residual[key], count) for count in np.unique(deals)}  # a few deal counts
+        wide = np.where(own, 1.0, np.array([grow[count] for count in deals])[cells]) * half[cells]
         sigma = half * np.sqrt(np.maximum(deals, 1.0)) / Z95
         values[action] = (mean[cells] + offset[key] * sigma[cells], wide)
         extra[action] = np.sqrt(np.maximum(0.0, wide ** 2 - half[cells] ** 2))
