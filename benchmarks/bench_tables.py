@@ -236,17 +236,14 @@ def shipped_tables() -> list[dict]:
     import datetime as dt
 
     from rumbaodds.tables.lookup import read_manifest
-    from rumbaodds.tables.pack import SHIPPED, SUFFIX
+    from rumbaodds.tables.pack import DEAL_COLUMNS, SHIPPED, SUFFIX, deal_counts
 
     rows = []
     for path in sorted(SHIPPED.glob(f"*{SUFFIX}")):
         m = read_manifest(path)
-        names = pq.read_schema(path).names
-        if "looks" in names:  # deal counts stored as look numbers (pack.PackedTable.deals), read alone
-            looks = np.asarray(m["packed"]["looks"], dtype=np.int64)
-            deals = looks[pq.read_table(path, columns=["looks"]).column("looks").to_numpy().astype(np.int64) & 15]
-        else:
-            deals = pq.read_table(path, columns=["samples"]).column("samples").to_numpy()
+        names = [c for c in DEAL_COLUMNS if c in pq.read_schema(path).names]  # the deal counts alone
+        table = pq.read_table(path, columns=names)
+        deals = deal_counts({c: table.column(c).to_numpy() for c in names}, m)[0]
         built = m["packed"].get("built") or {}
         minutes = None
         if "started" in built and "finished" in built:

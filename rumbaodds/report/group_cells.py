@@ -15,7 +15,6 @@ import dataclasses
 import numpy as np
 
 from ..rules import RuleSet
-from ..stats import Z95
 
 SIT, PLAY, RUMBA = "pass", "play", "rumba"  # the keys of a decoded table's values (report.cells.Decoded)
 
@@ -25,7 +24,7 @@ def every_pair(d, packed, rules: RuleSet, players: int) -> tuple[object, np.ndar
     packed cell each reads: its group representative's, a member's values moved and widened and its decision ranked
     again as ``ask`` does (``group_model.member_cell``, vectorised over the few distinct deal counts). Deals: the
     representative's own cell has its deals, a member 0, so that a sum of deals counts each simulated deal once."""
-    from ..tables.group_model import design, factor, p_spread
+    from ..tables.group_model import design, factor, p_spread, per_deal_spread
     from ..tables.neighbours import representative_index, representative_rows
     from ..tables.pack import KINDS, group_model
 
@@ -49,7 +48,7 @@ def every_pair(d, packed, rules: RuleSet, players: int) -> tuple[object, np.ndar
         mean, half = d.values[action]
         grow = {count: factor(model.residual[key], count) for count in np.unique(deals)}  # a few deal counts
         wide = np.where(own, 1.0, np.array([grow[count] for count in deals])[cells]) * half[cells]
-        sigma = half * np.sqrt(np.maximum(deals, 1.0)) / Z95
+        sigma = per_deal_spread(half, deals)
         values[action] = (mean[cells] + offset[key] * sigma[cells], wide)
         extra[action] = np.sqrt(np.maximum(0.0, wide ** 2 - half[cells] ** 2))
     # ranked as the table kernel ranks: a stable sort of (pass, Rumba, best play), less a dropped Rumba

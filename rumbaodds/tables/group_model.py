@@ -61,6 +61,11 @@ def design(rules: RuleSet, members, representatives, below: str) -> np.ndarray:
     return np.column_stack([np.ones(len(where)), where])
 
 
+def per_deal_spread(half, deals) -> np.ndarray:
+    """A value's per-deal spread ``sigma`` from its 95% half-width over ``deals`` deals (at least one)."""
+    return np.asarray(half, dtype=np.float64) * np.sqrt(np.maximum(np.asarray(deals, dtype=np.float64), 1.0)) / Z95
+
+
 def p_spread(p) -> np.ndarray:
     p = np.clip(np.asarray(p, dtype=np.float64), 0.0, 1.0)
     return np.maximum(np.sqrt(p * (1 - p)), P_FLOOR)
@@ -143,7 +148,7 @@ def moved(estimate: Estimate, offset: float, z: np.ndarray, deals: float) -> Est
     """A representative's value as a member's: moved by ``offset`` per-deal spreads, its half-width times
     :func:`factor` of the residual distances ``z``."""
     half = estimate.half_width
-    mean = estimate.mean + offset * half * math.sqrt(max(deals, 1.0)) / Z95
+    mean = estimate.mean + offset * float(per_deal_spread(half, deals))
     wide = half * factor(z, deals)
     return Estimate(mean, mean - wide, mean + wide, estimate.samples)
 
@@ -171,10 +176,11 @@ def widen_margin(margin: Estimate, extra: list[float]) -> Estimate:
     return Estimate(margin.mean, margin.mean - wide, margin.mean + wide, margin.samples)
 
 
-def rank(values: dict[str, float], rumba_live: bool) -> tuple[str, str]:
+def rank(values: dict[str, float], rumba_live: bool, allowed=None) -> tuple[str, str]:
     """(best, runner-up) as the table kernel ranks them: a stable sort of (pass, Rumba, best play) by value, lower
-    first, less a Rumba the table dropped."""
-    order = ["pass"] + (["rumba"] if rumba_live else []) + ["play"]
+    first, less a Rumba the table dropped, and (``allowed``) less the choices the situation bars; at least two must
+    be left."""
+    order = [k for k in ("pass", "rumba", "play") if (k != "rumba" or rumba_live) and (allowed is None or k in allowed)]
     ranked = sorted(order, key=lambda k: values[k])  # sorted() is stable: ties keep the kernel's order
     return ranked[0], ranked[1]
 
@@ -202,5 +208,5 @@ def member_cell(cell, model: GroupModel, x: np.ndarray):
                                p_success=p)
 
 
-__all__ = ["GroupModel", "VALUES", "LEVEL", "P_FLOOR", "position", "design", "p_spread", "factor", "moved",
-           "moved_p", "widen_margin", "rank", "member_cell"]
+__all__ = ["GroupModel", "VALUES", "LEVEL", "P_FLOOR", "position", "design", "per_deal_spread", "p_spread", "factor",
+           "moved", "moved_p", "widen_margin", "rank", "member_cell"]

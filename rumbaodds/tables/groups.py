@@ -25,8 +25,7 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
-from ..stats import Z95
-from .group_model import LEVEL, P_FLOOR, VALUES, GroupModel, p_spread
+from .group_model import LEVEL, P_FLOOR, VALUES, GroupModel, p_spread, per_deal_spread
 from .handclasses import enumerate_trump_rank_pairs
 from .neighbours import representative, representative_pair, representative_rows
 
@@ -63,10 +62,6 @@ def calibration_spec(spec):
                                seed=(int(spec.seed) ^ CALIBRATION_SALT) & (2**63 - 1))
 
 
-def _sigma(half, deals) -> np.ndarray:
-    return np.asarray(half, dtype=np.float64) * np.sqrt(np.asarray(deals, dtype=np.float64)) / Z95
-
-
 def standardised(frame: pd.DataFrame) -> pd.DataFrame:
     """Per calibration row: seat, member, representative, and ``(member - representative) / sigma`` per value (the
     representative's per-deal spread; NaN where either cell is impossible, or the Rumba was never played)."""
@@ -79,9 +74,9 @@ def standardised(frame: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame({
         "seat": frame["seat"].to_numpy(np.int64), "member": frame["member"].to_numpy(np.int64),
         "representative": frame["representative"].to_numpy(np.int64),
-        "play": z(frame["member_ev_play"] - frame["rep_ev_play"], _sigma(frame["rep_ev_play_half"],
+        "play": z(frame["member_ev_play"] - frame["rep_ev_play"], per_deal_spread(frame["rep_ev_play_half"],
                                                                           frame["rep_samples"])),
-        "rumba": z(frame["member_ev_rumba"] - frame["rep_ev_rumba"], _sigma(frame["rep_ev_rumba_half"],
+        "rumba": z(frame["member_ev_rumba"] - frame["rep_ev_rumba"], per_deal_spread(frame["rep_ev_rumba_half"],
                                                                              frame["rep_ev_rumba_deals"])),
         "success": z(frame["member_p_success"] - frame["rep_p_success"], p_spread(frame["rep_p_success"]))})
 

@@ -55,7 +55,6 @@ allows; anything else is simulated.
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import functools
 import json
@@ -74,7 +73,7 @@ from ..game import Choice
 from ..rules import RuleSet
 from ..stats import Z95, Estimate
 from .build import NEIGHBOURS, TIMINGS, wilson
-from .group_model import GroupModel, design, member_cell
+from .group_model import GroupModel, design, member_cell, rank
 from .groups import group_index, groups_meta, standardised
 from .handclasses import enumerate_trump_rank_pairs
 from .lookup import load_table, matches, pair_row, penalised, read_manifest, table_discard
@@ -183,13 +182,10 @@ def pack_table(folder: str | Path, out: str | Path, fmt: int = PACK_FORMAT, code
     if len(f) != pairs * m["players"] or not np.array_equal(f["cell"].to_numpy(), np.arange(len(f))):
         raise TableError(f"{table.path} does not hold every cell in build order")
     knock = None if table.knock is None else table.knock.to_dict(orient="records")
-    path = pack_frame(f, m, pairs, out, str(table.path), knock=knock, fmt=fmt, codec=codec, groups=groups)
-    timings = Path(table.path).parent / TIMINGS
-    if timings.exists():  # when the build ran (a sidecar of the full table): kept for bench_tables, not compared
-        manifest = copy.deepcopy(read_manifest(path))  # the cached one is shared
-        manifest["packed"]["built"] = json.loads(timings.read_text())
-        restamp(path, manifest)
-    return path
+    timings = Path(table.path).parent / TIMINGS  # when the build ran (a sidecar): kept for bench_tables, not compared
+    built = json.loads(timings.read_text()) if timings.exists() else None
+    return pack_frame(f, m, pairs, out, str(table.path), knock=knock, fmt=fmt, codec=codec, groups=groups,
+                      built=built)
 
 
 def table_looks(manifest: dict) -> list[int]:
@@ -201,11 +197,12 @@ def table_looks(manifest: dict) -> list[int]:
 
 
 def pack_frame(f, manifest: dict, pairs: int, out: str | Path, source: str = "", knock: list[dict] | None = None,
-               fmt: int = PACK_FORMAT, codec: Codec = CODEC, groups: dict | None = None) -> Path:
+               fmt: int = PACK_FORMAT, codec: Codec = CODEC, groups: dict | None = None,
+               built: dict | None = None) -> Path:
     """Write the packed table of the cell frame ``f`` (every cell in build order) with ``manifest``.
 
     ``knock``: the full table's knock rows (format 2 keeps them in the metadata). ``groups``: a neighbour-group
-    table's groups and distance (:func:`.groups.groups_meta`).
+    table's groups and distance (:func:`.groups.groups_meta`). ``built``: when the build ran (its ``timings.json``).
     """
     manifest = dict(manifest)
     columns = packed_columns(f, manifest["max_samples"], fmt, table_looks(manifest), codec)
@@ -216,6 +213,8 @@ def pack_frame(f, manifest: dict, pairs: int, out: str | Path, source: str = "",
     if groups is not None:
         manifest["packed"]["neighbours"] = groups
         manifest["packed"]["rows"] = groups["rows"]
+    if built is not None:
+        manifest["packed"]["built"] = built
     return write_packed(columns, manifest, out)
 
 
@@ -369,13 +368,22 @@ class PackedTable:
 
     def deals(self, rows=slice(None)) -> tuple[np.ndarray, np.ndarray]:
         """The deals of the cells ``rows`` and of their Rumba, whether stored as counts or as look numbers."""
-        c = self.columns
-        if "looks" in c:
-            looks = np.asarray(self.manifest["packed"]["looks"], dtype=np.int64)
-            index = c["looks"][rows].astype(np.int64)
-            return looks[index & 15], looks[index >> 4]
-        n = c["samples"][rows].astype(np.int64)
-        return n, c["rumba_deals"][rows].astype(np.int64) if "rumba_deals" in c else n
+        return deal_counts(self.columns, self.manifest, rows)
+
+
+DEAL_COLUMNS = ("looks", "samples", "rumba_deals")  # what deal_counts reads
+
+
+def deal_counts(columns: dict, manifest: dict, rows=slice(None)) -> tuple[np.ndarray, np.ndarray]:
+    """(deals, the Rumba's deals) of cells ``rows`` from a packed table's columns (any that hold them, see
+    :data:`DEAL_COLUMNS`: a whole table's, or those alone) and its manifest."""
+    c = columns
+    if "looks" in c:
+        looks = np.asarray(manifest["packed"]["looks"], dtype=np.int64)
+        index = c["looks"][rows].astype(np.int64)
+        return looks[index & 15], looks[index >> 4]
+    n = c["samples"][rows].astype(np.int64)
+    return n, c["rumba_deals"][rows].astype(np.int64) if "rumba_deals" in c else n
 
 
 @dataclass(frozen=True)
@@ -485,10 +493,10 @@ def decided_among(cell: Cell, allowed: set[str]) -> Cell | None:
     if cell.play is None:
         return None
     values = {"pass": Estimate(0.0, 0.0, 0.0, cell.samples), "rumba": cell.rumba, "play": cell.play}
-    kinds = [k for k in ("pass", "rumba", "play") if k in allowed]  # a dropped Rumba: over the deals it had
-    if len(kinds) < 2:
+    if len(set(values) & set(allowed)) < 2:
         return None
-    best, runner = sorted(kinds, key=lambda k: values[k].mean)[:2]  # stable: the kernel's order breaks ties
+    # a dropped Rumba is ranked too, over the deals it had
+    best, runner = rank({k: v.mean for k, v in values.items()}, True, allowed)
     m = values[runner].mean - values[best].mean
     half = float(np.hypot(values[best].half_width, values[runner].half_width))
     return dataclasses.replace(cell, best=best, runner=runner, margin=Estimate(m, m - half, m + half, cell.samples))
