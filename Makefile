@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 HAND ?= "HA HK HQ S6 C7"
 
-.PHONY: install install-test run test test-statistical test-all bench bench-quick lint report trainer report-screens clean strategies
+.PHONY: install install-test run test test-slow test-statistical test-all bench bench-quick lint report trainer report-screens clean strategies
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -22,14 +22,19 @@ run: install  ## the main job: should I call Rumba with this hand?
 
 # two test processes, each test file in one of them (its fixtures built once): the kernels compile and the
 # single-threaded tests run side by side on a 2-core machine; tests/conftest.py compiles the shared kernels once
-# before the test processes start (a warm-up both processes then load from the cache)
+# before the test processes start (a warm-up both processes then load from the cache) and puts the longest files
+# first (xdist's own order, by the number of tests in a file, is turned off)
 TEST_PROCS ?= 2
-PYTEST = PATH="$(abspath $(BIN)):$$PATH" $(BIN)/python -m pytest -q -n $(TEST_PROCS) --dist loadfile --durations=25
+PYTEST = PATH="$(abspath $(BIN)):$$PATH" $(BIN)/python -m pytest -q -n $(TEST_PROCS) --dist loadfile --no-loadscope-reorder \
+	--durations=25
 
-test: install-test  ## the default test run: every test but the slow statistical checks (under 10 minutes cold)
-	$(PYTEST) -m "not statistical"
+test: install-test  ## the default test run: every test but the slow ones (under 10 minutes cold, install included)
+	$(PYTEST) -m "not statistical and not slow"
 
-test-statistical: install-test  ## the slow statistical checks alone (CI runs them after `make test`)
+test-slow: install-test  ## the slow checks: statistical, and the slow others (CI runs them after `make test`)
+	$(PYTEST) -m "statistical or slow"
+
+test-statistical: install-test  ## the slow statistical checks alone
 	$(PYTEST) -m statistical
 
 test-all: install-test  ## both in one run

@@ -10,9 +10,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.slow  # every benchmark, its kernels compiled in a process of its own: 30 s
 def test_the_quick_benchmarks_run_to_the_end_and_print_every_section():
     sys.path.insert(0, str(ROOT))
     try:

@@ -26,6 +26,9 @@ if importlib.util.find_spec("numba_cuda") is None:
 if os.environ.get("NUMBA_ENABLE_CUDASIM") == "1":
     pytest.skip("the CUDA simulator compiles nothing to PTX", allow_module_level=True)
 
+# NVVM's compile of both kernels takes about a minute on two cores, with nothing cached: with the slow checks
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module", params=["ask", "table"])
 def kernel_ptx(request):

@@ -56,6 +56,7 @@ def test_a_cell_chooses_on_one_run_and_measures_on_another(near_the_end):
     assert len({cell_seed(5, o, b, r) for o in (1, 16) for b in (1, 4) for r in ("choose", "measure")}) == 8
 
 
+@pytest.mark.statistical  # 600-deal games in every cell of the map, twice
 def test_choosing_and_measuring_on_the_same_deals_biases_the_cost_upward():
     """The reason for two runs (issue 38 item 4): a per-hand answer that is right everywhere (far from the end)
     looks wrong in some cells when the best of noisy payouts is taken, and the margin measured on the same deals
@@ -75,6 +76,7 @@ def test_choosing_and_measuring_on_the_same_deals_biases_the_cost_upward():
     assert low <= 0 <= high or m.mean_cost < sum(same_deal_costs) / len(same_deal_costs)
 
 
+@pytest.mark.statistical  # the negative control of the map near the end: 1,500-deal games in every cell
 def test_far_from_the_end_the_per_hand_answer_is_never_clearly_wrong():
     m = score_map("HA HK S6 C7 D9", "H8", 5, 2, (17, 19), (17, 19), samples=1500, seed=2)
     assert m.per_hand == "play"

@@ -87,8 +87,11 @@ def _searched_tricks_cpu(in_play, m, lead, trump, follow, rumba_idx, deck_mask, 
         made = np.zeros(STATS, dtype=np.int64)
         believed = np.empty(NSCORE, dtype=np.float64)
         call_probabilities(pol, words, rumba_seat, knocked, jack_forced, rp, believed)
+        # the weights and worlds typed as a caller from Python gives them (pimc.play_batch, `deals play`), not as
+        # a frozen constant (a read-only array, a literal 32): Numba then compiles play_deal once for both, not a
+        # second minute for whichever comes second
         play_deal(hands, lead, trump, follow, deck_mask, turned, rumba_idx, seats, util_caller, util_normal, need,
-                  WEIGHTS, DEFAULT_WORLDS, state, np.uint64(0), tricks, new_tables(), made, None,
+                  WEIGHTS.copy(), np.int64(DEFAULT_WORLDS), state, np.uint64(0), tricks, new_tables(), made, None,
                   (believed, pol[1][max(rumba_seat, 0)], rp[R_TOP_RANK]), public)
         counters[at] += made[0]
         counters[at + 1] += made[1]

@@ -37,6 +37,15 @@ class Policy:
     exchanges: np.ndarray  # float64[n, NCTX, NSCORE, 6]
     meta: dict = field(default_factory=dict, compare=False)
 
+    def __post_init__(self):
+        # One memory layout and dtype for every policy, however it was made: Numba compiles a kernel once per
+        # argument type, and a fancy-indexed array ("A" layout: to_policy's throws) is another type than a
+        # contiguous one ("C"), so a kernel used with both kinds of opponents compiled twice, on a user's first
+        # answers as in the tests (tests/test_kernel_signatures.py).
+        for name, dtype in (("ints", np.int64), ("values", np.int64), ("words", np.float64),
+                            ("throws", np.float64), ("exchanges", np.float64)):
+            object.__setattr__(self, name, np.ascontiguousarray(getattr(self, name), dtype=dtype))
+
     def as_tuple(self) -> tuple:
         return (self.ints, self.values, self.words, self.throws, self.exchanges)
 

@@ -488,23 +488,33 @@ def _fit(loss: np.ndarray, masks: np.ndarray, cost: np.ndarray, max_lines: int, 
     def loss_of(lines, default_):
         return float(loss[rows, _assign(lines, masks, default_, n)].sum()) + float(sum(cost[i] for i, _ in lines))
 
-    def best_line(below: np.ndarray, free: np.ndarray) -> tuple[float, tuple[int, int] | None]:
-        """The line (condition, action) that saves most on ``free`` groups now following ``below``."""
-        base = loss[rows, below]
-        best = (0.0, None)
-        gains = masked_sums(indptr, members, np.ascontiguousarray((base[:, None] - loss) * free[:, None]))
-        for a in range(len(ACTIONS)):
-            gain = gains[:, a] - cost
-            i = int(gain.argmax())
-            if gain[i] > best[0] + 1e-12:
-                best = (float(gain[i]), (i, a))
-        return best
+    def best_lines(places: list[tuple[np.ndarray, np.ndarray]]) -> list[tuple[float, tuple[int, int] | None]]:
+        """Per (below, free): the line (condition, action) that saves most on ``free`` groups now following
+        ``below``. One pass over the candidates' groups for all of them (the pass, not the arithmetic, is what
+        costs: a card's fit spends most of its time here); each column is summed as alone."""
+        k = len(ACTIONS)
+        values = np.empty((n, k * len(places)))
+        for p, (below, free) in enumerate(places):
+            values[:, p * k:(p + 1) * k] = (loss[rows, below][:, None] - loss) * free[:, None]
+        gains = masked_sums(indptr, members, values)
+        out = []
+        for p in range(len(places)):
+            best = (0.0, None)
+            for a in range(k):
+                gain = gains[:, p * k + a] - cost
+                i = int(gain.argmax())
+                if gain[i] > best[0] + 1e-12:
+                    best = (float(gain[i]), (i, a))
+            out.append(best)
+        return out
 
     lines: list[tuple[int, int]] = list(init or [])
     for _round in range(4):
         while len(lines) < max_lines - 1:  # grow: the best line at the best height
-            options = [(*best_line(_assign(lines[k:], masks, default, n), (~_above(lines[:k], masks, n)).astype(float)),
-                        k) for k in range(len(lines) + 1)]
+            heights = range(len(lines) + 1)
+            options = [(*best, k) for best, k in zip(best_lines(
+                [(_assign(lines[k:], masks, default, n), (~_above(lines[:k], masks, n)).astype(float))
+                 for k in heights]), heights)]
             gain, line, k = max(options, key=lambda o: o[0])
             if line is None:
                 break
@@ -512,13 +522,19 @@ def _fit(loss: np.ndarray, masks: np.ndarray, cost: np.ndarray, max_lines: int, 
         grown = list(lines)
         for _ in range(6):  # refine: each line replaced by the best given the others, default refitted
             improved = False
+            ahead: dict[int, tuple[float, tuple[int, int] | None]] = {}  # the best lines of j and below, in one pass
             for j in range(len(lines)):
-                gain, line = best_line(_assign(lines[j + 1:], masks, default, n),
-                                       (~_above(lines[:j], masks, n)).astype(float))
+                if j not in ahead:  # line j's best reads the lines above it: after a change, those below are redone
+                    below_j = range(j, len(lines))
+                    ahead = dict(zip(below_j, best_lines([(_assign(lines[i + 1:], masks, default, n),
+                                                           (~_above(lines[:i], masks, n)).astype(float))
+                                                          for i in below_j])))
+                gain, line = ahead.pop(j)
                 if line is not None and line != lines[j]:
                     trial = lines[:j] + [line] + lines[j + 1:]
                     if loss_of(trial, default) < loss_of(lines, default) - 1e-9:
                         lines, improved = trial, True
+                        ahead = {}
             covered = _above(lines, masks, n)
             new_default = int((loss * ~covered[:, None]).sum(axis=0).argmin())
             if new_default != default:

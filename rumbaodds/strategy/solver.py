@@ -142,7 +142,7 @@ def simulate(rules: RuleSet, players: int, abstraction: Abstraction, strategy: S
     """
     seats = np.arange(players) if seats is None else np.asarray(seats)
     own = to_policy(strategy, abstraction)
-    knock = strategy.knock if knock_prob is None else knock_prob
+    knock = np.ascontiguousarray(strategy.knock if knock_prob is None else knock_prob, dtype=np.float64)  # one type
     parts = []
     for s in seats:
         pol = own if table is None else table.with_values(s, own.values[s])
