@@ -4,7 +4,9 @@ Each command runs twice as a new user runs it, in a fresh interpreter: first wit
 ``NUMBA_CACHE_DIR``: every kernel it needs compiles), then again on the cache that run left (loaded, not
 compiled). The difference is what compiling costs that command. `python -m benchmarks.bench_cold` (a few
 minutes on two cores); ``--only ask`` runs one command. The compile line each cold run printed
-("rumbaodds: compiling ...", engine/compiled.py) is shown beside it, with the estimate it gave.
+("rumbaodds: compiling ...", engine/compiled.py) is shown beside it, with the estimate it gave, and for ``ask``
+the seconds until it said the table's answer while the simulator compiled (answer/pipeline.py
+``say_the_table_while_compiling``): what a player at the table waits for on a fresh install.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -40,18 +43,30 @@ def console_script() -> str:
     return found
 
 
-def timed(args: list[str], cache: str) -> tuple[float, str]:
-    """Wall seconds of one run of ``rumbaodds args`` with Numba's cache in ``cache``, and its compile line."""
+def timed(args: list[str], cache: str) -> tuple[float, str, float | None]:
+    """Wall seconds of one run of ``rumbaodds args`` with Numba's cache in ``cache``, its compile line, and the
+    seconds until it said the table's answer on stderr while compiling (None: it did not)."""
     env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+    early = None
     with tempfile.TemporaryDirectory() as out:
         start = time.perf_counter()
-        done = subprocess.run([console_script(), *(a.format(out=out) for a in args)], env=env, capture_output=True,
-                              text=True)
+        proc = subprocess.Popen([console_script(), *(a.format(out=out) for a in args)], env=env, text=True,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        stdout = []
+        reader = threading.Thread(target=lambda: stdout.append(proc.stdout.read()))  # no pipe left to fill up
+        reader.start()
+        err = []
+        for line in proc.stderr:
+            if early is None and "the table's answer" in line:
+                early = time.perf_counter() - start
+            err.append(line)
+        proc.wait()
+        reader.join()
         seconds = time.perf_counter() - start
-    if done.returncode != 0:
-        raise SystemExit(f"rumbaodds {' '.join(args)} failed: {done.stderr.strip()}")
-    said = [line for line in done.stderr.splitlines() if "compiling" in line]
-    return seconds, " / ".join(said)
+    if proc.returncode != 0:
+        raise SystemExit(f"rumbaodds {' '.join(args)} failed: {''.join(err).strip()}")
+    said = [line.strip() for line in err if "compiling" in line]
+    return seconds, " / ".join(said), early
 
 
 def measure(names) -> list[dict]:
@@ -59,10 +74,11 @@ def measure(names) -> list[dict]:
     for name in names:
         args, what = COMMANDS[name]
         with tempfile.TemporaryDirectory() as cache:
-            cold, said = timed(args, cache)
-            warm, _ = timed(args, cache)
+            cold, said, early = timed(args, cache)
+            warm, _, _ = timed(args, cache)
         rows.append({"command": name, "cold s": cold, "warm s": warm, "compile s": cold - warm,
-                     "said while compiling": said or "(nothing)", "compiles": what})
+                     "table's answer said at s": early, "said while compiling": said or "(nothing)",
+                     "compiles": what})
         print(f"{name}: first run {cold:.1f} s on an empty cache, {warm:.1f} s once cached", flush=True)
     return rows
 

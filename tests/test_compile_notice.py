@@ -81,3 +81,39 @@ def test_every_named_command_has_an_estimate():
     assert set(compiled.COLD_SECONDS) == {"the simulator", "the knock simulator", "the whole-game simulator",
                                           "the game value of every choice", "the table builder"}
     assert all(0 < s <= 60 for s in compiled.COLD_SECONDS.values())
+
+
+def _readme_question():
+    from rumbaodds.answer.question import Question
+    from rumbaodds.rules import get_rules
+
+    # the README's hand: the swiss table names Rumba from 32 deals and leaves the margin open, so ask settles it
+    return Question.of("HA HK HQ S6 C7", "H9", 5, 2, get_rules("swiss"))
+
+
+@pytest.mark.parametrize("cold", [True, False])
+def test_a_cold_settle_says_the_tables_answer_before_the_simulator_compiles(cold, said, monkeypatch):
+    """A fresh install's first `ask` must settle the table's open margin by simulation, and the simulator compiles
+    first (half a minute): the table's own answer is said on stderr before that, so that a player has it in
+    seconds. The control: where the simulator is compiled (or cached) nothing is said."""
+    from rumbaodds.answer import pipeline
+
+    seen = []
+
+    def settle_spy(table, question, left, *args):
+        seen.append((said(), left))  # what stderr held when the simulation would start
+        return table
+
+    monkeypatch.setattr(compiled, "is_compiled", lambda dispatcher: not cold)
+    monkeypatch.setattr(pipeline, "settle", settle_spy)
+    found = pipeline.answer(_readme_question())
+    (lines, left), = seen
+    assert "margin" in left and found.recommendation == "rumba" and found.samples == 32
+    if not cold:
+        assert lines == []
+        return
+    m = found.margin
+    assert lines == [f"rumbaodds: while the simulator compiles, the table's answer (32 deals): rumba, ahead of "
+                     f"{found.runner_up} by {m.mean:.2f} points per hand (95% interval {m.low:.2f} to {m.high:.2f}); "
+                     f"the settled answer follows"]
+    assert m.low <= 0 < m.mean  # the reason it is settled: the table alone cannot exclude a tie

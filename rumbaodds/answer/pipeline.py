@@ -121,7 +121,25 @@ def answer(question: Question, tables_root="tables", simulate: bool = False,
             result.meta["table_not_used"] = f"{found.meta['table']}: its half-widths are wider than the precision " \
                                             f"asked"
             return result
+        say_the_table_while_compiling(found, question)
         return settle(found, question, left, progress, settle_budget)
+
+
+def say_the_table_while_compiling(table: AskResult, question: Question) -> bool:
+    """Say the table's own answer now when settling it must first compile the simulator (a fresh install's first
+    question: half a minute on two cores): on stderr, on the compile line's logger, so that the player at the
+    table has an answer in seconds and the settled one after. Returns whether it was said."""
+    from ..engine.compiled import is_compiled, log
+    from ..engine.hand import ask_batch
+
+    if simulation.resolve_device(question.device).name != "cpu" or is_compiled(ask_batch):
+        return False
+    m = table.margin
+    ahead = "" if m is None or table.runner_up is None else (
+        f", ahead of {table.runner_up} by {m.mean:.2f} points per hand (95% interval {m.low:.2f} to {m.high:.2f})")
+    log.info("while the simulator compiles, the table's answer (%s deals): %s%s; the settled answer follows",
+             f"{table.samples:,}", table.recommendation, ahead)
+    return True
 
 
 def settle(table: AskResult, question: Question, left: list[str], progress=None,
