@@ -52,8 +52,7 @@ def timed(args: list[str], cache: str) -> tuple[float, str, float | None]:
         start = time.perf_counter()
         proc = subprocess.Popen([console_script(), *(a.format(out=out) for a in args)], env=env, text=True,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        stdout = []
-        reader = threading.Thread(target=lambda: stdout.append(proc.stdout.read()))  # no pipe left to fill up
+        reader = threading.Thread(target=proc.stdout.read)  # drained, so that its pipe never fills up
         reader.start()
         err = []
         for line in proc.stderr:

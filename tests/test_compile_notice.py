@@ -85,10 +85,10 @@ def test_every_named_command_has_an_estimate():
 
 def _readme_question():
     from rumbaodds.answer.question import Question
-    from rumbaodds.rules import get_rules
+    from rumbaodds.web.warm import WARM_HAND
 
     # the README's hand: the swiss table names Rumba from 32 deals and leaves the margin open, so ask settles it
-    return Question.of("HA HK HQ S6 C7", "H9", 5, 2, get_rules("swiss"))
+    return Question.of(*WARM_HAND)
 
 
 @pytest.mark.parametrize("cold", [True, False])

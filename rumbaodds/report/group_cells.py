@@ -36,7 +36,7 @@ def every_pair(d, packed, rules: RuleSet, players: int) -> tuple[object, np.ndar
     x = design(rules, np.arange(len(index)), rep_pair, below)
     offset = {v: np.tile(np.where(own_pair, 0.0, model.offset(v, x)), players) for v in ("play", "rumba", "success")}
     own = np.tile(own_pair, players)
-    # int32 and float32 where they suffice: a 6-player flemish table is 34 M cells
+    # the packed cell of every pair as int32 (a 6-player flemish table is 34 M pairs)
     cells = (np.arange(players, dtype=np.int32)[:, None] * np.int32(packed.pairs) + index[None, :].astype(np.int32)
              ).ravel()
     n, rumba_n = packed.deals()
